@@ -1,0 +1,52 @@
+//! What a player asks of the referee, as read from a message or typed at the CLI.
+//! [pure: no IO]
+//!
+//! The intake turns text into these; the referee judges them. A message whose text
+//! cannot be read as one clear command never becomes a `Command` at all.
+
+use crate::notation::IccfMove;
+
+/// A move number as written before a move: `12.` (White) or `12...` (Black).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MoveNumber {
+    pub number: u32,
+    /// Written with an ellipsis (`12...`, `12…`): the move is Black's.
+    pub black: bool,
+}
+
+/// One move as the player wrote it, with the move number if one stood before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WrittenMove {
+    pub number: Option<MoveNumber>,
+    pub mv: IccfMove,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Command {
+    /// A move, written alone (`5254`, `12. 5254`) or after echoes of earlier plies
+    /// (`12... 3746 13. 5254`, or the whole record). The last move of `line` is the
+    /// new one; every earlier one must match the game's record.
+    Play {
+        line: Vec<WrittenMove>,
+        /// "5254, and I offer a draw".
+        offer_draw: bool,
+    },
+    Resign,
+    OfferDraw,
+    AcceptDraw,
+    DeclineDraw,
+    /// A claim by threefold repetition or the 50-move rule; the referee checks it.
+    ClaimDraw,
+    /// Asks for the board and the record; changes nothing.
+    Status,
+}
+
+impl Command {
+    /// A single move with no number: what the CLI's `game move` records.
+    pub fn single(mv: IccfMove) -> Self {
+        Command::Play {
+            line: vec![WrittenMove { number: None, mv }],
+            offer_draw: false,
+        }
+    }
+}

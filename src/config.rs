@@ -1,0 +1,430 @@
+//! Configuration: TOML text -> raw serde structs -> a validated [`Config`].
+//! [pure, except `Config::load` and `Secret::read`, which read files]
+//!
+//! Relative paths in the file are relative to the working directory, as the
+//! embedded default (`config/local.toml`) expects. Secrets never live in the TOML:
+//! it names files (systemd credentials) that hold them.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+/// The embedded default configuration: Maildir in, file outbox, SQLite in `var/`.
+pub const LOCAL_TOML: &str = include_str!("../config/local.toml");
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read the configuration file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the configuration is not valid TOML or has an unknown key: {0}")]
+    Toml(#[from] toml::de::Error),
+    #[error("configuration key `{key}`: {why}")]
+    Invalid { key: &'static str, why: String },
+    #[error("cannot read the secret file {path} (from `{key}`): {source}")]
+    Secret {
+        key: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    referee: RawReferee,
+    database: RawDatabase,
+    inbox: RawInbox,
+    outbox: RawOutbox,
+    #[serde(default)]
+    limits: RawLimits,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawReferee {
+    address: String,
+    #[serde(default = "default_name")]
+    name: String,
+}
+
+fn default_name() -> String {
+    "wildt referee".to_owned()
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDatabase {
+    url: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawInbox {
+    kind: String,
+    path: Option<PathBuf>,
+    host: Option<String>,
+    port: Option<u16>,
+    tls: Option<String>,
+    ca_file: Option<PathBuf>,
+    username: Option<String>,
+    password_file: Option<PathBuf>,
+    mailbox: Option<String>,
+    processed_mailbox: Option<String>,
+    idle: Option<bool>,
+    poll_interval_secs: Option<u64>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOutbox {
+    kind: String,
+    path: Option<PathBuf>,
+    host: Option<String>,
+    port: Option<u16>,
+    tls: Option<String>,
+    ca_file: Option<PathBuf>,
+    username: Option<String>,
+    password_file: Option<PathBuf>,
+    command: Option<PathBuf>,
+    retry_initial_secs: Option<u64>,
+    retry_max_secs: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLimits {
+    max_message_bytes: Option<usize>,
+    replies_per_sender_per_hour: Option<u32>,
+}
+
+/// How a connection is secured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tls {
+    /// TLS from the first byte (IMAPS 993, SMTPS 465).
+    Implicit,
+    /// Plain connection upgraded with STARTTLS.
+    StartTls,
+    /// No TLS: for loopback only.
+    None,
+}
+
+/// A file holding a secret (a password). Read when needed; never printed.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret {
+    key: &'static str,
+    path: PathBuf,
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Secret({})", self.path.display())
+    }
+}
+
+impl Secret {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The secret's text, without a trailing newline.
+    pub fn read(&self) -> Result<String, ConfigError> {
+        let text = std::fs::read_to_string(&self.path).map_err(|source| ConfigError::Secret {
+            key: self.key,
+            path: self.path.clone(),
+            source,
+        })?;
+        Ok(text.trim_end_matches(['\r', '\n']).to_owned())
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImapConfig {
+    pub host: String,
+    pub port: u16,
+    pub tls: Tls,
+    pub ca_file: Option<PathBuf>,
+    pub username: String,
+    pub password: Secret,
+    pub mailbox: String,
+    pub processed_mailbox: Option<String>,
+    pub idle: bool,
+    pub poll_interval: Duration,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum InboxConfig {
+    Maildir { path: PathBuf },
+    Imap(ImapConfig),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SmtpConfig {
+    pub host: String,
+    pub port: u16,
+    pub tls: Tls,
+    pub ca_file: Option<PathBuf>,
+    pub username: Option<String>,
+    pub password: Option<Secret>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OutboxKind {
+    File { path: PathBuf },
+    Smtp(SmtpConfig),
+    Sendmail { command: Option<PathBuf> },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxConfig {
+    pub kind: OutboxKind,
+    /// First wait after a transient failure; doubled up to `retry_max`.
+    pub retry_initial: Duration,
+    pub retry_max: Duration,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Messages above this are not parsed (default 1 MiB).
+    pub max_message_bytes: usize,
+    /// Replies wildt sends to one address in an hour (default 30).
+    pub replies_per_sender_per_hour: u32,
+}
+
+/// The referee's own mailbox: `local@domain`; game addresses are
+/// `local+<game>-<key>@domain`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefereeConfig {
+    pub address: String,
+    pub local: String,
+    pub domain: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Config {
+    pub referee: RefereeConfig,
+    pub database_url: String,
+    pub inbox: InboxConfig,
+    pub outbox: OutboxConfig,
+    pub limits: Limits,
+}
+
+impl Config {
+    /// Reads and validates the file at `path`.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_owned(),
+            source,
+        })?;
+        Config::parse(&text)
+    }
+
+    /// Validates configuration text.
+    pub fn parse(text: &str) -> Result<Config, ConfigError> {
+        let raw: RawConfig = toml::from_str(text)?;
+        let referee = referee(raw.referee)?;
+        if !raw.database.url.starts_with("sqlite:") {
+            return Err(invalid("database.url", "must start with sqlite:"));
+        }
+        Ok(Config {
+            referee,
+            database_url: raw.database.url,
+            inbox: inbox(raw.inbox)?,
+            outbox: outbox(raw.outbox)?,
+            limits: Limits {
+                max_message_bytes: raw.limits.max_message_bytes.unwrap_or(1024 * 1024),
+                replies_per_sender_per_hour: raw.limits.replies_per_sender_per_hour.unwrap_or(30),
+            },
+        })
+    }
+}
+
+fn invalid(key: &'static str, why: impl Into<String>) -> ConfigError {
+    ConfigError::Invalid {
+        key,
+        why: why.into(),
+    }
+}
+
+fn referee(raw: RawReferee) -> Result<RefereeConfig, ConfigError> {
+    let address = raw.address.trim().to_ascii_lowercase();
+    let (local, domain) = address
+        .split_once('@')
+        .filter(|(l, d)| !l.is_empty() && d.contains('.') && !d.contains('@'))
+        .ok_or_else(|| invalid("referee.address", "must be an address like chess@club.example"))?;
+    if local.contains('+') {
+        return Err(invalid(
+            "referee.address",
+            "must not contain `+`: game addresses add `+<game>-<key>` to it",
+        ));
+    }
+    Ok(RefereeConfig {
+        local: local.to_owned(),
+        domain: domain.to_owned(),
+        address: address.clone(),
+        name: raw.name,
+    })
+}
+
+fn tls(key: &'static str, value: Option<String>, default: Tls) -> Result<Tls, ConfigError> {
+    match value.as_deref() {
+        None => Ok(default),
+        Some("implicit") => Ok(Tls::Implicit),
+        Some("starttls") => Ok(Tls::StartTls),
+        Some("none") => Ok(Tls::None),
+        Some(other) => Err(invalid(
+            key,
+            format!("`{other}` is not one of implicit, starttls, none"),
+        )),
+    }
+}
+
+fn secret(key: &'static str, path: Option<PathBuf>) -> Option<Secret> {
+    path.map(|path| Secret { key, path })
+}
+
+fn inbox(raw: RawInbox) -> Result<InboxConfig, ConfigError> {
+    match raw.kind.as_str() {
+        "maildir" => Ok(InboxConfig::Maildir {
+            path: raw
+                .path
+                .ok_or_else(|| invalid("inbox.path", "a maildir inbox needs a path"))?,
+        }),
+        "imap" => {
+            let tls = tls("inbox.tls", raw.tls, Tls::Implicit)?;
+            let default_port = if tls == Tls::Implicit { 993 } else { 143 };
+            Ok(InboxConfig::Imap(ImapConfig {
+                host: raw
+                    .host
+                    .ok_or_else(|| invalid("inbox.host", "an IMAP inbox needs a host"))?,
+                port: raw.port.unwrap_or(default_port),
+                tls,
+                ca_file: raw.ca_file,
+                username: raw
+                    .username
+                    .ok_or_else(|| invalid("inbox.username", "an IMAP inbox needs a username"))?,
+                password: secret("inbox.password_file", raw.password_file).ok_or_else(|| {
+                    invalid("inbox.password_file", "an IMAP inbox needs a password file")
+                })?,
+                mailbox: raw.mailbox.unwrap_or_else(|| "INBOX".to_owned()),
+                processed_mailbox: raw.processed_mailbox,
+                idle: raw.idle.unwrap_or(true),
+                poll_interval: Duration::from_secs(raw.poll_interval_secs.unwrap_or(60).max(1)),
+            }))
+        }
+        other => Err(invalid(
+            "inbox.kind",
+            format!("`{other}` is not one of maildir, imap"),
+        )),
+    }
+}
+
+fn outbox(raw: RawOutbox) -> Result<OutboxConfig, ConfigError> {
+    let kind = match raw.kind.as_str() {
+        "file" => OutboxKind::File {
+            path: raw
+                .path
+                .ok_or_else(|| invalid("outbox.path", "a file outbox needs a path"))?,
+        },
+        "sendmail" => OutboxKind::Sendmail {
+            command: raw.command,
+        },
+        "smtp" => {
+            let tls = tls("outbox.tls", raw.tls, Tls::StartTls)?;
+            let default_port = match tls {
+                Tls::Implicit => 465,
+                Tls::StartTls => 587,
+                Tls::None => 25,
+            };
+            let password = secret("outbox.password_file", raw.password_file);
+            if raw.username.is_some() != password.is_some() {
+                return Err(invalid(
+                    "outbox.username",
+                    "username and password_file go together",
+                ));
+            }
+            OutboxKind::Smtp(SmtpConfig {
+                host: raw
+                    .host
+                    .ok_or_else(|| invalid("outbox.host", "an SMTP outbox needs a host"))?,
+                port: raw.port.unwrap_or(default_port),
+                tls,
+                ca_file: raw.ca_file,
+                username: raw.username,
+                password,
+            })
+        }
+        other => {
+            return Err(invalid(
+                "outbox.kind",
+                format!("`{other}` is not one of file, smtp, sendmail"),
+            ));
+        }
+    };
+    let retry_initial = Duration::from_secs(raw.retry_initial_secs.unwrap_or(5).max(1));
+    let retry_max = Duration::from_secs(raw.retry_max_secs.unwrap_or(600)).max(retry_initial);
+    Ok(OutboxConfig {
+        kind,
+        retry_initial,
+        retry_max,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_default_is_maildir_and_file_outbox() {
+        let c = Config::parse(LOCAL_TOML).unwrap();
+        assert_eq!(
+            c.inbox,
+            InboxConfig::Maildir {
+                path: "var/mail".into()
+            }
+        );
+        assert_eq!(
+            c.outbox.kind,
+            OutboxKind::File {
+                path: "var/outbox".into()
+            }
+        );
+        assert_eq!(c.database_url, "sqlite://var/wildt.db");
+    }
+
+    #[test]
+    fn example_config_is_imap_and_smtp() {
+        let c = Config::parse(include_str!("../config/example.toml")).unwrap();
+        let InboxConfig::Imap(imap) = c.inbox else {
+            panic!("example inbox is not IMAP: {:?}", c.inbox)
+        };
+        assert_eq!(imap.tls, Tls::Implicit);
+        assert!(matches!(c.outbox.kind, OutboxKind::Smtp(_)));
+    }
+
+    #[test]
+    fn plus_in_referee_address_is_refused() {
+        let text = LOCAL_TOML.replace("chess@club.example", "chess+x@club.example");
+        let err = Config::parse(&text).unwrap_err();
+        assert!(matches!(
+            err,
+            ConfigError::Invalid {
+                key: "referee.address",
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn unknown_key_is_refused() {
+        let text = format!("{LOCAL_TOML}\n[extra]\nx = 1\n");
+        assert!(matches!(
+            Config::parse(&text).unwrap_err(),
+            ConfigError::Toml(_)
+        ));
+    }
+}
