@@ -17,4 +17,5 @@
 
 pub mod command;
 pub mod config;
+pub mod mail;
 pub mod notation;

@@ -1,0 +1,1 @@
+//! The IMAP inbox (async-imap over tokio-rustls). [IO]

@@ -1,0 +1,1 @@
+//! The Maildir inbox: new/ in arrival order, moved to cur/ once handled. [IO]
