@@ -6,9 +6,7 @@ use std::process::ExitCode;
 #[derive(clap::Subcommand)]
 pub enum NotationCommand {
     /// ICCF numeric moves -> SAN, from the start position or a FEN.
-    ToSan {
-        moves: Vec<String>,
-    },
+    ToSan { moves: Vec<String> },
 }
 
 pub fn run(cmd: NotationCommand) -> anyhow::Result<ExitCode> {

@@ -255,7 +255,12 @@ fn referee(raw: RawReferee) -> Result<RefereeConfig, ConfigError> {
     let (local, domain) = address
         .split_once('@')
         .filter(|(l, d)| !l.is_empty() && d.contains('.') && !d.contains('@'))
-        .ok_or_else(|| invalid("referee.address", "must be an address like chess@club.example"))?;
+        .ok_or_else(|| {
+            invalid(
+                "referee.address",
+                "must be an address like chess@club.example",
+            )
+        })?;
     if local.contains('+') {
         return Err(invalid(
             "referee.address",

@@ -19,3 +19,4 @@ pub mod command;
 pub mod config;
 pub mod mail;
 pub mod notation;
+pub mod referee;

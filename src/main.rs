@@ -8,7 +8,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
-#[command(name = "wildt", version, about = "A correspondence-chess referee for ICCF numeric notation by e-mail")]
+#[command(
+    name = "wildt",
+    version,
+    about = "A correspondence-chess referee for ICCF numeric notation by e-mail"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

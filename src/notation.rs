@@ -123,7 +123,9 @@ pub struct IccfMove {
 pub enum ParseError {
     #[error("`{text}` has {count} digits: a move has 4 digits (5 for a promotion)")]
     WrongLength { text: String, count: usize },
-    #[error("`{text}` contains `{ch}`, which is not a digit: write moves as digits only, e.g. 5254")]
+    #[error(
+        "`{text}` contains `{ch}`, which is not a digit: write moves as digits only, e.g. 5254"
+    )]
     NotADigit { text: String, ch: char },
     #[error("{square} is not a square: files and ranks run 1 to 8")]
     NotASquare { square: String },
@@ -478,8 +480,15 @@ fn pseudo_reaches(pos: &Chess, mv: IccfMove) -> bool {
                         || pos.maybe_ep_square() == Some(to))
             }
         }
-        role => attacks::attacks(from, shakmaty::Piece { color: piece.color, role }, occupied)
-            .contains(to),
+        role => attacks::attacks(
+            from,
+            shakmaty::Piece {
+                color: piece.color,
+                role,
+            },
+            occupied,
+        )
+        .contains(to),
     }
 }
 

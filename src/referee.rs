@@ -1,0 +1,1042 @@
+//! The referee's judgement: (game record, seat, command) -> verdict. [pure: no IO]
+//!
+//! A rejected command is not an error: it is [`Verdict::Rejected`] with the
+//! reason as data, which the reply turns into an answer. `Err` is kept for a
+//! record that cannot be replayed (a corrupt database), never for a player's
+//! mistake.
+
+use std::fmt;
+
+use shakmaty::fen::Fen;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+
+use crate::command::{Command, MoveNumber, WrittenMove};
+use crate::notation::{ColorName, IccfMove, IllegalMove, Ply};
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Termination {
+    Checkmate,
+    Stalemate,
+    InsufficientMaterial,
+    Resignation,
+    DrawAgreed,
+    ThreefoldRepetition,
+    FiftyMoveRule,
+}
+
+impl Termination {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::InsufficientMaterial => "insufficient material",
+            Termination::Resignation => "resignation",
+            Termination::DrawAgreed => "draw agreed",
+            Termination::ThreefoldRepetition => "threefold repetition",
+            Termination::FiftyMoveRule => "50-move rule",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Termination> {
+        [
+            Termination::Checkmate,
+            Termination::Stalemate,
+            Termination::InsufficientMaterial,
+            Termination::Resignation,
+            Termination::DrawAgreed,
+            Termination::ThreefoldRepetition,
+            Termination::FiftyMoveRule,
+        ]
+        .into_iter()
+        .find(|t| t.as_str() == text)
+    }
+}
+
+/// A game's result: `1-0`, `0-1`, `1/2-1/2`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameResult {
+    WhiteWins,
+    BlackWins,
+    Draw,
+}
+
+impl GameResult {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<GameResult> {
+        match text {
+            "1-0" => Some(GameResult::WhiteWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+
+    fn win_for(color: Color) -> GameResult {
+        match color {
+            Color::White => GameResult::WhiteWins,
+            Color::Black => GameResult::BlackWins,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameEnd {
+    pub result: GameResult,
+    pub termination: Termination,
+}
+
+/// Why the stored record cannot be replayed: the database is damaged.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("the start position `{fen}` is not valid: {why}")]
+    BadStart { fen: String, why: String },
+    #[error("stored ply {ply} `{text}` cannot be replayed: {why}")]
+    BadPly {
+        ply: usize,
+        text: String,
+        why: String,
+    },
+}
+
+/// A game as the referee sees it: start position, plies played, and the state
+/// that is not in the moves (result, a pending draw offer).
+#[derive(Debug, Clone)]
+pub struct Record {
+    start: Chess,
+    start_fen: String,
+    plies: Vec<Ply>,
+    /// `positions[i]` is the position after `i` plies (`positions[0]` = start).
+    positions: Vec<Chess>,
+    pub end: Option<GameEnd>,
+    /// The side whose draw offer is waiting for an answer.
+    pub draw_offer: Option<Color>,
+}
+
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Parses a FEN into a legal standard-chess position.
+pub fn position_from_fen(fen: &str) -> Result<Chess, RecordError> {
+    let bad = |why: String| RecordError::BadStart {
+        fen: fen.to_owned(),
+        why,
+    };
+    let parsed: Fen = fen.trim().parse().map_err(|e| bad(format!("{e}")))?;
+    parsed
+        .into_position(CastlingMode::Standard)
+        .map_err(|e| bad(format!("{e}")))
+}
+
+pub fn fen_of(pos: &Chess) -> String {
+    Fen::from_position(pos, EnPassantMode::Legal).to_string()
+}
+
+impl Record {
+    /// A new game from `fen` (or the standard start).
+    pub fn new(fen: Option<&str>) -> Result<Record, RecordError> {
+        let start_fen = fen.unwrap_or(START_FEN).trim().to_owned();
+        let start = position_from_fen(&start_fen)?;
+        Ok(Record {
+            start_fen: fen_of(&start),
+            positions: vec![start.clone()],
+            start,
+            plies: Vec::new(),
+            end: None,
+            draw_offer: None,
+        })
+    }
+
+    /// Rebuilds a record from stored ICCF moves, recomputing SAN and positions.
+    pub fn replay(
+        fen: Option<&str>,
+        moves: impl IntoIterator<Item = IccfMove>,
+    ) -> Result<Record, RecordError> {
+        let mut record = Record::new(fen)?;
+        for (i, mv) in moves.into_iter().enumerate() {
+            let pos = record.position();
+            let m = mv.to_move(pos).map_err(|e| RecordError::BadPly {
+                ply: i + 1,
+                text: mv.to_string(),
+                why: e.to_string(),
+            })?;
+            record.push(mv, m);
+        }
+        Ok(record)
+    }
+
+    fn push(&mut self, iccf: IccfMove, m: shakmaty::Move) {
+        let pos = self.position().clone();
+        let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
+        let mut after = pos;
+        after.play_unchecked(m);
+        self.plies.push(Ply { iccf, san });
+        self.positions.push(after);
+    }
+
+    pub fn start(&self) -> &Chess {
+        &self.start
+    }
+
+    pub fn start_fen(&self) -> &str {
+        &self.start_fen
+    }
+
+    pub fn plies(&self) -> &[Ply] {
+        &self.plies
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &Chess {
+        self.positions.last().unwrap_or(&self.start)
+    }
+
+    pub fn position_after(&self, plies: usize) -> Option<&Chess> {
+        self.positions.get(plies)
+    }
+
+    pub fn turn(&self) -> Color {
+        self.position().turn()
+    }
+
+    /// The move number and side of ply index `i` (0-based from the start).
+    pub fn number_of_ply(&self, i: usize) -> MoveNumber {
+        let first = self.start.fullmoves().get();
+        let offset = usize::from(self.start.turn() == Color::Black);
+        let k = i + offset;
+        MoveNumber {
+            number: first + u32::try_from(k / 2).unwrap_or(u32::MAX),
+            black: k % 2 == 1,
+        }
+    }
+
+    /// The ply index a written move number stands for, if not before the start.
+    fn ply_of_number(&self, n: MoveNumber) -> Option<usize> {
+        let first = self.start.fullmoves().get();
+        let offset = usize::from(self.start.turn() == Color::Black);
+        let k = (usize::try_from(n.number.checked_sub(first)?).ok()?)
+            .checked_mul(2)?
+            .checked_add(usize::from(n.black))?;
+        k.checked_sub(offset)
+    }
+
+    /// The number the next move must carry.
+    pub fn next_number(&self) -> MoveNumber {
+        self.number_of_ply(self.plies.len())
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.end.is_some()
+    }
+
+    /// How many times the current position has stood on the board (same
+    /// pieces, side to move, castling rights and en-passant right).
+    pub fn repetitions(&self) -> usize {
+        let key = |p: &Chess| p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
+        let now = key(self.position());
+        // Only positions since the last irreversible move can repeat.
+        let window = usize::try_from(self.position().halfmoves())
+            .unwrap_or(usize::MAX)
+            .min(self.positions.len() - 1);
+        self.positions[self.positions.len() - 1 - window..]
+            .iter()
+            .filter(|p| key(p) == now)
+            .count()
+    }
+
+    /// Applies a verdict's effect to the record (what the store persists).
+    pub fn apply(&mut self, verdict: &Verdict) {
+        match verdict {
+            Verdict::Moved {
+                ply,
+                end,
+                draw_offered,
+                mover,
+                ..
+            } => {
+                if let Ok(m) = ply.iccf.to_move(self.position()) {
+                    self.push(ply.iccf, m);
+                }
+                self.end = *end;
+                self.draw_offer = if *draw_offered && end.is_none() {
+                    Some(*mover)
+                } else {
+                    None
+                };
+            }
+            Verdict::DrawOffered { by } => self.draw_offer = Some(*by),
+            Verdict::DrawDeclined { .. } => self.draw_offer = None,
+            Verdict::Ended { end, .. } => {
+                self.end = Some(*end);
+                self.draw_offer = None;
+            }
+            Verdict::Status | Verdict::Rejected(_) => {}
+        }
+    }
+}
+
+/// What the referee decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// A move was played.
+    Moved {
+        ply: Ply,
+        /// The move's number and side (`12...` for Black's 12th).
+        number: MoveNumber,
+        mover: Color,
+        fen_after: String,
+        /// The game ended with this move (mate, stalemate, insufficient material).
+        end: Option<GameEnd>,
+        /// The mover offered a draw with the move.
+        draw_offered: bool,
+    },
+    DrawOffered {
+        by: Color,
+    },
+    DrawDeclined {
+        by: Color,
+    },
+    /// The game ended by a command: resignation, agreed draw, valid claim.
+    Ended {
+        by: Color,
+        end: GameEnd,
+    },
+    /// Board and record requested: nothing changes.
+    Status,
+    Rejected(Rejection),
+}
+
+/// Why a command was not carried out, as data for the answer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rejection {
+    GameOver {
+        end: GameEnd,
+    },
+    NotYourTurn {
+        to_move: Color,
+    },
+    /// The written move number is not the one the game is on.
+    WrongMoveNumber {
+        expected: MoveNumber,
+        given: MoveNumber,
+    },
+    /// An echoed earlier move differs from the record: the first difference.
+    EchoMismatch {
+        number: MoveNumber,
+        recorded: IccfMove,
+        given: IccfMove,
+    },
+    /// The line holds more than one move beyond the record.
+    SeveralNewMoves {
+        moves: Vec<IccfMove>,
+    },
+    /// The line only repeats moves already recorded: nothing new.
+    AlreadyRecorded {
+        number: MoveNumber,
+        mv: IccfMove,
+    },
+    Illegal {
+        number: MoveNumber,
+        mv: IccfMove,
+        why: IllegalMove,
+    },
+    NoDrawOffer,
+    OwnDrawOffer,
+    ClaimRefused {
+        repetitions: usize,
+        halfmoves: u32,
+    },
+}
+
+fn side(black: bool) -> &'static str {
+    if black { "Black" } else { "White" }
+}
+
+impl fmt::Display for MoveNumberText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.black {
+            write!(f, "{}...", self.0.number)
+        } else {
+            write!(f, "{}.", self.0.number)
+        }
+    }
+}
+
+/// Displays a move number as written in a record: `12.` or `12...`.
+#[derive(Debug, Clone, Copy)]
+pub struct MoveNumberText(pub MoveNumber);
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rejection::GameOver { end } => write!(
+                f,
+                "the game is over ({}, {}): no more moves are accepted",
+                end.result,
+                end.termination.as_str()
+            ),
+            Rejection::NotYourTurn { to_move } => {
+                write!(
+                    f,
+                    "it is {}'s move: wait for your opponent's move",
+                    ColorName(*to_move)
+                )
+            }
+            Rejection::WrongMoveNumber { expected, given } => write!(
+                f,
+                "you wrote move {} but the game is at move {} ({} to move): the two records are out of step",
+                MoveNumberText(*given),
+                MoveNumberText(*expected),
+                side(expected.black)
+            ),
+            Rejection::EchoMismatch {
+                number,
+                recorded,
+                given,
+            } => write!(
+                f,
+                "at move {} you wrote {given}, but the record has {recorded}: the two records are out of step",
+                MoveNumberText(*number)
+            ),
+            Rejection::SeveralNewMoves { moves } => write!(
+                f,
+                "your message holds {} new moves ({}): send one move at a time",
+                moves.len(),
+                moves
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+            Rejection::AlreadyRecorded { number, mv } => write!(
+                f,
+                "{} {mv} is already in the record: send your next move",
+                MoveNumberText(*number)
+            ),
+            Rejection::Illegal { number, mv, why } => {
+                write!(f, "{} {mv} is not possible: {why}", MoveNumberText(*number))
+            }
+            Rejection::NoDrawOffer => {
+                write!(f, "there is no draw offer from your opponent to answer")
+            }
+            Rejection::OwnDrawOffer => {
+                write!(
+                    f,
+                    "the draw offer is yours: only your opponent can accept it"
+                )
+            }
+            Rejection::ClaimRefused {
+                repetitions,
+                halfmoves,
+            } => write!(
+                f,
+                "a draw cannot be claimed: the position has occurred {repetitions} time(s) (3 needed) and {} moves have been made without a capture or pawn move (50 needed)",
+                halfmoves / 2
+            ),
+        }
+    }
+}
+
+/// Judges `command` from the player of `seat` against `record`.
+pub fn judge(record: &Record, seat: Color, command: &Command) -> Verdict {
+    if let Some(end) = record.end {
+        return Verdict::Rejected(Rejection::GameOver { end });
+    }
+    match command {
+        Command::Status => Verdict::Status,
+        Command::Resign => Verdict::Ended {
+            by: seat,
+            end: GameEnd {
+                result: GameResult::win_for(!seat),
+                termination: Termination::Resignation,
+            },
+        },
+        Command::OfferDraw => Verdict::DrawOffered { by: seat },
+        Command::AcceptDraw => match record.draw_offer {
+            Some(by) if by != seat => Verdict::Ended {
+                by: seat,
+                end: GameEnd {
+                    result: GameResult::Draw,
+                    termination: Termination::DrawAgreed,
+                },
+            },
+            Some(_) => Verdict::Rejected(Rejection::OwnDrawOffer),
+            None => Verdict::Rejected(Rejection::NoDrawOffer),
+        },
+        Command::DeclineDraw => match record.draw_offer {
+            Some(by) if by != seat => Verdict::DrawDeclined { by: seat },
+            Some(_) => Verdict::Rejected(Rejection::OwnDrawOffer),
+            None => Verdict::Rejected(Rejection::NoDrawOffer),
+        },
+        Command::ClaimDraw => claim(record, seat),
+        Command::Play { line, offer_draw } => play(record, seat, line, *offer_draw),
+    }
+}
+
+fn claim(record: &Record, seat: Color) -> Verdict {
+    let repetitions = record.repetitions();
+    let halfmoves = record.position().halfmoves();
+    let termination = if repetitions >= 3 {
+        Termination::ThreefoldRepetition
+    } else if halfmoves >= 100 {
+        Termination::FiftyMoveRule
+    } else {
+        return Verdict::Rejected(Rejection::ClaimRefused {
+            repetitions,
+            halfmoves,
+        });
+    };
+    Verdict::Ended {
+        by: seat,
+        end: GameEnd {
+            result: GameResult::Draw,
+            termination,
+        },
+    }
+}
+
+fn play(record: &Record, seat: Color, line: &[WrittenMove], offer_draw: bool) -> Verdict {
+    let Some(last) = line.last() else {
+        return Verdict::Status;
+    };
+    let here = record.plies().len();
+    // Where does the line start? A written number anchors it; without any, the
+    // last move is the new one and the others are the plies just before it.
+    let anchored = line
+        .iter()
+        .enumerate()
+        .find_map(|(i, w)| w.number.map(|n| (i, n)));
+    let first_ply: Option<usize> = match anchored {
+        Some((i, n)) => record.ply_of_number(n).and_then(|p| p.checked_sub(i)),
+        None => Some(here.saturating_sub(line.len() - 1)),
+    };
+    if record.turn() != seat {
+        // Before anything else: a move from the side not on move is never queued.
+        return Verdict::Rejected(Rejection::NotYourTurn {
+            to_move: record.turn(),
+        });
+    }
+    let Some(first_ply) = first_ply else {
+        // The number is before the game's start: out of step.
+        let given = anchored
+            .map(|(_, n)| n)
+            .unwrap_or(last.number.unwrap_or(record.next_number()));
+        return Verdict::Rejected(Rejection::WrongMoveNumber {
+            expected: record.next_number(),
+            given,
+        });
+    };
+    // Every later number in the line must agree with its position.
+    for (i, w) in line.iter().enumerate() {
+        if let Some(n) = w.number
+            && record.ply_of_number(n) != Some(first_ply + i)
+        {
+            return Verdict::Rejected(Rejection::WrongMoveNumber {
+                expected: record.number_of_ply(first_ply + i),
+                given: n,
+            });
+        }
+    }
+    let last_ply = first_ply + line.len() - 1;
+    if line.len() == 1 && last_ply != here {
+        return Verdict::Rejected(Rejection::WrongMoveNumber {
+            expected: record.next_number(),
+            given: last.number.unwrap_or(record.next_number()),
+        });
+    }
+    if line.len() > 1 && first_ply > here {
+        return Verdict::Rejected(Rejection::WrongMoveNumber {
+            expected: record.next_number(),
+            given: line[0].number.unwrap_or(record.next_number()),
+        });
+    }
+    // Echoes: every written ply inside the record must match it.
+    for (i, w) in line.iter().enumerate() {
+        let p = first_ply + i;
+        if p >= here {
+            break;
+        }
+        let recorded = record.plies()[p].iccf;
+        if recorded != w.mv {
+            return Verdict::Rejected(Rejection::EchoMismatch {
+                number: record.number_of_ply(p),
+                recorded,
+                given: w.mv,
+            });
+        }
+    }
+    if last_ply < here {
+        return Verdict::Rejected(Rejection::AlreadyRecorded {
+            number: record.number_of_ply(last_ply),
+            mv: last.mv,
+        });
+    }
+    if last_ply > here {
+        return Verdict::Rejected(Rejection::SeveralNewMoves {
+            moves: line[here - first_ply..].iter().map(|w| w.mv).collect(),
+        });
+    }
+    let number = record.next_number();
+    let pos = record.position();
+    match last.mv.to_move(pos) {
+        Err(why) => Verdict::Rejected(Rejection::Illegal {
+            number,
+            mv: last.mv,
+            why,
+        }),
+        Ok(m) => {
+            let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
+            let mut after = pos.clone();
+            after.play_unchecked(m);
+            let end = if after.is_checkmate() {
+                Some(GameEnd {
+                    result: GameResult::win_for(seat),
+                    termination: Termination::Checkmate,
+                })
+            } else if after.is_stalemate() {
+                Some(GameEnd {
+                    result: GameResult::Draw,
+                    termination: Termination::Stalemate,
+                })
+            } else if after.is_insufficient_material() {
+                Some(GameEnd {
+                    result: GameResult::Draw,
+                    termination: Termination::InsufficientMaterial,
+                })
+            } else {
+                None
+            };
+            Verdict::Moved {
+                ply: Ply { iccf: last.mv, san },
+                number,
+                mover: seat,
+                fen_after: fen_of(&after),
+                end,
+                draw_offered: offer_draw && end.is_none(),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::WrittenMove;
+
+    fn mv(s: &str) -> IccfMove {
+        s.parse().unwrap()
+    }
+
+    fn w(s: &str) -> WrittenMove {
+        WrittenMove {
+            number: None,
+            mv: mv(s),
+        }
+    }
+
+    fn numbered(n: u32, black: bool, s: &str) -> WrittenMove {
+        WrittenMove {
+            number: Some(MoveNumber { number: n, black }),
+            mv: mv(s),
+        }
+    }
+
+    fn play_line(line: Vec<WrittenMove>) -> Command {
+        Command::Play {
+            line,
+            offer_draw: false,
+        }
+    }
+
+    /// Plays `moves` alternately through the referee, asserting each is accepted.
+    fn game(moves: &[&str]) -> Record {
+        let mut r = Record::new(None).unwrap();
+        for m in moves {
+            let v = judge(&r, r.turn(), &Command::single(mv(m)));
+            assert!(matches!(v, Verdict::Moved { .. }), "{m}: {v:?}");
+            r.apply(&v);
+        }
+        r
+    }
+
+    #[test]
+    fn accepted_move_gives_san_and_next_number() {
+        let r = game(&["5254"]);
+        assert_eq!(r.plies()[0].san, "e4");
+        assert_eq!(
+            r.next_number(),
+            MoveNumber {
+                number: 1,
+                black: true
+            }
+        );
+    }
+
+    #[test]
+    fn move_from_side_not_on_move_is_rejected_not_queued() {
+        let r = game(&["5254"]);
+        let v = judge(&r, Color::White, &Command::single(mv("4244")));
+        assert_eq!(
+            v,
+            Verdict::Rejected(Rejection::NotYourTurn {
+                to_move: Color::Black
+            })
+        );
+    }
+
+    #[test]
+    fn wrong_move_number_is_out_of_step() {
+        let r = game(&["5254", "5755"]);
+        let v = judge(
+            &r,
+            Color::White,
+            &play_line(vec![numbered(3, false, "7163")]),
+        );
+        assert_eq!(
+            v,
+            Verdict::Rejected(Rejection::WrongMoveNumber {
+                expected: MoveNumber {
+                    number: 2,
+                    black: false
+                },
+                given: MoveNumber {
+                    number: 3,
+                    black: false
+                },
+            })
+        );
+    }
+
+    #[test]
+    fn right_move_number_is_accepted() {
+        let r = game(&["5254", "5755"]);
+        let v = judge(
+            &r,
+            Color::White,
+            &play_line(vec![numbered(2, false, "7163")]),
+        );
+        assert!(matches!(v, Verdict::Moved { .. }), "{v:?}");
+    }
+
+    #[test]
+    fn echo_of_opponents_move_then_own_move_is_accepted() {
+        let r = game(&["5254", "5755"]);
+        let v = judge(
+            &r,
+            Color::White,
+            &play_line(vec![numbered(1, true, "5755"), numbered(2, false, "7163")]),
+        );
+        let Verdict::Moved { ply, .. } = v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(ply.san, "Nf3");
+    }
+
+    #[test]
+    fn echo_mismatch_names_first_difference() {
+        let r = game(&["5254", "5755"]);
+        let v = judge(
+            &r,
+            Color::White,
+            &play_line(vec![numbered(1, true, "3735"), numbered(2, false, "7163")]),
+        );
+        assert_eq!(
+            v,
+            Verdict::Rejected(Rejection::EchoMismatch {
+                number: MoveNumber {
+                    number: 1,
+                    black: true
+                },
+                recorded: mv("5755"),
+                given: mv("3735"),
+            })
+        );
+    }
+
+    #[test]
+    fn whole_record_plus_new_move_is_accepted() {
+        let r = game(&["5254", "5755", "7163", "2836"]);
+        let line = vec![
+            numbered(1, false, "5254"),
+            w("5755"),
+            numbered(2, false, "7163"),
+            w("2836"),
+            numbered(3, false, "6125"),
+        ];
+        let v = judge(&r, Color::White, &play_line(line));
+        let Verdict::Moved { ply, .. } = v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(ply.san, "Bb5");
+    }
+
+    #[test]
+    fn unnumbered_echo_is_matched_against_the_tail() {
+        let r = game(&["5254", "5755"]);
+        let v = judge(&r, Color::White, &play_line(vec![w("5755"), w("7163")]));
+        assert!(matches!(v, Verdict::Moved { .. }), "{v:?}");
+        let v = judge(&r, Color::White, &play_line(vec![w("5756"), w("7163")]));
+        assert!(
+            matches!(v, Verdict::Rejected(Rejection::EchoMismatch { .. })),
+            "{v:?}"
+        );
+    }
+
+    #[test]
+    fn two_new_moves_are_refused() {
+        let r = game(&["5254", "5755"]);
+        let v = judge(
+            &r,
+            Color::White,
+            &play_line(vec![numbered(2, false, "7163"), w("2836")]),
+        );
+        assert_eq!(
+            v,
+            Verdict::Rejected(Rejection::SeveralNewMoves {
+                moves: vec![mv("7163"), mv("2836")]
+            })
+        );
+    }
+
+    #[test]
+    fn resent_move_is_already_recorded() {
+        let r = game(&["5254", "5755", "7163"]);
+        let v = judge(
+            &r,
+            Color::Black,
+            &play_line(vec![numbered(1, true, "5755")]),
+        );
+        assert!(
+            matches!(v, Verdict::Rejected(Rejection::WrongMoveNumber { .. })),
+            "{v:?}"
+        );
+        let v = judge(
+            &r,
+            Color::Black,
+            &play_line(vec![numbered(1, false, "5254"), w("5755")]),
+        );
+        assert_eq!(
+            v,
+            Verdict::Rejected(Rejection::AlreadyRecorded {
+                number: MoveNumber {
+                    number: 1,
+                    black: true
+                },
+                mv: mv("5755")
+            })
+        );
+    }
+
+    #[test]
+    fn illegal_move_is_rejected_with_reason() {
+        let r = game(&[]);
+        let v = judge(&r, Color::White, &Command::single(mv("7154")));
+        let Verdict::Rejected(Rejection::Illegal { why, .. }) = v else {
+            panic!("{v:?}")
+        };
+        assert!(matches!(why, IllegalMove::CannotReach { .. }), "{why:?}");
+    }
+
+    #[test]
+    fn fools_mate_ends_the_game() {
+        let r = game(&["6263", "5755", "7274"]);
+        let v = judge(&r, Color::Black, &Command::single(mv("4884")));
+        let Verdict::Moved { end, ply, .. } = v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(ply.san, "Qh4#");
+        assert_eq!(
+            end,
+            Some(GameEnd {
+                result: GameResult::BlackWins,
+                termination: Termination::Checkmate
+            })
+        );
+    }
+
+    #[test]
+    fn nothing_is_accepted_after_the_end() {
+        let r = game(&["6263", "5755", "7274", "4884"]);
+        assert!(r.is_over());
+        let v = judge(&r, Color::White, &Command::single(mv("5253")));
+        assert!(matches!(v, Verdict::Rejected(Rejection::GameOver { .. })));
+        let v = judge(&r, Color::White, &Command::Resign);
+        assert!(matches!(v, Verdict::Rejected(Rejection::GameOver { .. })));
+    }
+
+    #[test]
+    fn stalemate_ends_in_a_draw() {
+        // White: Kf7, Qg5 (to play Qg6 stalemating the black king on h8).
+        let mut r = Record::new(Some("7k/5K2/8/6Q1/8/8/8/8 w - - 0 1")).unwrap();
+        let v = judge(&r, Color::White, &Command::single(mv("7576")));
+        let Verdict::Moved { end, .. } = &v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(
+            *end,
+            Some(GameEnd {
+                result: GameResult::Draw,
+                termination: Termination::Stalemate
+            })
+        );
+        r.apply(&v);
+        assert!(r.is_over());
+    }
+
+    #[test]
+    fn resignation_gives_the_win_to_the_opponent() {
+        let r = game(&["5254"]);
+        let v = judge(&r, Color::White, &Command::Resign);
+        assert_eq!(
+            v,
+            Verdict::Ended {
+                by: Color::White,
+                end: GameEnd {
+                    result: GameResult::BlackWins,
+                    termination: Termination::Resignation
+                }
+            }
+        );
+    }
+
+    #[test]
+    fn draw_offer_accepted_by_opponent_ends_in_agreed_draw() {
+        let mut r = game(&["5254"]);
+        let offer = judge(
+            &r,
+            Color::Black,
+            &Command::Play {
+                line: vec![w("5755")],
+                offer_draw: true,
+            },
+        );
+        r.apply(&offer);
+        assert_eq!(r.draw_offer, Some(Color::Black));
+        assert_eq!(
+            judge(&r, Color::Black, &Command::AcceptDraw),
+            Verdict::Rejected(Rejection::OwnDrawOffer)
+        );
+        let v = judge(&r, Color::White, &Command::AcceptDraw);
+        assert_eq!(
+            v,
+            Verdict::Ended {
+                by: Color::White,
+                end: GameEnd {
+                    result: GameResult::Draw,
+                    termination: Termination::DrawAgreed
+                }
+            }
+        );
+    }
+
+    #[test]
+    fn accepting_without_offer_is_refused() {
+        let r = game(&["5254"]);
+        assert_eq!(
+            judge(&r, Color::Black, &Command::AcceptDraw),
+            Verdict::Rejected(Rejection::NoDrawOffer)
+        );
+    }
+
+    #[test]
+    fn moving_declines_a_pending_offer() {
+        let mut r = game(&["5254"]);
+        r.apply(&judge(&r, Color::White, &Command::OfferDraw));
+        assert_eq!(r.draw_offer, Some(Color::White));
+        let v = judge(&r, Color::Black, &Command::single(mv("5755")));
+        r.apply(&v);
+        assert_eq!(r.draw_offer, None);
+    }
+
+    #[test]
+    fn threefold_repetition_claim_is_checked() {
+        let shuffle = ["7163", "7866", "6371", "6678"];
+        let mut moves = vec![];
+        moves.extend(shuffle);
+        let r = game(&moves);
+        // The start position has now stood twice.
+        assert_eq!(r.repetitions(), 2);
+        assert_eq!(
+            judge(&r, Color::White, &Command::ClaimDraw),
+            Verdict::Rejected(Rejection::ClaimRefused {
+                repetitions: 2,
+                halfmoves: 4
+            })
+        );
+        moves.extend(shuffle);
+        let r = game(&moves);
+        assert_eq!(r.repetitions(), 3);
+        assert_eq!(
+            judge(&r, Color::Black, &Command::ClaimDraw),
+            Verdict::Ended {
+                by: Color::Black,
+                end: GameEnd {
+                    result: GameResult::Draw,
+                    termination: Termination::ThreefoldRepetition
+                }
+            }
+        );
+    }
+
+    #[test]
+    fn fifty_move_claim_is_accepted_at_100_halfmoves() {
+        let r = Record::new(Some("8/8/4k3/8/8/4K3/4R3/8 w - - 100 80")).unwrap();
+        assert!(matches!(
+            judge(&r, Color::Black, &Command::ClaimDraw),
+            Verdict::Ended {
+                end: GameEnd {
+                    termination: Termination::FiftyMoveRule,
+                    ..
+                },
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn record_from_fen_with_black_to_move_numbers_from_there() {
+        let r = Record::new(Some(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 12",
+        ))
+        .unwrap();
+        assert_eq!(
+            r.next_number(),
+            MoveNumber {
+                number: 12,
+                black: true
+            }
+        );
+        let v = judge(
+            &r,
+            Color::Black,
+            &play_line(vec![numbered(12, true, "5755")]),
+        );
+        assert!(matches!(v, Verdict::Moved { .. }), "{v:?}");
+    }
+
+    #[test]
+    fn replay_rebuilds_san() {
+        let r = Record::replay(None, ["5254", "5755", "7163"].map(mv)).unwrap();
+        let sans: Vec<_> = r.plies().iter().map(|p| p.san.as_str()).collect();
+        assert_eq!(sans, ["e4", "e5", "Nf3"]);
+    }
+
+    #[test]
+    fn replay_of_corrupt_record_is_an_error() {
+        let err = Record::replay(None, ["5254", "5254"].map(mv)).unwrap_err();
+        assert!(matches!(err, RecordError::BadPly { ply: 2, .. }), "{err:?}");
+    }
+}
