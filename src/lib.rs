@@ -17,6 +17,7 @@
 
 pub mod command;
 pub mod config;
+pub mod game;
 pub mod mail;
 pub mod notation;
 pub mod referee;
