@@ -10,6 +10,7 @@
 //! - [`referee`]  (game record, command) -> verdict                         [pure]
 //! - [`game`]     board diagram, record, PGN                                [pure]
 //! - [`reply`]    verdict -> the mails to write                             [pure]
+//! - [`decide`]   read message + game -> decision and mails (daemon and check) [pure]
 //! - [`config`]   TOML -> validated configuration
 //! - [`store`]    SQLite: games, moves, processed mail, outbox              [IO]
 //! - [`mail`]     inbox (Maildir, IMAP) and outbox (file, SMTP, sendmail)   [IO]
@@ -17,7 +18,12 @@
 
 pub mod command;
 pub mod config;
+pub mod daemon;
+pub mod decide;
 pub mod game;
+pub mod intake;
 pub mod mail;
 pub mod notation;
 pub mod referee;
+pub mod reply;
+pub mod store;

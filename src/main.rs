@@ -1,11 +1,15 @@
 //! The `wildt` command: parses arguments, calls the library, prints, sets the exit
 //! code. Errors are printed once, with their chain, here.
 
+mod cli_game;
 mod cli_notation;
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use anyhow::Context as _;
+use clap::{Args, Parser, Subcommand};
+use wildt::config::{Config, LOCAL_TOML};
 
 #[derive(Parser)]
 #[command(
@@ -18,17 +22,149 @@ struct Cli {
     command: Command,
 }
 
+/// Where the configuration comes from.
+#[derive(Args, Clone)]
+pub struct ConfigArgs {
+    /// Configuration file.
+    #[arg(
+        long,
+        global = true,
+        env = "WILDT_CONFIG",
+        default_value = "/etc/wildt/wildt.toml"
+    )]
+    config: PathBuf,
+    /// Use the embedded default instead: Maildir var/mail, file outbox
+    /// var/outbox, SQLite var/wildt.db, relative to the working directory.
+    #[arg(long, global = true)]
+    local: bool,
+}
+
+impl ConfigArgs {
+    pub fn load(&self) -> anyhow::Result<Config> {
+        if self.local {
+            Ok(Config::parse(LOCAL_TOML)?)
+        } else {
+            Config::load(&self.config).with_context(
+                || "use --config FILE, WILDT_CONFIG, or --local for the embedded default",
+            )
+        }
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Convert a line of moves between ICCF numeric notation and SAN.
     #[command(subcommand)]
     Notation(cli_notation::NotationCommand),
+    /// Create, list, show, play and export games.
+    Game {
+        #[command(flatten)]
+        config: ConfigArgs,
+        #[command(subcommand)]
+        command: cli_game::GameCommand,
+    },
+    /// Show what wildt would do with a message, changing nothing.
+    Check {
+        #[command(flatten)]
+        config: ConfigArgs,
+        /// The message, as an .eml file (RFC 5322).
+        file: PathBuf,
+        /// Machine-readable output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Run the referee: read the inbox, answer, until SIGTERM or SIGINT.
+    Serve {
+        #[command(flatten)]
+        config: ConfigArgs,
+        /// Process what is waiting, try the outbox once, and exit.
+        #[arg(long)]
+        once: bool,
+    },
+}
+
+fn init_logging(default: &str) {
+    use tracing_subscriber::EnvFilter;
+    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    // Under systemd the journal adds its own timestamps and shows no colours.
+    if std::env::var_os("JOURNAL_STREAM").is_some() {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_ansi(false)
+            .without_time()
+            .with_writer(std::io::stderr)
+            .init();
+    } else {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .init();
+    }
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?)
+}
+
+async fn shutdown_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) {
+        (Ok(mut term), Ok(mut int)) => {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+        }
+        (Err(e), _) | (_, Err(e)) => {
+            tracing::error!(error = %e, "cannot listen for signals; stop with kill -9");
+            std::future::pending::<()>().await;
+        }
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Notation(cmd) => cli_notation::run(cmd),
+        Command::Game { config, command } => {
+            init_logging("warn");
+            runtime().and_then(|rt| rt.block_on(cli_game::run(&config, command)))
+        }
+        Command::Check { config, file, json } => {
+            init_logging("warn");
+            runtime().and_then(|rt| rt.block_on(cli_game::check(&config, &file, json)))
+        }
+        Command::Serve { config, once } => {
+            init_logging("info");
+            runtime().and_then(|rt| {
+                rt.block_on(async {
+                    let config = config.load()?;
+                    let summary = wildt::daemon::run(
+                        config,
+                        wildt::daemon::RunOptions { once },
+                        shutdown_signal(),
+                    )
+                    .await?;
+                    if once {
+                        println!(
+                            "{} messages, {} duplicates, {} mails sent, {} to retry, {} failed",
+                            summary.messages,
+                            summary.duplicates,
+                            summary.sent,
+                            summary.retried,
+                            summary.failed
+                        );
+                    }
+                    Ok(ExitCode::SUCCESS)
+                })
+            })
+        }
     };
     match result {
         Ok(code) => code,

@@ -6,6 +6,8 @@
 
 pub mod imap;
 pub mod maildir;
+pub mod outbox;
+pub mod render;
 
 /// Where a message came from, precisely enough to tell the inbox it is done and
 /// to recognise it again.

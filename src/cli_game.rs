@@ -1,0 +1,379 @@
+//! `wildt game …` and `wildt check`: the organiser's commands. [IO: database,
+//! prints]
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+use shakmaty::Color;
+use wildt::command::Command;
+use wildt::decide::game_address;
+use wildt::game::{PgnHeaders, board_diagram, pgn, record_text, status_line};
+use wildt::intake::Disposition;
+use wildt::referee::{MoveNumberText, Verdict};
+use wildt::store::{Handled, Store, StoredGame};
+
+use crate::ConfigArgs;
+
+#[derive(clap::Subcommand)]
+pub enum GameCommand {
+    /// Create a game; prints each player's game address.
+    New {
+        #[arg(long)]
+        white: String,
+        #[arg(long)]
+        black: String,
+        /// Start from this position instead of the initial one.
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long)]
+        event: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the games.
+    List {
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a game: board, record, whose move.
+    Show {
+        id: i64,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Record a move (or resign, offer-draw, accept-draw, decline-draw,
+    /// claim-draw) by hand, as for a postcard game.
+    Move {
+        id: i64,
+        /// An ICCF move (5254) or one of the commands above.
+        #[arg(value_name = "MOVE")]
+        mv: String,
+        #[arg(long = "as", value_parser = ["white", "black"])]
+        seat: String,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export the game as PGN.
+    Pgn { id: i64 },
+}
+
+fn date_of(secs: i64) -> String {
+    // Civil date from days since the epoch (proleptic Gregorian).
+    let days = secs.div_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+fn game_json(g: &StoredGame, referee: &wildt::config::RefereeConfig) -> Value {
+    let r = &g.view.record;
+    let moves: Vec<Value> = r
+        .plies()
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            json!({
+                "ply": i + 1,
+                "number": MoveNumberText(r.number_of_ply(i)).to_string(),
+                "iccf": p.iccf.to_string(),
+                "san": p.san,
+            })
+        })
+        .collect();
+    json!({
+        "id": g.view.id,
+        "event": g.event,
+        "white": {"email": g.view.white.email, "address": game_address(referee, g.view.id, &g.view.white.key)},
+        "black": {"email": g.view.black.email, "address": game_address(referee, g.view.id, &g.view.black.key)},
+        "start_fen": r.start_fen(),
+        "fen": wildt::referee::fen_of(r.position()),
+        "status": if r.is_over() { "finished" } else { "active" },
+        "result": r.end.map_or("*", |e| e.result.as_str()),
+        "termination": r.end.map(|e| e.termination.as_str()),
+        "to_move": if r.is_over() { None } else { Some(if r.turn() == Color::White { "white" } else { "black" }) },
+        "draw_offer": r.draw_offer.map(|c| if c == Color::White { "white" } else { "black" }),
+        "moves": moves,
+    })
+}
+
+fn print_json(v: &Value) -> anyhow::Result<()> {
+    println!("{}", serde_json::to_string_pretty(v)?);
+    Ok(())
+}
+
+async fn open(config: &ConfigArgs) -> anyhow::Result<(wildt::config::Config, Store)> {
+    let config = config.load()?;
+    let store = Store::open(&config.database_url).await?;
+    Ok((config, store))
+}
+
+async fn get(store: &Store, id: i64) -> anyhow::Result<StoredGame> {
+    store
+        .game(id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("game {id} does not exist"))
+}
+
+pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCode> {
+    let (config, store) = open(config).await?;
+    let referee = &config.referee;
+    let code = match cmd {
+        GameCommand::New {
+            white,
+            black,
+            fen,
+            event,
+            json,
+        } => {
+            let g = store
+                .create_game(&white, &black, fen.as_deref(), event.as_deref(), referee)
+                .await?;
+            let v = game_json(&g, referee);
+            if json {
+                print_json(&json!({"id": v["id"], "white": v["white"], "black": v["black"]}))?;
+            } else {
+                println!("Game {} created.", g.view.id);
+                println!(
+                    "White {} sends moves to {}",
+                    v["white"]["email"].as_str().unwrap_or_default(),
+                    v["white"]["address"].as_str().unwrap_or_default()
+                );
+                println!(
+                    "Black {} sends moves to {}",
+                    v["black"]["email"].as_str().unwrap_or_default(),
+                    v["black"]["address"].as_str().unwrap_or_default()
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        GameCommand::List { json } => {
+            let mut games = Vec::new();
+            for id in store.game_ids().await? {
+                games.push(get(&store, id).await?);
+            }
+            if json {
+                print_json(&Value::Array(
+                    games.iter().map(|g| game_json(g, referee)).collect(),
+                ))?;
+            } else {
+                for g in &games {
+                    println!(
+                        "{:>5}  {} - {}  {}  {} plies  {}",
+                        g.view.id,
+                        g.view.white.email,
+                        g.view.black.email,
+                        g.view.record.end.map_or("*", |e| e.result.as_str()),
+                        g.view.record.plies().len(),
+                        status_line(&g.view.record)
+                    );
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        GameCommand::Show { id, json } => {
+            let g = get(&store, id).await?;
+            if json {
+                print_json(&game_json(&g, referee))?;
+            } else {
+                let r = &g.view.record;
+                println!(
+                    "Game {id}: {} (White) - {} (Black)",
+                    g.view.white.email, g.view.black.email
+                );
+                if let Some(e) = &g.event {
+                    println!("Event: {e}");
+                }
+                println!();
+                print!("{}", board_diagram(r.position()));
+                println!();
+                let text = record_text(r, true);
+                println!(
+                    "Record: {}",
+                    if text.is_empty() {
+                        "(no moves yet)"
+                    } else {
+                        &text
+                    }
+                );
+                println!("{}", status_line(r));
+            }
+            ExitCode::SUCCESS
+        }
+        GameCommand::Move { id, mv, seat, json } => {
+            let seat = if seat == "white" {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let command = match mv.to_ascii_lowercase().as_str() {
+                "resign" => Command::Resign,
+                "offer-draw" => Command::OfferDraw,
+                "accept-draw" => Command::AcceptDraw,
+                "decline-draw" => Command::DeclineDraw,
+                "claim-draw" => Command::ClaimDraw,
+                "status" => Command::Status,
+                text => match text.parse() {
+                    Ok(m) => Command::single(m),
+                    Err(e) => {
+                        eprintln!("wildt: {e}");
+                        return Ok(ExitCode::from(2));
+                    }
+                },
+            };
+            let verdict = store.play_by_hand(id, seat, &command).await?;
+            let g = get(&store, id).await?;
+            let rejected = matches!(verdict, Verdict::Rejected(_));
+            if json {
+                let mut v = game_json(&g, referee);
+                v["verdict"] = match &verdict {
+                    Verdict::Rejected(why) => json!({"rejected": why.to_string()}),
+                    Verdict::Moved { ply, number, .. } => {
+                        json!({"moved": {"iccf": ply.iccf.to_string(), "san": ply.san, "number": MoveNumberText(*number).to_string()}})
+                    }
+                    other => json!({"accepted": format!("{other:?}")}),
+                };
+                print_json(&v)?;
+            } else {
+                match &verdict {
+                    Verdict::Rejected(why) => {
+                        eprintln!("Not played: {why}.");
+                        eprintln!(
+                            "What to do: {}",
+                            wildt::reply::what_to_do(why, &g.view.record, seat)
+                        );
+                    }
+                    Verdict::Moved { ply, number, .. } => {
+                        println!(
+                            "{} {} ({}) recorded.",
+                            MoveNumberText(*number),
+                            ply.iccf,
+                            ply.san
+                        );
+                    }
+                    other => println!("{other:?}"),
+                }
+                println!("{}", status_line(&g.view.record));
+            }
+            if rejected {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        GameCommand::Pgn { id } => {
+            let g = get(&store, id).await?;
+            print!(
+                "{}",
+                pgn(
+                    &g.view.record,
+                    &PgnHeaders {
+                        event: g
+                            .event
+                            .clone()
+                            .unwrap_or_else(|| "Correspondence game".to_owned()),
+                        site: referee.address.clone(),
+                        date: date_of(g.created_at),
+                        white: g.view.white.email.clone(),
+                        black: g.view.black.email.clone(),
+                        game_id: id,
+                    }
+                )
+            );
+            ExitCode::SUCCESS
+        }
+    };
+    store.close().await;
+    Ok(code)
+}
+
+/// `wildt check FILE.eml`: the daemon's own handling, rolled back.
+pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    let (config, store) = open(config).await?;
+    let raw = std::fs::read(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let handled = store.handle_message("cli", &raw, &config, true).await?;
+    store.close().await;
+    match handled {
+        Handled::Duplicate { outcome } => {
+            if json {
+                print_json(&json!({"duplicate": true, "outcome": outcome}))?;
+            } else {
+                println!(
+                    "Already processed (outcome: {outcome}); the daemon would not decide it again."
+                );
+            }
+        }
+        Handled::Decided {
+            intake,
+            decision,
+            mails: _,
+        } => {
+            let command = match &intake.disposition {
+                Disposition::Read(wildt::intake::Reading::Command(c)) => Some(format!("{c:?}")),
+                _ => None,
+            };
+            let seat = decision
+                .seat
+                .map(|c| if c == Color::White { "white" } else { "black" });
+            if json {
+                let replies: Vec<Value> = decision
+                    .mails
+                    .iter()
+                    .map(|m| json!({"to": m.to, "subject": m.subject, "event": m.event.as_str(), "body": m.body}))
+                    .collect();
+                print_json(&json!({
+                    "message_id": intake.message_id,
+                    "from": intake.from,
+                    "game": decision.game,
+                    "seat": seat,
+                    "command": command,
+                    "outcome": decision.outcome.as_str(),
+                    "detail": decision.detail,
+                    "rate_limited": decision.rate_limited,
+                    "replies": replies,
+                }))?;
+            } else {
+                println!("From:     {}", intake.from.as_deref().unwrap_or("(none)"));
+                println!(
+                    "Game:     {}",
+                    decision.game.map_or("(none)".to_owned(), |g| g.to_string())
+                );
+                println!("Player:   {}", seat.unwrap_or("(none)"));
+                println!("Command:  {}", command.as_deref().unwrap_or("(none)"));
+                println!("Outcome:  {} - {}", decision.outcome, decision.detail);
+                if decision.mails.is_empty() {
+                    println!("Replies:  none");
+                }
+                for m in &decision.mails {
+                    println!(
+                        "\n--- reply to {} ({}) ---\nSubject: {}\n\n{}",
+                        m.to,
+                        m.event.as_str(),
+                        m.subject,
+                        m.body
+                    );
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::date_of;
+
+    #[test]
+    fn civil_dates_from_epoch_seconds() {
+        assert_eq!(date_of(0), "1970.01.01");
+        assert_eq!(date_of(951_782_400), "2000.02.29");
+        assert_eq!(date_of(1_795_305_600), "2026.11.22");
+    }
+}

@@ -1,0 +1,378 @@
+//! `wildt serve`: wait for mail, take a message, decide it in one transaction,
+//! tell the inbox, send the outbox. [IO]
+//!
+//! `select!` surrounds only the waiting, never the work: a message in hand is
+//! fully processed and committed before a shutdown is noticed. The outbox worker
+//! runs beside the loop and drains what is due before it stops.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{Notify, watch};
+use tracing::{Instrument, debug, error, info, info_span, warn};
+
+use crate::config::{Config, InboxConfig, OutboxConfig, OutboxKind};
+use crate::mail::maildir::MaildirInbox;
+use crate::mail::outbox::{SendError, write_file};
+use crate::mail::{Inbound, InboxError, InboxId};
+use crate::store::{Handled, Store, StoreError, now_secs};
+
+#[derive(Debug, thiserror::Error)]
+pub enum DaemonError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Inbox(#[from] InboxError),
+    #[error("outbox: {0}")]
+    Outbox(String),
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+    /// Process what is waiting, try the outbox once, and return.
+    pub once: bool,
+}
+
+/// What a run did, for the log and for tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    pub messages: u64,
+    pub duplicates: u64,
+    pub sent: u64,
+    pub retried: u64,
+    pub failed: u64,
+}
+
+/// The inbox behind the loop.
+pub enum Inbox {
+    Maildir(MaildirInbox),
+}
+
+const BATCH: usize = 200;
+
+impl Inbox {
+    pub async fn open(config: &InboxConfig) -> Result<Inbox, InboxError> {
+        match config {
+            InboxConfig::Maildir { path } => Ok(Inbox::Maildir(MaildirInbox::open(path)?)),
+            InboxConfig::Imap(_) => Err(InboxError::Tls(
+                "the IMAP inbox is not built into this version".to_owned(),
+            )),
+        }
+    }
+
+    async fn fetch_waiting(&mut self) -> Result<Vec<Inbound>, InboxError> {
+        match self {
+            Inbox::Maildir(m) => m.fetch_waiting(BATCH),
+        }
+    }
+
+    async fn mark_done(&mut self, id: &InboxId) -> Result<(), InboxError> {
+        match self {
+            Inbox::Maildir(m) => m.mark_done(id),
+        }
+    }
+
+    /// Cancel-safe: used inside `select!` with the shutdown signal.
+    async fn wait_for_mail(&mut self, max: Duration) -> Result<(), InboxError> {
+        match self {
+            Inbox::Maildir(m) => {
+                m.wait_for_mail(max).await;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Where mail goes.
+pub enum Transport {
+    File(std::path::PathBuf),
+}
+
+impl Transport {
+    pub async fn open(config: &OutboxConfig) -> Result<Transport, DaemonError> {
+        match &config.kind {
+            OutboxKind::File { path } => {
+                tokio::fs::create_dir_all(path)
+                    .await
+                    .map_err(|e| DaemonError::Outbox(format!("{}: {e}", path.display())))?;
+                Ok(Transport::File(path.clone()))
+            }
+            other => Err(DaemonError::Outbox(format!(
+                "{other:?} is not built into this version"
+            ))),
+        }
+    }
+
+    async fn send(&self, row: &crate::store::OutboxRow) -> Result<(), SendError> {
+        match self {
+            Transport::File(dir) => write_file(dir, &row.message_id, &row.raw).await,
+        }
+    }
+}
+
+fn source_of(id: &InboxId) -> String {
+    match id {
+        InboxId::Maildir { id } => format!("maildir:{id}"),
+        InboxId::Imap {
+            mailbox,
+            uidvalidity,
+            uid,
+        } => format!("imap:{mailbox}:{uidvalidity}:{uid}"),
+    }
+}
+
+fn notify(state: &[sd_notify::NotifyState<'_>]) {
+    // Without NOTIFY_SOCKET this is a no-op; a failure to reach systemd is
+    // worth a log line but never worth stopping the referee.
+    if let Err(e) = sd_notify::notify(false, state) {
+        debug!(error = %e, "sd_notify");
+    }
+}
+
+/// Sends every due outbox row once. Transient failures are retried later with
+/// exponential backoff; permanent ones are recorded and not retried.
+pub async fn flush_outbox(
+    store: &Store,
+    transport: &Transport,
+    config: &OutboxConfig,
+    summary: &mut Summary,
+) -> Result<(), StoreError> {
+    loop {
+        let rows = store.due_mail(now_secs(), 100).await?;
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let mut progressed = false;
+        for row in rows {
+            let span = info_span!("send", message_id = %row.message_id, to = %row.recipient);
+            match transport.send(&row).instrument(span.clone()).await {
+                Ok(()) => {
+                    store.mark_sent(row.id).await?;
+                    summary.sent += 1;
+                    progressed = true;
+                    span.in_scope(|| debug!("sent"));
+                }
+                Err(e) if e.is_permanent() => {
+                    store.mark_failed(row.id, &e.to_string()).await?;
+                    summary.failed += 1;
+                    span.in_scope(|| warn!(error = %e, "permanent failure; not retried"));
+                }
+                Err(e) => {
+                    let shift = u32::try_from(row.attempts.clamp(0, 20)).unwrap_or(20);
+                    let delay = config
+                        .retry_initial
+                        .saturating_mul(1u32 << shift.min(16))
+                        .min(config.retry_max);
+                    let next = now_secs() + i64::try_from(delay.as_secs()).unwrap_or(i64::MAX);
+                    store.mark_retry(row.id, next, &e.to_string()).await?;
+                    summary.retried += 1;
+                    span.in_scope(
+                        || warn!(error = %e, retry_in_secs = delay.as_secs(), "transient failure"),
+                    );
+                }
+            }
+        }
+        if !progressed {
+            return Ok(());
+        }
+    }
+}
+
+/// Handles one message in its own span; returns whether it was new.
+async fn handle_one(
+    store: &Store,
+    inbox: &mut Inbox,
+    config: &Config,
+    msg: Inbound,
+    summary: &mut Summary,
+) -> Result<(), DaemonError> {
+    let source = source_of(&msg.id);
+    let span = info_span!("message", source = %source, message_id = tracing::field::Empty, game = tracing::field::Empty);
+    async {
+        match store
+            .handle_message(&source, &msg.raw, config, false)
+            .await?
+        {
+            Handled::Duplicate { outcome } => {
+                summary.duplicates += 1;
+                info!(%outcome, "already processed; not decided again");
+            }
+            Handled::Decided {
+                intake,
+                decision,
+                mails,
+            } => {
+                summary.messages += 1;
+                let span = tracing::Span::current();
+                if let Some(id) = &intake.message_id {
+                    span.record("message_id", id.as_str());
+                }
+                if let Some(g) = decision.game {
+                    span.record("game", g);
+                }
+                info!(
+                    outcome = %decision.outcome,
+                    detail = %decision.detail,
+                    replies = mails.len(),
+                    rate_limited = decision.rate_limited,
+                    "decided"
+                );
+            }
+        }
+        // Only now, with the outcome committed, is the inbox told.
+        inbox.mark_done(&msg.id).await?;
+        Ok(())
+    }
+    .instrument(span)
+    .await
+}
+
+/// Runs the referee until `shutdown` completes (or, with `once`, until the
+/// inbox is empty).
+pub async fn run(
+    config: Config,
+    options: RunOptions,
+    shutdown: impl Future<Output = ()>,
+) -> Result<Summary, DaemonError> {
+    let store = Store::open(&config.database_url).await?;
+    let mut inbox = Inbox::open(&config.inbox).await?;
+    let transport = Arc::new(Transport::open(&config.outbox).await?);
+    let mut summary = Summary::default();
+
+    if options.once {
+        loop {
+            let batch = inbox.fetch_waiting().await?;
+            if batch.is_empty() {
+                break;
+            }
+            for msg in batch {
+                handle_one(&store, &mut inbox, &config, msg, &mut summary).await?;
+            }
+        }
+        flush_outbox(&store, &transport, &config.outbox, &mut summary).await?;
+        store.close().await;
+        info!(?summary, "done");
+        return Ok(summary);
+    }
+
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let wake = Arc::new(Notify::new());
+    let worker = tokio::spawn(outbox_worker(
+        store.clone(),
+        transport.clone(),
+        config.outbox.clone(),
+        wake.clone(),
+        stop_rx.clone(),
+    ));
+
+    let watchdog = watchdog_interval();
+    notify(&[
+        sd_notify::NotifyState::Ready,
+        sd_notify::NotifyState::Status("waiting for mail"),
+    ]);
+    info!("ready");
+
+    tokio::pin!(shutdown);
+    let mut stopping = false;
+    while !stopping {
+        notify(&[sd_notify::NotifyState::Watchdog]);
+        let batch = match inbox.fetch_waiting().await {
+            Ok(b) => b,
+            Err(e) => {
+                error!(error = %e, "inbox");
+                tokio::select! {
+                    () = &mut shutdown => break,
+                    () = tokio::time::sleep(Duration::from_secs(5)) => continue,
+                }
+            }
+        };
+        let had_mail = !batch.is_empty();
+        for msg in batch {
+            if let Err(e) = handle_one(&store, &mut inbox, &config, msg, &mut summary).await {
+                // A database or inbox failure: the message stays waiting and is
+                // taken again on the next round.
+                error!(error = %e, "message not handled");
+                break;
+            }
+            wake.notify_one();
+            // Between messages, never during one: has a stop been asked for?
+            if futures::FutureExt::now_or_never(&mut shutdown).is_some() {
+                stopping = true;
+                break;
+            }
+        }
+        if stopping {
+            break;
+        }
+        if had_mail {
+            let status = format!("{} messages handled", summary.messages);
+            notify(&[sd_notify::NotifyState::Status(&status)]);
+            continue;
+        }
+        tokio::select! {
+            () = &mut shutdown => stopping = true,
+            r = inbox.wait_for_mail(watchdog) => {
+                if let Err(e) = r {
+                    warn!(error = %e, "waiting for mail");
+                }
+            }
+        }
+    }
+
+    info!("stopping: draining the outbox");
+    notify(&[sd_notify::NotifyState::Stopping]);
+    if stop_tx.send(true).is_err() {
+        debug!("outbox worker already gone");
+    }
+    match worker.await {
+        Ok(Ok(sent)) => {
+            summary.sent += sent.sent;
+            summary.retried += sent.retried;
+            summary.failed += sent.failed;
+        }
+        Ok(Err(e)) => error!(error = %e, "outbox worker"),
+        Err(e) => error!(error = %e, "outbox worker panicked"),
+    }
+    store.close().await;
+    info!(?summary, "stopped");
+    Ok(summary)
+}
+
+fn watchdog_interval() -> Duration {
+    let mut usec = 0u64;
+    if sd_notify::watchdog_enabled(false, &mut usec) && usec > 0 {
+        Duration::from_micros(usec / 2).max(Duration::from_millis(100))
+    } else {
+        Duration::from_secs(10)
+    }
+}
+
+async fn outbox_worker(
+    store: Store,
+    transport: Arc<Transport>,
+    config: OutboxConfig,
+    wake: Arc<Notify>,
+    mut stop: watch::Receiver<bool>,
+) -> Result<Summary, StoreError> {
+    let mut summary = Summary::default();
+    loop {
+        flush_outbox(&store, &transport, &config, &mut summary).await?;
+        if *stop.borrow() {
+            return Ok(summary);
+        }
+        let wait = match store.next_due_in(now_secs()).await? {
+            Some(secs) => Duration::from_secs(u64::try_from(secs).unwrap_or(0).max(1)),
+            None => Duration::from_secs(60),
+        };
+        tokio::select! {
+            () = wake.notified() => {}
+            () = tokio::time::sleep(wait) => {}
+            r = stop.changed() => {
+                if r.is_err() {
+                    return Ok(summary);
+                }
+            }
+        }
+    }
+}

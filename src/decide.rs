@@ -1,0 +1,414 @@
+//! From a read message and its game to a decision: who is writing, what the
+//! referee says, and which mails go out. [pure: no IO]
+//!
+//! The daemon and `wildt check` both call [`decide`]; the store only looks up the
+//! game before and persists the decision after.
+
+use std::fmt;
+
+use shakmaty::Color;
+use subtle::ConstantTimeEq;
+
+use crate::config::RefereeConfig;
+use crate::intake::{Disposition, Intake, Reading};
+use crate::referee::{Record, Verdict, judge};
+use crate::reply::{self, Event, GameContext, OutMail, Seat};
+
+/// A player's seat as stored: registered address and secret key.
+#[derive(Debug, Clone)]
+pub struct Player {
+    pub email: String,
+    pub key: String,
+}
+
+/// A game with what the decision needs.
+#[derive(Debug, Clone)]
+pub struct GameView {
+    pub id: i64,
+    pub white: Player,
+    pub black: Player,
+    pub record: Record,
+}
+
+impl GameView {
+    pub fn player(&self, color: Color) -> &Player {
+        match color {
+            Color::White => &self.white,
+            Color::Black => &self.black,
+        }
+    }
+}
+
+/// `local+<game>-<key>@domain`: where the player of a seat sends moves.
+pub fn game_address(referee: &RefereeConfig, game: i64, key: &str) -> String {
+    format!("{}+{game}-{key}@{}", referee.local, referee.domain)
+}
+
+/// What happened to a message, as recorded in the database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// An auto-reply, bounce or list mail: recorded, never answered.
+    Automatic,
+    /// No usable `From`: nobody to answer.
+    NoSender,
+    TooLarge,
+    /// Not addressed to a game (or to a game that does not exist): help sent.
+    Help,
+    /// A game address whose key belongs to no seat.
+    WrongKey,
+    /// A player wrote to the opponent's game address.
+    OtherSeatKey,
+    /// Someone who is not the seat's player wrote to its address.
+    Stranger,
+    /// The player's text held no clear command.
+    Unclear,
+    Moved,
+    Ended,
+    DrawOffered,
+    DrawDeclined,
+    Status,
+    Rejected,
+}
+
+impl Outcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Automatic => "automatic",
+            Outcome::NoSender => "no_sender",
+            Outcome::TooLarge => "too_large",
+            Outcome::Help => "help",
+            Outcome::WrongKey => "wrong_key",
+            Outcome::OtherSeatKey => "other_seat_key",
+            Outcome::Stranger => "stranger",
+            Outcome::Unclear => "unclear",
+            Outcome::Moved => "moved",
+            Outcome::Ended => "ended",
+            Outcome::DrawOffered => "draw_offered",
+            Outcome::DrawDeclined => "draw_declined",
+            Outcome::Status => "status",
+            Outcome::Rejected => "rejected",
+        }
+    }
+
+    /// Whether the game's state changes.
+    pub fn changes_game(self) -> bool {
+        matches!(
+            self,
+            Outcome::Moved | Outcome::Ended | Outcome::DrawOffered | Outcome::DrawDeclined
+        )
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Facts from the database the decision depends on besides the game.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Recent {
+    /// Mails wildt wrote to this sender in the last hour.
+    pub replies_to_sender: u32,
+    /// Whether a stranger notice for this game went out in the last hour.
+    pub stranger_notice_sent: bool,
+}
+
+pub struct Limits {
+    pub replies_per_sender_per_hour: u32,
+    pub max_message_bytes: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Decision {
+    pub outcome: Outcome,
+    pub game: Option<i64>,
+    pub seat: Option<Color>,
+    pub verdict: Option<Verdict>,
+    /// The game's record after the verdict, when it changed.
+    pub record_after: Option<Record>,
+    /// One line for the log and the database.
+    pub detail: String,
+    pub mails: Vec<OutMail>,
+    /// Mails to the sender dropped by the hourly limit.
+    pub rate_limited: usize,
+}
+
+impl Decision {
+    fn new(outcome: Outcome, detail: impl Into<String>) -> Decision {
+        Decision {
+            outcome,
+            game: None,
+            seat: None,
+            verdict: None,
+            record_after: None,
+            detail: detail.into(),
+            mails: Vec::new(),
+            rate_limited: 0,
+        }
+    }
+}
+
+fn eq_ct(a: &str, b: &str) -> bool {
+    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+}
+
+/// Decides what to do with `intake`, given its game (looked up by the game
+/// number in its address, if any) and recent history.
+pub fn decide(
+    intake: &Intake,
+    game: Option<&GameView>,
+    referee: &RefereeConfig,
+    limits: &Limits,
+    recent: Recent,
+) -> Decision {
+    let mut d = decide_inner(intake, game, referee, limits, recent);
+    // Bound what goes back to the sender: an autoresponder that slips through
+    // the header checks must not get an endless conversation.
+    if let Some(sender) = &intake.from {
+        let budget = limits
+            .replies_per_sender_per_hour
+            .saturating_sub(recent.replies_to_sender) as usize;
+        let mut to_sender = 0;
+        let before = d.mails.len();
+        d.mails.retain(|m| {
+            if &m.to != sender {
+                return true;
+            }
+            to_sender += 1;
+            to_sender <= budget
+        });
+        d.rate_limited = before - d.mails.len();
+    }
+    d
+}
+
+fn decide_inner(
+    intake: &Intake,
+    game: Option<&GameView>,
+    referee: &RefereeConfig,
+    limits: &Limits,
+    recent: Recent,
+) -> Decision {
+    let answering = intake.message_id.as_deref();
+    let reading = match &intake.disposition {
+        Disposition::Automatic(reason) => {
+            return Decision::new(Outcome::Automatic, format!("automatic mail: {reason}"));
+        }
+        Disposition::TooLarge { size } => {
+            let Some(from) = &intake.from else {
+                return Decision::new(Outcome::NoSender, "too large, and no sender");
+            };
+            let mut d = Decision::new(Outcome::TooLarge, format!("{size} bytes"));
+            d.game = game.map(|g| g.id);
+            d.mails.push(reply::notice(
+                from,
+                "message too large",
+                format!(
+                    "Your message of {size} bytes is larger than this referee reads ({} bytes), so it was not read.\n\
+                     Please send a short plain-text mail with just your move, without attachments.\n",
+                    limits.max_message_bytes
+                ),
+                d.game,
+                answering,
+            ));
+            return d;
+        }
+        Disposition::Read(reading) => reading,
+    };
+    let Some(from) = intake.from.as_deref() else {
+        return Decision::new(Outcome::NoSender, "no From address");
+    };
+    let (Some(addr), Some(game)) = (&intake.game_address, game) else {
+        let mut d = Decision::new(
+            Outcome::Help,
+            match &intake.game_address {
+                Some(a) => format!("no game {}", a.game),
+                None => "no game address".to_owned(),
+            },
+        );
+        d.mails.push(reply::notice(
+            from,
+            "how to play",
+            reply::help_text(referee),
+            None,
+            answering,
+        ));
+        return d;
+    };
+
+    let white_seat = Seat {
+        email: game.white.email.clone(),
+        address: game_address(referee, game.id, &game.white.key),
+    };
+    let black_seat = Seat {
+        email: game.black.email.clone(),
+        address: game_address(referee, game.id, &game.black.key),
+    };
+    let seat_of_key = if eq_ct(&addr.key, &game.white.key) {
+        Some(Color::White)
+    } else if eq_ct(&addr.key, &game.black.key) {
+        Some(Color::Black)
+    } else {
+        None
+    };
+    let seat_of_sender = [Color::White, Color::Black]
+        .into_iter()
+        .find(|c| game.player(*c).email.eq_ignore_ascii_case(from));
+    let seat_address = |c: Color| match c {
+        Color::White => &white_seat,
+        Color::Black => &black_seat,
+    };
+
+    let mut d = match (seat_of_key, seat_of_sender) {
+        (Some(k), Some(s)) if k == s => {
+            let ctx = GameContext {
+                id: game.id,
+                white: &white_seat,
+                black: &black_seat,
+                record: &game.record,
+            };
+            judged(&ctx, k, reading, answering)
+        }
+        (Some(_), Some(s)) => {
+            let mut d = Decision::new(
+                Outcome::OtherSeatKey,
+                format!("{from} used the other seat's address"),
+            );
+            d.mails
+                .push(wrong_address_notice(game.id, seat_address(s), answering));
+            d
+        }
+        (None, Some(s)) => {
+            let mut d = Decision::new(
+                Outcome::WrongKey,
+                format!("{from}: key not valid for game {}", game.id),
+            );
+            d.mails
+                .push(wrong_address_notice(game.id, seat_address(s), answering));
+            d
+        }
+        (Some(k), None) => {
+            // Never answer the sender: the From may be forged. Tell the real
+            // player instead, at most once an hour per game.
+            let mut d = Decision::new(
+                Outcome::Stranger,
+                format!("{from} is not the player of that address"),
+            );
+            if !recent.stranger_notice_sent {
+                let seat = seat_address(k);
+                let mut m = reply::notice(
+                    &seat.email,
+                    "a message from another address was not played",
+                    format!(
+                        "A message reached your address for game {} from {from}, which is not your registered address ({}).\n\
+                         It was not played. Moves count only when sent from your registered address.\n\
+                         If it was not you, nothing needs doing; if you think your game address is known to someone else,\n\
+                         ask the organiser for a new one.\n",
+                        game.id, seat.email
+                    ),
+                    Some(game.id),
+                    None,
+                );
+                m.reply_to = Some(seat.address.clone());
+                d.mails.push(m);
+            }
+            d
+        }
+        (None, None) => Decision::new(Outcome::Stranger, format!("{from}: unknown sender and key")),
+    };
+    d.game = Some(game.id);
+    d
+}
+
+fn wrong_address_notice(game: i64, seat: &Seat, answering: Option<&str>) -> OutMail {
+    let mut m = reply::notice(
+        &seat.email,
+        "wrong game address",
+        format!(
+            "Your message was sent to an address that is not yours for game {game}, so it was not played.\n\
+             Your address for this game is:\n\n    {}\n\nReply to this mail to reach it.\n",
+            seat.address
+        ),
+        Some(game),
+        answering,
+    );
+    m.reply_to = Some(seat.address.clone());
+    m
+}
+
+fn judged(
+    ctx: &GameContext<'_>,
+    seat: Color,
+    reading: &Reading,
+    answering: Option<&str>,
+) -> Decision {
+    let command = match reading {
+        Reading::Command(c) => c,
+        Reading::Unclear(unclear) => {
+            let mut d = Decision::new(Outcome::Unclear, unclear.to_string());
+            d.seat = Some(seat);
+            let seat_info = if seat == Color::White {
+                ctx.white
+            } else {
+                ctx.black
+            };
+            let mut m = OutMail {
+                to: seat_info.email.clone(),
+                reply_to: Some(seat_info.address.clone()),
+                subject: format!("[wildt #{}] not understood", ctx.id),
+                body: format!(
+                    "Game {}: your message could not be read as one clear command, so nothing was played.\n\n\
+                     What was found: {unclear}.\n\n\
+                     Please reply with only your move in numeric notation, e.g. \"{} 5254\",\n\
+                     or one of: resign, offer draw, accept draw, decline draw, claim draw, status.\n\n{}",
+                    ctx.id,
+                    crate::referee::MoveNumberText(ctx.record.next_number()),
+                    crate::game::board_diagram(ctx.record.position()),
+                ),
+                event: Event::MoveRejected,
+                game: Some(ctx.id),
+                in_reply_to: answering.map(str::to_owned),
+            };
+            m.body
+                .push_str(&format!("{}\n", crate::game::status_line(ctx.record)));
+            d.mails.push(m);
+            return d;
+        }
+    };
+    let verdict = judge(ctx.record, seat, command);
+    let mut after = ctx.record.clone();
+    after.apply(&verdict);
+    let outcome = match &verdict {
+        Verdict::Moved { .. } => Outcome::Moved,
+        Verdict::Ended { .. } => Outcome::Ended,
+        Verdict::DrawOffered { .. } => Outcome::DrawOffered,
+        Verdict::DrawDeclined { .. } => Outcome::DrawDeclined,
+        Verdict::Status => Outcome::Status,
+        Verdict::Rejected(_) => Outcome::Rejected,
+    };
+    let detail = match &verdict {
+        Verdict::Moved { ply, number, .. } => {
+            format!(
+                "{} {} ({})",
+                crate::referee::MoveNumberText(*number),
+                ply.iccf,
+                ply.san
+            )
+        }
+        Verdict::Rejected(why) => why.to_string(),
+        Verdict::Ended { end, .. } => format!("{} {}", end.result, end.termination.as_str()),
+        other => format!("{other:?}"),
+    };
+    let mails = reply::verdict_mails(ctx, seat, &verdict, &after, answering);
+    Decision {
+        outcome,
+        game: Some(ctx.id),
+        seat: Some(seat),
+        record_after: outcome.changes_game().then_some(after),
+        verdict: Some(verdict),
+        detail,
+        mails,
+        rate_limited: 0,
+    }
+}

@@ -1,0 +1,399 @@
+//! Verdicts and notices -> the mails to write: recipients, subjects, bodies and
+//! the headers players filter on. [pure: no IO]
+//!
+//! Rendering to RFC 5322 bytes happens at the edge (`mail::render`); here a mail
+//! is plain data, so tests can read exactly what a player would.
+
+use std::fmt::Write as _;
+
+use shakmaty::Color;
+
+use crate::config::RefereeConfig;
+use crate::game::{board_diagram, record_text, status_line};
+use crate::notation::{ColorName, IllegalMove};
+use crate::referee::{GameEnd, MoveNumberText, Record, Rejection, Verdict};
+
+/// What a mail is about; sent as `X-Wildt-Event` so players can filter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    MoveAccepted,
+    MoveRejected,
+    OpponentMoved,
+    GameOver,
+    Notice,
+}
+
+impl Event {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Event::MoveAccepted => "move-accepted",
+            Event::MoveRejected => "move-rejected",
+            Event::OpponentMoved => "opponent-moved",
+            Event::GameOver => "game-over",
+            Event::Notice => "notice",
+        }
+    }
+}
+
+/// A mail to write, before rendering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutMail {
+    pub to: String,
+    /// The recipient's own game address, so a plain "reply" reaches the game.
+    pub reply_to: Option<String>,
+    pub subject: String,
+    pub body: String,
+    pub event: Event,
+    pub game: Option<i64>,
+    /// Message-ID of the mail this answers, if any (without `<>`).
+    pub in_reply_to: Option<String>,
+}
+
+/// A player's seat in a game, as the reply writer needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seat {
+    pub email: String,
+    pub address: String,
+}
+
+/// The game as the reply writer needs it.
+pub struct GameContext<'a> {
+    pub id: i64,
+    pub white: &'a Seat,
+    pub black: &'a Seat,
+    pub record: &'a Record,
+}
+
+impl GameContext<'_> {
+    fn seat(&self, color: Color) -> &Seat {
+        match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        }
+    }
+
+    fn subject(&self, text: &str) -> String {
+        format!("[wildt #{}] {text}", self.id)
+    }
+
+    fn mail(&self, to: Color, event: Event, subject: &str, body: String) -> OutMail {
+        let seat = self.seat(to);
+        OutMail {
+            to: seat.email.clone(),
+            reply_to: Some(seat.address.clone()),
+            subject: self.subject(subject),
+            body,
+            event,
+            game: Some(self.id),
+            in_reply_to: None,
+        }
+    }
+
+    /// Board, record and whose move: the part every game mail ends with.
+    fn picture(&self, record: &Record) -> String {
+        let mut s = String::new();
+        s.push_str(&board_diagram(record.position()));
+        s.push('\n');
+        let text = record_text(record, true);
+        if text.is_empty() {
+            s.push_str("Record: (no moves yet)\n");
+        } else {
+            let _ = writeln!(s, "Record: {text}");
+        }
+        let _ = writeln!(s, "{}", status_line(record));
+        s
+    }
+}
+
+fn footer(to_play: bool, number: &str) -> String {
+    if to_play {
+        format!(
+            "\nReply to this mail with your move in numeric notation, e.g. \"{number} 5254\".\nOther commands: resign, offer draw, accept draw, decline draw, claim draw, status.\n"
+        )
+    } else {
+        "\nYou will receive your opponent's move by mail.\n".to_owned()
+    }
+}
+
+fn number_text(record: &Record) -> String {
+    MoveNumberText(record.next_number()).to_string()
+}
+
+fn end_text(end: GameEnd) -> String {
+    format!("{} ({})", end.result, end.termination.as_str())
+}
+
+/// The mails for a verdict given to the player of `seat`. `after` is the record
+/// with the verdict applied.
+pub fn verdict_mails(
+    game: &GameContext<'_>,
+    seat: Color,
+    verdict: &Verdict,
+    after: &Record,
+    answering: Option<&str>,
+) -> Vec<OutMail> {
+    let opp = !seat;
+    let mut mails = Vec::new();
+    match verdict {
+        Verdict::Moved {
+            ply,
+            number,
+            end,
+            draw_offered,
+            ..
+        } => {
+            let played = format!("{} {}", MoveNumberText(*number), ply.iccf);
+            let mut mine = format!(
+                "Game {}: your move {played} ({}) is recorded.\n",
+                game.id, ply.san
+            );
+            if *draw_offered {
+                mine.push_str("Your draw offer has been passed on.\n");
+            }
+            mine.push('\n');
+            mine.push_str(&game.picture(after));
+            if end.is_none() {
+                mine.push_str(&footer(false, ""));
+            }
+            let mut m = game.mail(
+                seat,
+                Event::MoveAccepted,
+                &format!("{played} accepted"),
+                mine,
+            );
+            m.in_reply_to = answering.map(str::to_owned);
+            mails.push(m);
+
+            let mut theirs = format!(
+                "Game {}: {} played {played} ({}).\n",
+                game.id,
+                ColorName(seat),
+                ply.san
+            );
+            if *draw_offered {
+                theirs.push_str(
+                    "With this move your opponent offers a draw: reply \"accept draw\", or simply send your move to decline.\n",
+                );
+            }
+            theirs.push('\n');
+            theirs.push_str(&game.picture(after));
+            if end.is_none() {
+                theirs.push_str(&footer(true, &number_text(after)));
+            }
+            let subject = if end.is_none() {
+                format!("{played} - your move")
+            } else {
+                played.clone()
+            };
+            mails.push(game.mail(opp, Event::OpponentMoved, &subject, theirs));
+            if let Some(end) = end {
+                mails.extend(game_over(game, after, *end));
+            }
+        }
+        Verdict::Ended { by, end } => {
+            let how = match end.termination {
+                crate::referee::Termination::Resignation => {
+                    format!("{} resigned.", ColorName(*by))
+                }
+                crate::referee::Termination::DrawAgreed => {
+                    format!("{} accepted the draw.", ColorName(*by))
+                }
+                _ => format!(
+                    "{} claimed a draw by {}; the claim is correct.",
+                    ColorName(*by),
+                    end.termination.as_str()
+                ),
+            };
+            for mut m in game_over(game, after, *end) {
+                m.body = format!("{how}\n{}", m.body);
+                if m.to == game.seat(seat).email {
+                    m.in_reply_to = answering.map(str::to_owned);
+                }
+                mails.push(m);
+            }
+        }
+        Verdict::DrawOffered { by } => {
+            let mut m = game.mail(
+                seat,
+                Event::Notice,
+                "draw offer sent",
+                format!(
+                    "Game {}: your draw offer has been passed on to your opponent.\n\n{}",
+                    game.id,
+                    game.picture(after)
+                ),
+            );
+            m.in_reply_to = answering.map(str::to_owned);
+            mails.push(m);
+            mails.push(game.mail(
+                opp,
+                Event::Notice,
+                "draw offered",
+                format!(
+                    "Game {}: {} offers a draw.\nReply \"accept draw\" or \"decline draw\"; a move also declines it.\n\n{}",
+                    game.id,
+                    ColorName(*by),
+                    game.picture(after)
+                ),
+            ));
+        }
+        Verdict::DrawDeclined { by } => {
+            let mut m = game.mail(
+                seat,
+                Event::Notice,
+                "draw declined",
+                format!(
+                    "Game {}: you declined the draw offer.\n\n{}",
+                    game.id,
+                    game.picture(after)
+                ),
+            );
+            m.in_reply_to = answering.map(str::to_owned);
+            mails.push(m);
+            mails.push(game.mail(
+                opp,
+                Event::Notice,
+                "draw declined",
+                format!(
+                    "Game {}: {} declined your draw offer. The game goes on.\n\n{}",
+                    game.id,
+                    ColorName(*by),
+                    game.picture(after)
+                ),
+            ));
+        }
+        Verdict::Status => {
+            let to_play = after.end.is_none() && after.turn() == seat;
+            let mut body = format!(
+                "Game {}: the position now.\n\n{}",
+                game.id,
+                game.picture(after)
+            );
+            if after.end.is_none() {
+                body.push_str(&footer(to_play, &number_text(after)));
+            }
+            let mut m = game.mail(seat, Event::Notice, "status", body);
+            m.in_reply_to = answering.map(str::to_owned);
+            mails.push(m);
+        }
+        Verdict::Rejected(why) => {
+            let mut body = format!(
+                "Game {}: your message was not played.\n\nReason: {why}.\n\nWhat to do: {}\n\n",
+                game.id,
+                what_to_do(why, after, seat)
+            );
+            body.push_str(&game.picture(after));
+            let mut m = game.mail(seat, Event::MoveRejected, "not played", body);
+            m.in_reply_to = answering.map(str::to_owned);
+            mails.push(m);
+        }
+    }
+    mails
+}
+
+fn game_over(game: &GameContext<'_>, after: &Record, end: GameEnd) -> Vec<OutMail> {
+    [Color::White, Color::Black]
+        .into_iter()
+        .map(|c| {
+            game.mail(
+                c,
+                Event::GameOver,
+                &format!("game over {}", end.result),
+                format!(
+                    "Game {} is over: {}.\n\n{}\nThank you for the game.\n",
+                    game.id,
+                    end_text(end),
+                    game.picture(after)
+                ),
+            )
+        })
+        .collect()
+}
+
+/// The concrete next step for each kind of rejection.
+pub fn what_to_do(why: &Rejection, record: &Record, seat: Color) -> String {
+    let next = number_text(record);
+    match why {
+        Rejection::GameOver { .. } => {
+            "nothing: the game is finished. Ask the organiser for a new game.".to_owned()
+        }
+        Rejection::NotYourTurn { .. } => {
+            "wait for your opponent's move; it will reach you by mail.".to_owned()
+        }
+        Rejection::WrongMoveNumber { .. }
+        | Rejection::EchoMismatch { .. }
+        | Rejection::AlreadyRecorded { .. } => format!(
+            "compare your record with the one below, then send your move as \"{next} <move>\"{}.",
+            if record.turn() == seat {
+                ""
+            } else {
+                " when it is your turn"
+            }
+        ),
+        Rejection::SeveralNewMoves { .. } => {
+            format!("send only your move for {next}.")
+        }
+        Rejection::Illegal { why, .. } => match why {
+            IllegalMove::OldPromotionForm { standard, .. } => {
+                format!("send \"{next} {standard}\" if that is your move.")
+            }
+            IllegalMove::PromotionDigitMissing { options } => format!(
+                "send one of {} (5th digit: 1 queen, 2 rook, 3 bishop, 4 knight).",
+                options
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            IllegalMove::PromotionDigitNotAllowed { without, .. } => {
+                format!("send \"{next} {without}\" if that is your move.")
+            }
+            _ => format!("send a legal move for {next}; the board is below."),
+        },
+        Rejection::NoDrawOffer | Rejection::OwnDrawOffer => {
+            "to offer a draw yourself, write \"offer draw\" (with your move if you like)."
+                .to_owned()
+        }
+        Rejection::ClaimRefused { .. } => "play on: send your move.".to_owned(),
+    }
+}
+
+/// A notice outside a game's play, to one address.
+pub fn notice(
+    to: &str,
+    subject: &str,
+    body: String,
+    game: Option<i64>,
+    answering: Option<&str>,
+) -> OutMail {
+    OutMail {
+        to: to.to_owned(),
+        reply_to: None,
+        subject: match game {
+            Some(id) => format!("[wildt #{id}] {subject}"),
+            None => format!("[wildt] {subject}"),
+        },
+        body,
+        event: Event::Notice,
+        game,
+        in_reply_to: answering.map(str::to_owned),
+    }
+}
+
+/// The short help sent to mail that reaches the referee without a game address.
+pub fn help_text(referee: &RefereeConfig) -> String {
+    format!(
+        "This is {name} <{addr}>, a correspondence-chess referee.\n\n\
+         Moves are accepted only at your own game address, which looks like\n\
+         {local}+<game>-<key>@{domain} and was sent to you when your game was created.\n\
+         Simply reply to any mail from your game.\n\n\
+         Moves are written in ICCF numeric notation: from-square then to-square,\n\
+         each square as file digit then rank digit (e2-e4 is 5254; castling is the\n\
+         king's move, 5171; a promotion adds 1 queen, 2 rook, 3 bishop, 4 knight).\n\n\
+         Commands: a move, resign, offer draw, accept draw, decline draw, claim draw, status.\n",
+        name = referee.name,
+        addr = referee.address,
+        local = referee.local,
+        domain = referee.domain,
+    )
+}
