@@ -1,0 +1,122 @@
+//! The admin CLI as an organiser uses it: the real binary, a real database.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// A configuration in a fresh folder, with everything under it.
+pub fn temp_config(dir: &Path) -> PathBuf {
+    let text = wildt::config::LOCAL_TOML
+        .replace("var/wildt.db", &dir.join("wildt.db").display().to_string())
+        .replace("var/mail", &dir.join("mail").display().to_string())
+        .replace("var/outbox", &dir.join("outbox").display().to_string());
+    let path = dir.join("wildt.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+pub fn wildt(config: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args(args)
+        .arg("--config")
+        .arg(config)
+        .output()
+        .unwrap()
+}
+
+fn json_of(out: &std::process::Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn organiser_creates_plays_shows_and_exports_a_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = temp_config(dir.path());
+    let created = json_of(&wildt(
+        &cfg,
+        &[
+            "game",
+            "new",
+            "--white",
+            "anna@example.org",
+            "--black",
+            "ben@example.net",
+            "--json",
+        ],
+    ));
+    let id = created["id"].as_i64().unwrap();
+    let white_addr = created["white"]["address"].as_str().unwrap();
+    let black_addr = created["black"]["address"].as_str().unwrap();
+    assert!(
+        white_addr.starts_with(&format!("chess+{id}-")),
+        "{white_addr}"
+    );
+    assert!(white_addr.ends_with("@club.example"));
+    assert_ne!(white_addr, black_addr);
+    assert_eq!(created["white"]["email"], "anna@example.org");
+
+    let id_s = id.to_string();
+    let out = wildt(&cfg, &["game", "move", &id_s, "5254", "--as", "white"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Wrong turn: refused with the reason, exit code 2, nothing recorded.
+    let out = wildt(&cfg, &["game", "move", &id_s, "4244", "--as", "white"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("it is Black's move"));
+    let out = wildt(&cfg, &["game", "move", &id_s, "5755", "--as", "black"]);
+    assert!(out.status.success());
+
+    let shown = json_of(&wildt(&cfg, &["game", "show", &id_s, "--json"]));
+    assert_eq!(shown["status"], "active");
+    assert_eq!(shown["result"], "*");
+    assert_eq!(
+        shown["fen"],
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+    );
+    let moves = shown["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[0]["iccf"], "5254");
+    assert_eq!(moves[0]["san"], "e4");
+    assert_eq!(moves[1]["ply"], 2);
+    assert_eq!(moves[1]["san"], "e5");
+
+    let text = wildt(&cfg, &["game", "show", &id_s]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("     1 2 3 4 5 6 7 8"), "{text}");
+    assert!(text.contains("Record: 1. 5254 (e4) 5755 (e5)"), "{text}");
+    assert!(text.contains("White to move (2.)"), "{text}");
+
+    let out = wildt(&cfg, &["game", "move", &id_s, "resign", "--as", "black"]);
+    assert!(out.status.success());
+    let shown = json_of(&wildt(&cfg, &["game", "show", &id_s, "--json"]));
+    assert_eq!(shown["status"], "finished");
+    assert_eq!(shown["result"], "1-0");
+
+    let pgn = wildt(&cfg, &["game", "pgn", &id_s]);
+    let pgn = String::from_utf8_lossy(&pgn.stdout);
+    assert!(pgn.contains("[White \"anna@example.org\"]"), "{pgn}");
+    assert!(pgn.contains("1. e4 {5254} e5 {5755} 1-0"), "{pgn}");
+
+    let list = json_of(&wildt(&cfg, &["game", "list", "--json"]));
+    assert_eq!(list.as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn missing_config_file_is_a_clear_error() {
+    let out = Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args(["game", "list", "--config", "/nonexistent/wildt.toml"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/wildt.toml"), "{err}");
+}

@@ -1,0 +1,331 @@
+//! Games through the store: whole games to each kind of end, an echo mismatch,
+//! two moves at the same moment, and PGN read back by an independent reader.
+
+use std::ops::ControlFlow;
+
+use shakmaty::Color;
+use wildt::command::{Command, MoveNumber, WrittenMove};
+use wildt::config::{Config, LOCAL_TOML};
+use wildt::game::{PgnHeaders, pgn};
+use wildt::referee::{GameResult, Rejection, Termination, Verdict};
+use wildt::store::Store;
+
+pub struct TempStore {
+    pub _dir: tempfile::TempDir,
+    pub store: Store,
+    pub config: Config,
+}
+
+pub async fn temp_store() -> TempStore {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("wildt.db").display());
+    let store = Store::open(&url).await.unwrap();
+    let mut config = Config::parse(LOCAL_TOML).unwrap();
+    config.database_url = url;
+    TempStore {
+        _dir: dir,
+        store,
+        config,
+    }
+}
+
+async fn new_game(t: &TempStore, fen: Option<&str>) -> i64 {
+    t.store
+        .create_game(
+            "anna@example.org",
+            "ben@example.net",
+            fen,
+            Some("Test"),
+            &t.config.referee,
+        )
+        .await
+        .unwrap()
+        .view
+        .id
+}
+
+/// Plays `moves` alternately from the side to move; every one must be accepted.
+async fn play(t: &TempStore, game: i64, moves: &[&str]) -> Verdict {
+    let mut last = Verdict::Status;
+    for m in moves {
+        let g = t.store.game(game).await.unwrap().unwrap();
+        let seat = g.view.record.turn();
+        last = t
+            .store
+            .play_by_hand(game, seat, &Command::single(m.parse().unwrap()))
+            .await
+            .unwrap();
+        assert!(matches!(last, Verdict::Moved { .. }), "{m}: {last:?}");
+    }
+    last
+}
+
+fn long_game() -> Vec<String> {
+    include_str!("../fixtures/e2e/long-game.iccf")
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[tokio::test]
+async fn whole_game_to_mate_is_stored_and_finished() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let moves = long_game();
+    let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+    let last = play(&t, id, &refs).await;
+    let Verdict::Moved { end: Some(end), .. } = last else {
+        panic!("{last:?}")
+    };
+    assert_eq!(end.result, GameResult::BlackWins);
+    assert_eq!(end.termination, Termination::Checkmate);
+    let g = t.store.game(id).await.unwrap().unwrap();
+    assert_eq!(g.view.record.plies().len(), moves.len());
+    assert_eq!(g.view.record.end, Some(end));
+    let after = t
+        .store
+        .play_by_hand(id, Color::White, &Command::Resign)
+        .await
+        .unwrap();
+    assert!(matches!(
+        after,
+        Verdict::Rejected(Rejection::GameOver { .. })
+    ));
+}
+
+#[tokio::test]
+async fn stalemate_is_stored_as_a_draw() {
+    let t = temp_store().await;
+    let id = new_game(&t, Some("7k/5K2/8/6Q1/8/8/8/8 w - - 0 1")).await;
+    play(&t, id, &["7576"]).await;
+    let end = t.store.game(id).await.unwrap().unwrap().view.record.end;
+    assert_eq!(end.map(|e| e.termination), Some(Termination::Stalemate));
+    assert_eq!(end.map(|e| e.result), Some(GameResult::Draw));
+}
+
+#[tokio::test]
+async fn claimed_threefold_repetition_ends_the_game() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    play(&t, id, &["7163", "7866", "6371", "6678", "7163", "7866"]).await;
+    // Only twice so far after Black's knight returns: the claim is refused.
+    let v = t
+        .store
+        .play_by_hand(id, Color::White, &Command::ClaimDraw)
+        .await
+        .unwrap();
+    assert!(
+        matches!(v, Verdict::Rejected(Rejection::ClaimRefused { .. })),
+        "{v:?}"
+    );
+    play(&t, id, &["6371", "6678"]).await;
+    let v = t
+        .store
+        .play_by_hand(id, Color::White, &Command::ClaimDraw)
+        .await
+        .unwrap();
+    assert!(matches!(v, Verdict::Ended { .. }), "{v:?}");
+    let end = t.store.game(id).await.unwrap().unwrap().view.record.end;
+    assert_eq!(
+        end.map(|e| e.termination),
+        Some(Termination::ThreefoldRepetition)
+    );
+}
+
+#[tokio::test]
+async fn agreed_draw_survives_a_reload() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    play(&t, id, &["5254"]).await;
+    let offer = t
+        .store
+        .play_by_hand(id, Color::Black, &Command::OfferDraw)
+        .await
+        .unwrap();
+    assert_eq!(offer, Verdict::DrawOffered { by: Color::Black });
+    let g = t.store.game(id).await.unwrap().unwrap();
+    assert_eq!(g.view.record.draw_offer, Some(Color::Black));
+    let v = t
+        .store
+        .play_by_hand(id, Color::White, &Command::AcceptDraw)
+        .await
+        .unwrap();
+    assert!(matches!(v, Verdict::Ended { .. }), "{v:?}");
+    let g = t.store.game(id).await.unwrap().unwrap();
+    assert_eq!(
+        g.view.record.end.map(|e| (e.result, e.termination)),
+        Some((GameResult::Draw, Termination::DrawAgreed))
+    );
+    assert_eq!(g.view.record.draw_offer, None);
+}
+
+#[tokio::test]
+async fn resignation_is_stored() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    play(&t, id, &["5254", "5755"]).await;
+    t.store
+        .play_by_hand(id, Color::Black, &Command::Resign)
+        .await
+        .unwrap();
+    let g = t.store.game(id).await.unwrap().unwrap();
+    assert_eq!(
+        g.view.record.end.map(|e| (e.result, e.termination)),
+        Some((GameResult::WhiteWins, Termination::Resignation))
+    );
+}
+
+#[tokio::test]
+async fn echo_mismatch_changes_nothing() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    play(&t, id, &["5254", "5755"]).await;
+    let line = vec![
+        WrittenMove {
+            number: Some(MoveNumber {
+                number: 1,
+                black: true,
+            }),
+            mv: "4745".parse().unwrap(),
+        },
+        WrittenMove {
+            number: Some(MoveNumber {
+                number: 2,
+                black: false,
+            }),
+            mv: "7163".parse().unwrap(),
+        },
+    ];
+    let v = t
+        .store
+        .play_by_hand(
+            id,
+            Color::White,
+            &Command::Play {
+                line,
+                offer_draw: false,
+            },
+        )
+        .await
+        .unwrap();
+    assert!(
+        matches!(v, Verdict::Rejected(Rejection::EchoMismatch { .. })),
+        "{v:?}"
+    );
+    let g = t.store.game(id).await.unwrap().unwrap();
+    assert_eq!(g.view.record.plies().len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_moves_at_the_same_moment_apply_exactly_one() {
+    let t = temp_store().await;
+    // A second, independent pool on the same file: two processes' worth.
+    let other = Store::open(&t.config.database_url).await.unwrap();
+    let rounds = 25;
+    for _ in 0..rounds {
+        let id = new_game(&t, None).await;
+        let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(2));
+        let (a, b) = (t.store.clone(), other.clone());
+        let (ba, bb) = (barrier.clone(), barrier.clone());
+        let first = tokio::spawn(async move {
+            ba.wait().await;
+            a.play_by_hand(id, Color::White, &Command::single("5254".parse().unwrap()))
+                .await
+                .unwrap()
+        });
+        let second = tokio::spawn(async move {
+            bb.wait().await;
+            b.play_by_hand(id, Color::White, &Command::single("4244".parse().unwrap()))
+                .await
+                .unwrap()
+        });
+        let verdicts = [first.await.unwrap(), second.await.unwrap()];
+        let moved = verdicts
+            .iter()
+            .filter(|v| matches!(v, Verdict::Moved { .. }))
+            .count();
+        let refused = verdicts
+            .iter()
+            .filter(|v| {
+                matches!(
+                    v,
+                    Verdict::Rejected(Rejection::NotYourTurn {
+                        to_move: Color::Black
+                    })
+                )
+            })
+            .count();
+        assert_eq!((moved, refused), (1, 1), "{verdicts:?}");
+        let g = t.store.game(id).await.unwrap().unwrap();
+        assert_eq!(g.view.record.plies().len(), 1);
+    }
+}
+
+/// Collects the SAN moves and the result of the first game in a PGN text.
+struct Collect;
+
+impl pgn_reader::Visitor for Collect {
+    type Tags = ();
+    type Movetext = (Vec<String>, Option<String>);
+    type Output = (Vec<String>, Option<String>);
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<Self::Output, Self::Movetext> {
+        ControlFlow::Continue((Vec::new(), None))
+    }
+
+    fn san(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        san_plus: pgn_reader::SanPlus,
+    ) -> ControlFlow<Self::Output> {
+        movetext.0.push(san_plus.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn outcome(
+        &mut self,
+        movetext: &mut Self::Movetext,
+        outcome: pgn_reader::Outcome,
+    ) -> ControlFlow<Self::Output> {
+        movetext.1 = Some(outcome.to_string());
+        ControlFlow::Continue(())
+    }
+
+    fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output {
+        movetext
+    }
+}
+
+#[tokio::test]
+async fn pgn_is_read_back_by_an_independent_reader_with_the_same_moves() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let moves = long_game();
+    let refs: Vec<&str> = moves.iter().map(String::as_str).collect();
+    play(&t, id, &refs).await;
+    let g = t.store.game(id).await.unwrap().unwrap();
+    let text = pgn(
+        &g.view.record,
+        &PgnHeaders {
+            event: "Test".into(),
+            site: "chess@club.example".into(),
+            date: "2026.11.22".into(),
+            white: "anna@example.org".into(),
+            black: "ben@example.net".into(),
+            game_id: id,
+        },
+    );
+    let mut reader = pgn_reader::Reader::new(std::io::Cursor::new(text.as_bytes()));
+    let (sans, outcome) = reader.read_game(&mut Collect).unwrap().unwrap();
+    let expected: Vec<String> = include_str!("../fixtures/e2e/long-game.san")
+        .split_whitespace()
+        .filter(|t| !t.ends_with('.'))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(sans, expected);
+    assert_eq!(outcome.as_deref(), Some("0-1"));
+}
