@@ -3,3 +3,4 @@
 
 mod game_cli;
 mod games;
+mod systemd;

@@ -1,0 +1,116 @@
+//! The service as systemd runs it: the unit file checks out, and the daemon
+//! speaks the notify protocol (READY, WATCHDOG, STOPPING) on a stand-in
+//! NOTIFY_SOCKET, then stops cleanly on SIGTERM.
+
+use std::os::unix::net::UnixDatagram;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::game_cli::temp_config;
+
+/// The unit with ExecStart pointing at the binary under test, as
+/// `systemd-analyze verify` checks that the executable exists.
+fn unit_for_test(dir: &std::path::Path) -> std::path::PathBuf {
+    let unit = include_str!("../../config/wildt.service")
+        .replace("/usr/local/bin/wildt", env!("CARGO_BIN_EXE_wildt"));
+    let path = dir.join("wildt.service");
+    std::fs::write(&path, unit).unwrap();
+    path
+}
+
+#[test]
+fn unit_file_verifies_without_a_word() {
+    let dir = tempfile::tempdir().unwrap();
+    let unit = unit_for_test(dir.path());
+    let out = Command::new("systemd-analyze")
+        .arg("verify")
+        .arg(&unit)
+        .output()
+        .expect("systemd-analyze must be installed (scripts/test.sh installs it)");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{said}");
+    assert_eq!(said.trim(), "", "verify printed something");
+}
+
+#[test]
+fn unit_file_security_exposure_is_at_most_1_5() {
+    let dir = tempfile::tempdir().unwrap();
+    let unit = unit_for_test(dir.path());
+    let out = Command::new("systemd-analyze")
+        .args(["security", "--offline=true"])
+        .arg(&unit)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.contains("Overall exposure level"))
+        .unwrap_or_else(|| panic!("no score in:\n{text}"));
+    let score: f64 = line
+        .split(':')
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("cannot read the score in {line}"));
+    assert!(score <= 1.5, "{line}");
+}
+
+fn receive_until(sock: &UnixDatagram, want: &str, seen: &mut Vec<String>) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut buf = [0u8; 4096];
+    while Instant::now() < deadline {
+        match sock.recv(&mut buf) {
+            Ok(n) => {
+                let msg = String::from_utf8_lossy(&buf[..n]).to_string();
+                let found = msg.lines().any(|l| l == want);
+                seen.push(msg);
+                if found {
+                    return true;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e) => panic!("notify socket: {e}"),
+        }
+    }
+    false
+}
+
+#[test]
+fn serve_reports_ready_watchdog_and_stopping_then_exits_zero_on_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = temp_config(dir.path());
+    let sock_path = dir.path().join("notify.sock");
+    let sock = UnixDatagram::bind(&sock_path).unwrap();
+    sock.set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    // systemd sets WATCHDOG_PID to the service's pid; `exec` keeps the shell's.
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("WATCHDOG_PID=$$ exec \"$0\" serve --config \"$1\"")
+        .arg(env!("CARGO_BIN_EXE_wildt"))
+        .arg(&cfg)
+        .env("NOTIFY_SOCKET", &sock_path)
+        .env("WATCHDOG_USEC", "400000")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut seen = Vec::new();
+    assert!(receive_until(&sock, "READY=1", &mut seen), "{seen:?}");
+    // Two pings after READY: the watchdog keeps going while idle.
+    assert!(receive_until(&sock, "WATCHDOG=1", &mut seen), "{seen:?}");
+    assert!(receive_until(&sock, "WATCHDOG=1", &mut seen), "{seen:?}");
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert!(receive_until(&sock, "STOPPING=1", &mut seen), "{seen:?}");
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
