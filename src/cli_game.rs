@@ -56,6 +56,14 @@ pub enum GameCommand {
     },
     /// Export the game as PGN.
     Pgn { id: i64 },
+    /// Give a player a new secret game address; the old one stops working.
+    Rekey {
+        id: i64,
+        #[arg(long = "as", value_parser = ["white", "black"])]
+        seat: String,
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn date_of(secs: i64) -> String {
@@ -134,7 +142,14 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             json,
         } => {
             let g = store
-                .create_game(&white, &black, fen.as_deref(), event.as_deref(), referee)
+                .create_game(
+                    &white,
+                    &black,
+                    fen.as_deref(),
+                    event.as_deref(),
+                    referee,
+                    config.limits.games_per_player,
+                )
                 .await?;
             let v = game_json(&g, referee);
             if json {
@@ -267,6 +282,25 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             } else {
                 ExitCode::SUCCESS
             }
+        }
+        GameCommand::Rekey { id, seat, json } => {
+            let color = if seat == "white" {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let key = store.rekey(id, color).await?;
+            let g = get(&store, id).await?;
+            let address = game_address(referee, id, &key);
+            let email = g.view.player(color).email.clone();
+            if json {
+                print_json(&json!({"id": id, "seat": seat, "email": email, "address": address}))?;
+            } else {
+                println!(
+                    "{seat} ({email}) now sends moves to {address}; the old address no longer works."
+                );
+            }
+            ExitCode::SUCCESS
         }
         GameCommand::Pgn { id } => {
             let g = get(&store, id).await?;

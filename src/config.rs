@@ -41,6 +41,15 @@ struct RawConfig {
     outbox: RawOutbox,
     #[serde(default)]
     limits: RawLimits,
+    #[serde(default)]
+    security: RawSecurity,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSecurity {
+    trusted_authserv_id: Option<String>,
+    policy: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -99,6 +108,7 @@ struct RawOutbox {
 struct RawLimits {
     max_message_bytes: Option<usize>,
     replies_per_sender_per_hour: Option<u32>,
+    games_per_player: Option<u32>,
 }
 
 /// How a connection is secured.
@@ -190,8 +200,18 @@ pub struct OutboxConfig {
 pub struct Limits {
     /// Messages above this are not parsed (default 1 MiB).
     pub max_message_bytes: usize,
-    /// Replies wildt sends to one address in an hour (default 30).
+    /// Replies wildt sends to one address in an hour (default 60).
     pub replies_per_sender_per_hour: u32,
+    /// Unfinished games one address may play at once (default 50).
+    pub games_per_player: u32,
+}
+
+/// Who may move, and whose word on the sender wildt trusts.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Security {
+    /// The `authserv-id` of the deployment's own MX (RFC 8601).
+    pub trusted_authserv_id: Option<String>,
+    pub policy: crate::auth::Policy,
 }
 
 /// The referee's own mailbox: `local@domain`; game addresses are
@@ -211,6 +231,7 @@ pub struct Config {
     pub inbox: InboxConfig,
     pub outbox: OutboxConfig,
     pub limits: Limits,
+    pub security: Security,
 }
 
 impl Config {
@@ -237,8 +258,10 @@ impl Config {
             outbox: outbox(raw.outbox)?,
             limits: Limits {
                 max_message_bytes: raw.limits.max_message_bytes.unwrap_or(1024 * 1024),
-                replies_per_sender_per_hour: raw.limits.replies_per_sender_per_hour.unwrap_or(30),
+                replies_per_sender_per_hour: raw.limits.replies_per_sender_per_hour.unwrap_or(60),
+                games_per_player: raw.limits.games_per_player.unwrap_or(50),
             },
+            security: security(raw.security)?,
         })
     }
 }
@@ -272,6 +295,32 @@ fn referee(raw: RawReferee) -> Result<RefereeConfig, ConfigError> {
         domain: domain.to_owned(),
         address: address.clone(),
         name: raw.name,
+    })
+}
+
+fn security(raw: RawSecurity) -> Result<Security, ConfigError> {
+    let policy = match raw.policy.as_deref() {
+        None => crate::auth::Policy::Key,
+        Some(p) => crate::auth::Policy::parse(p).ok_or_else(|| {
+            invalid(
+                "security.policy",
+                format!("`{p}` is not one of key, key+auth, auth"),
+            )
+        })?,
+    };
+    let trusted_authserv_id = raw
+        .trusted_authserv_id
+        .map(|s| s.trim().to_owned())
+        .filter(|s| !s.is_empty());
+    if policy.needs_auth() && trusted_authserv_id.is_none() {
+        return Err(invalid(
+            "security.trusted_authserv_id",
+            "policy key+auth or auth needs the authserv-id of your MX",
+        ));
+    }
+    Ok(Security {
+        trusted_authserv_id,
+        policy,
     })
 }
 
@@ -422,6 +471,23 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn auth_policy_without_trusted_server_is_refused() {
+        let text = format!("{LOCAL_TOML}\n[security]\npolicy = \"key+auth\"\n");
+        assert!(matches!(
+            Config::parse(&text).unwrap_err(),
+            ConfigError::Invalid {
+                key: "security.trusted_authserv_id",
+                ..
+            }
+        ));
+        let text = format!(
+            "{LOCAL_TOML}\n[security]\npolicy = \"key+auth\"\ntrusted_authserv_id = \"mx.club.example\"\n"
+        );
+        let c = Config::parse(&text).unwrap();
+        assert_eq!(c.security.policy, crate::auth::Policy::KeyAndAuth);
     }
 
     #[test]

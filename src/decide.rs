@@ -9,6 +9,7 @@ use std::fmt;
 use shakmaty::Color;
 use subtle::ConstantTimeEq;
 
+use crate::auth::{AuthOutcome, Policy};
 use crate::config::RefereeConfig;
 use crate::intake::{Disposition, Intake, Reading};
 use crate::referee::{Record, Verdict, judge};
@@ -60,6 +61,8 @@ pub enum Outcome {
     OtherSeatKey,
     /// Someone who is not the seat's player wrote to its address.
     Stranger,
+    /// The registered sender, but not authenticated as the policy requires.
+    AuthFailed,
     /// The player's text held no clear command.
     Unclear,
     Moved,
@@ -80,6 +83,7 @@ impl Outcome {
             Outcome::WrongKey => "wrong_key",
             Outcome::OtherSeatKey => "other_seat_key",
             Outcome::Stranger => "stranger",
+            Outcome::AuthFailed => "auth_failed",
             Outcome::Unclear => "unclear",
             Outcome::Moved => "moved",
             Outcome::Ended => "ended",
@@ -110,13 +114,28 @@ impl fmt::Display for Outcome {
 pub struct Recent {
     /// Mails wildt wrote to this sender in the last hour.
     pub replies_to_sender: u32,
-    /// Whether a stranger notice for this game went out in the last hour.
-    pub stranger_notice_sent: bool,
+    /// Whether a security notice (stranger, failed authentication) for this
+    /// game went out in the last hour.
+    pub security_notice_sent: bool,
 }
 
 pub struct Limits {
     pub replies_per_sender_per_hour: u32,
     pub max_message_bytes: usize,
+}
+
+/// The deployment's policy on who may move, and what the trusted server said
+/// about this message's sender (`None` when no trusted server is configured).
+#[derive(Debug, Clone, Default)]
+pub struct Trust {
+    pub policy: Policy,
+    pub auth: Option<AuthOutcome>,
+}
+
+impl Trust {
+    fn authenticated(&self) -> bool {
+        self.auth.as_ref().is_some_and(AuthOutcome::passed)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -161,8 +180,9 @@ pub fn decide(
     referee: &RefereeConfig,
     limits: &Limits,
     recent: Recent,
+    trust: &Trust,
 ) -> Decision {
-    let mut d = decide_inner(intake, game, referee, limits, recent);
+    let mut d = decide_inner(intake, game, referee, limits, recent, trust);
     // Bound what goes back to the sender: an autoresponder that slips through
     // the header checks must not get an endless conversation.
     if let Some(sender) = &intake.from {
@@ -189,6 +209,7 @@ fn decide_inner(
     referee: &RefereeConfig,
     limits: &Limits,
     recent: Recent,
+    trust: &Trust,
 ) -> Decision {
     let answering = intake.message_id.as_deref();
     let reading = match &intake.disposition {
@@ -260,7 +281,46 @@ fn decide_inner(
         Color::Black => &black_seat,
     };
 
+    // Under the `auth` policy the key is not needed: the authenticated From
+    // picks the seat.
+    let seat_of_key = if trust.policy.needs_key() {
+        seat_of_key
+    } else {
+        seat_of_sender
+    };
+    let security_notice = |seat: &Seat, text: String| {
+        let mut m = reply::notice(
+            &seat.email,
+            "a message was not played",
+            text,
+            Some(game.id),
+            None,
+        );
+        m.reply_to = Some(seat.address.clone());
+        m
+    };
     let mut d = match (seat_of_key, seat_of_sender) {
+        (Some(k), Some(s)) if k == s && trust.policy.needs_auth() && !trust.authenticated() => {
+            // Never answer the sender: it may be forged. Tell the real player.
+            let why = trust
+                .auth
+                .as_ref()
+                .map_or_else(|| "no authentication".to_owned(), ToString::to_string);
+            let mut d = Decision::new(Outcome::AuthFailed, format!("{from}: {why}"));
+            if !recent.security_notice_sent {
+                d.mails.push(security_notice(
+                    seat_address(k),
+                    format!(
+                        "A message for game {} arrived with your address ({from}) as sender, but your mail server's\n\
+                         authentication did not confirm it came from you ({why}). It was not played.\n\
+                         If you sent it, check that your provider signs your mail (DKIM) and publishes DMARC;\n\
+                         if you did not, someone tried to move for you.\n",
+                        game.id
+                    ),
+                ));
+            }
+            d
+        }
         (Some(k), Some(s)) if k == s => {
             let ctx = GameContext {
                 id: game.id,
@@ -295,23 +355,18 @@ fn decide_inner(
                 Outcome::Stranger,
                 format!("{from} is not the player of that address"),
             );
-            if !recent.stranger_notice_sent {
+            if !recent.security_notice_sent {
                 let seat = seat_address(k);
-                let mut m = reply::notice(
-                    &seat.email,
-                    "a message from another address was not played",
+                d.mails.push(security_notice(
+                    seat,
                     format!(
                         "A message reached your address for game {} from {from}, which is not your registered address ({}).\n\
                          It was not played. Moves count only when sent from your registered address.\n\
                          If it was not you, nothing needs doing; if you think your game address is known to someone else,\n\
-                         ask the organiser for a new one.\n",
+                         ask the organiser for a new one (wildt game rekey).\n",
                         game.id, seat.email
                     ),
-                    Some(game.id),
-                    None,
-                );
-                m.reply_to = Some(seat.address.clone());
-                d.mails.push(m);
+                ));
             }
             d
         }

@@ -4,6 +4,7 @@
 //! lettre or async-imap, and never the IO modules; the IO modules call the pure
 //! ones. `wildt check FILE.eml` and the daemon share the same decision code.
 //!
+//! - [`auth`]     Authentication-Results from the trusted MX -> pass or not  [pure]
 //! - [`notation`] ICCF squares and moves; to and from shakmaty            [pure]
 //! - [`command`]  what a player asks: a move, resign, draw, status          [pure]
 //! - [`intake`]   raw mail bytes -> who, which game, what command           [pure]
@@ -16,6 +17,7 @@
 //! - [`mail`]     inbox (Maildir, IMAP) and outbox (file, SMTP, sendmail)   [IO]
 //! - [`daemon`]   the loop: wait, take a message, one transaction, send     [IO]
 
+pub mod auth;
 pub mod command;
 pub mod config;
 pub mod daemon;

@@ -16,9 +16,10 @@ use shakmaty::Color;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{Row, SqliteConnection, SqlitePool};
 
+use crate::auth;
 use crate::command::Command;
 use crate::config::{Config, RefereeConfig};
-use crate::decide::{self, Decision, GameView, Limits, Outcome, Player, Recent};
+use crate::decide::{self, Decision, GameView, Limits, Outcome, Player, Recent, Trust};
 use crate::intake::{self, Intake, IntakeConfig};
 use crate::mail::render::{Rendered, render};
 use crate::notation::IccfMove;
@@ -43,6 +44,14 @@ pub enum StoreError {
     BadValue { game: i64, value: String },
     #[error("{0}")]
     BadStart(RecordError),
+    #[error("{email} already plays {count} unfinished games (the limit is {limit})")]
+    TooManyGames {
+        email: String,
+        count: i64,
+        limit: u32,
+    },
+    #[error("a player cannot play against themselves ({0})")]
+    SamePlayer(String),
 }
 
 /// Seconds since the Unix epoch.
@@ -162,16 +171,41 @@ impl Store {
         fen: Option<&str>,
         event: Option<&str>,
         referee: &RefereeConfig,
+        games_per_player: u32,
     ) -> Result<StoredGame, StoreError> {
         let record = Record::new(fen).map_err(StoreError::BadStart)?;
+        let (white, black) = (
+            white.trim().to_ascii_lowercase(),
+            black.trim().to_ascii_lowercase(),
+        );
+        if white == black {
+            return Err(StoreError::SamePlayer(white));
+        }
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        for email in [&white, &black] {
+            let count: i64 = sqlx::query_scalar(
+                "SELECT COUNT(*) FROM games WHERE status = 'active' AND (white_email = ? OR black_email = ?)",
+            )
+            .bind(email)
+            .bind(email)
+            .fetch_one(&mut *tx)
+            .await?;
+            if count >= i64::from(games_per_player) {
+                return Err(StoreError::TooManyGames {
+                    email: email.clone(),
+                    count,
+                    limit: games_per_player,
+                });
+            }
+        }
         let now = now_secs();
         let thread_root = format!("wildt-game-{}@{}", new_key(), referee.domain);
         let id: i64 = sqlx::query(
             "INSERT INTO games (white_email, black_email, white_key, black_key, start_fen, event, thread_root, created_at, updated_at)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         )
-        .bind(white.trim().to_ascii_lowercase())
-        .bind(black.trim().to_ascii_lowercase())
+        .bind(&white)
+        .bind(&black)
         .bind(new_key())
         .bind(new_key())
         .bind(record.start_fen())
@@ -179,10 +213,30 @@ impl Store {
         .bind(&thread_root)
         .bind(now)
         .bind(now)
-        .fetch_one(&self.pool)
+        .fetch_one(&mut *tx)
         .await?
         .get(0);
+        tx.commit().await?;
         self.game(id).await?.ok_or(StoreError::NoGame(id))
+    }
+
+    /// Gives a seat a fresh key: its old game address stops working at once.
+    pub async fn rekey(&self, game: i64, seat: Color) -> Result<String, StoreError> {
+        let key = new_key();
+        let sql = match seat {
+            Color::White => "UPDATE games SET white_key = ?, updated_at = ? WHERE id = ?",
+            Color::Black => "UPDATE games SET black_key = ?, updated_at = ? WHERE id = ?",
+        };
+        let done = sqlx::query(sql)
+            .bind(&key)
+            .bind(now_secs())
+            .bind(game)
+            .execute(&self.pool)
+            .await?;
+        if done.rows_affected() == 0 {
+            return Err(StoreError::NoGame(game));
+        }
+        Ok(key)
     }
 
     pub async fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
@@ -255,12 +309,24 @@ impl Store {
             replies_per_sender_per_hour: config.limits.replies_per_sender_per_hour,
             max_message_bytes: config.limits.max_message_bytes,
         };
+        let trust = Trust {
+            policy: config.security.policy,
+            auth: match (&config.security.trusted_authserv_id, &intake.from) {
+                (Some(id), Some(from)) => Some(auth::authenticate(
+                    raw,
+                    id,
+                    from.rsplit('@').next().unwrap_or(""),
+                )),
+                _ => None,
+            },
+        };
         let decision = decide::decide(
             &intake,
             stored.as_ref().map(|g| &g.view),
             &config.referee,
             &limits,
             recent,
+            &trust,
         );
         let message_row: i64 = sqlx::query(
             "INSERT INTO messages (sha256, source, message_id, from_addr, game_id, outcome, detail, received_at)
@@ -422,14 +488,15 @@ async fn recent(
         }
         None => 0,
     };
-    let stranger_notice_sent = match game {
+    let security_notice_sent = match game {
         Some(g) => {
             let n: i64 = sqlx::query_scalar(
                 "SELECT COUNT(*) FROM messages m JOIN outbox o ON o.message = m.id
-                 WHERE m.game_id = ? AND m.outcome = ? AND o.created_at > ?",
+                 WHERE m.game_id = ? AND m.outcome IN (?, ?) AND o.created_at > ?",
             )
             .bind(g.view.id)
             .bind(Outcome::Stranger.as_str())
+            .bind(Outcome::AuthFailed.as_str())
             .bind(hour_ago)
             .fetch_one(&mut *conn)
             .await?;
@@ -439,7 +506,7 @@ async fn recent(
     };
     Ok(Recent {
         replies_to_sender: u32::try_from(replies_to_sender).unwrap_or(u32::MAX),
-        stranger_notice_sent,
+        security_notice_sent,
     })
 }
 

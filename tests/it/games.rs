@@ -37,6 +37,7 @@ async fn new_game(t: &TempStore, fen: Option<&str>) -> i64 {
             fen,
             Some("Test"),
             &t.config.referee,
+            50,
         )
         .await
         .unwrap()
@@ -328,4 +329,44 @@ async fn pgn_is_read_back_by_an_independent_reader_with_the_same_moves() {
         .collect();
     assert_eq!(sans, expected);
     assert_eq!(outcome.as_deref(), Some("0-1"));
+}
+
+#[tokio::test]
+async fn one_game_too_many_for_a_player_is_refused() {
+    let t = temp_store().await;
+    let create = |white: &'static str| {
+        let store = t.store.clone();
+        let referee = t.config.referee.clone();
+        async move {
+            store
+                .create_game(white, "ben@example.net", None, None, &referee, 2)
+                .await
+        }
+    };
+    create("p1@example.org").await.unwrap();
+    create("p2@example.org").await.unwrap();
+    let err = create("p3@example.org").await.unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            wildt::store::StoreError::TooManyGames { email, count: 2, limit: 2 } if email == "ben@example.net"
+        ),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn rekey_replaces_only_that_seats_key() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let before = t.store.game(id).await.unwrap().unwrap();
+    let key = t.store.rekey(id, Color::Black).await.unwrap();
+    let after = t.store.game(id).await.unwrap().unwrap();
+    assert_eq!(after.view.black.key, key);
+    assert_ne!(after.view.black.key, before.view.black.key);
+    assert_eq!(after.view.white.key, before.view.white.key);
+    assert!(matches!(
+        t.store.rekey(999, Color::White).await.unwrap_err(),
+        wildt::store::StoreError::NoGame(999)
+    ));
 }
