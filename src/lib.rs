@@ -17,5 +17,6 @@
 
 pub mod command;
 pub mod config;
+pub mod intake;
 pub mod mail;
 pub mod notation;
