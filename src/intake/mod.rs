@@ -1,59 +1,401 @@
-//! Placeholder of the intake's public shape while the intake branch is built;
-//! replaced by it on merge. [pure]
-use crate::command::Command;
+//! Intake: raw mail bytes -> who wrote, for which game, and what one command the
+//! player's own text holds (or why it holds none). [pure: no IO]
+//!
+//! The daemon and `wildt check FILE.eml` call [`read`] on the same bytes and get
+//! the same [`Intake`]. Nothing here checks the game key (the store does, in
+//! constant time) or the legality of a move (the referee does, in position): the
+//! intake only says what the message *says*.
+//!
+//! Order of work, cheapest and most important first: loop-prevention headers
+//! (RFC 3834) are decided before any body is looked at; an oversize message has
+//! only its header block parsed; everything else is parsed with mail-parser, the
+//! quoted, forwarded and signature text is cut away ([`text`]), and what is left
+//! (plus the subject, [`subject`]) is read as one command ([`scan`]).
+
+mod headers;
+mod scan;
+mod subject;
+mod text;
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::command::{Command, WrittenMove};
 use crate::notation::ParseError;
 
+/// Where the referee receives mail; game addresses are `<local>+<game>-<key>@<domain>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IntakeConfig {
     pub referee_local: String,
     pub referee_domain: String,
+    /// Larger messages are not parsed (only their header block is).
     pub max_message_bytes: usize,
 }
+
+/// Everything the daemon needs to decide about one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Intake {
+    /// Without the angle brackets.
     pub message_id: Option<String>,
+    /// The (first) From address, lower-cased.
     pub from: Option<String>,
+    /// Decoded, as sent (reply prefixes kept).
     pub subject: String,
     pub in_reply_to: Option<String>,
     pub references: Vec<String>,
+    /// From the first usable game address in To, Cc, Delivered-To, X-Original-To.
     pub game_address: Option<GameAddress>,
+    /// Some recipient header names the referee, but no usable `+game-key` was
+    /// found: the sender wrote to the referee itself (help, or a mistyped address).
+    /// False when no header names the referee at all (e.g. it was a Bcc).
     pub to_bare_referee: bool,
     pub disposition: Disposition,
 }
-#[derive(Debug, Clone, PartialEq, Eq)]
+
+/// `chess+17-k3x9qp2m@club.example` -> game 17, key `k3x9qp2m` (lower-cased).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GameAddress {
     pub game: i64,
+    /// Not verified here: the store compares it in constant time.
     pub key: String,
 }
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Disposition {
+    /// RFC 3834 & friends: never answered, never a move. Recorded with its reason.
     Automatic(AutoReason),
+    /// Over `max_message_bytes`: only the header block was parsed.
     TooLarge { size: usize },
+    /// Parsed: the player's own text read as one command, or why not.
     Read(Reading),
 }
-#[derive(Debug, Clone, PartialEq, Eq)]
+
+/// Why a message was recognised as machine-sent and must not be answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "reason", content = "value", rename_all = "snake_case")]
 pub enum AutoReason {
+    /// `Auto-Submitted` with a value other than `no` (the value, lower-cased).
+    AutoSubmitted(String),
+    /// `Precedence: bulk | junk | list | auto_reply` (the value, lower-cased).
+    Precedence(String),
+    /// `X-Autoreply` or `X-Autorespond` was present (the header's name).
+    AutoReplyHeader(&'static str),
+    /// `List-Id` was present.
     ListMail,
+    /// `Return-Path: <>`: bounces and auto-replies use the null sender.
+    NullReturnPath,
+    /// The From local part is MAILER-DAEMON, postmaster, noreply and the like.
+    DaemonSender(String),
+    /// `multipart/report`: delivery or disposition notifications.
+    DeliveryReport,
 }
-impl std::fmt::Display for AutoReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{self:?}")
-    }
-}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reading {
     Command(Command),
     Unclear(Unclear),
 }
+
+/// Why the player's text is not one clear command. Kept as data: the daemon
+/// quotes the `Display` text back to the player.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unclear {
+    /// No move and no keyword in the player's own text.
     NothingFound,
+    /// Different moves that cannot be one record (e.g. `5254` and `7163` on
+    /// separate lines, or two different move-13s; or subject and body differ).
+    SeveralMoves { found: Vec<String> },
+    /// Stands where a move would, but is not one (`5259`, `2024`, `525`).
     NotAMove { text: String, error: ParseError },
+    /// A move in algebraic notation; never converted, to avoid guessing.
+    Algebraic { text: String },
+    /// A number inside a sentence that may or may not be the move
+    /// ("I'll be away until 1520"): asked about, not guessed.
+    NumberInProse { text: String },
+    /// Bare "draw" (or "remis", "nulle", "tablas") without saying offer, accept
+    /// or decline.
+    VagueDraw { text: String },
+    /// A command word next to a negation ("I won't resign"): asked about.
+    Negated { text: String },
+    /// A move together with another command, or two different commands
+    /// (e.g. `5254` and "resign", or "accept draw" and "no draw").
+    MixedCommands { found: Vec<String> },
+    /// More moves than any game has: not read as a record.
+    TooManyMoves { count: usize },
+    /// Not a readable mail message (no header block).
+    Malformed,
 }
-impl std::fmt::Display for Unclear {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{self:?}")
+
+/// Reads one raw message. Never panics; work is linear in the input size.
+pub fn read(raw: &[u8], cfg: &IntakeConfig) -> Intake {
+    if raw.len() > cfg.max_message_bytes {
+        return read_oversize(raw, cfg);
+    }
+    let Some(message) = mail_parser::MessageParser::default().parse(raw) else {
+        return malformed();
+    };
+    if message.headers().is_empty() {
+        return malformed();
+    }
+    let mut intake = headers::envelope(&message, cfg);
+    if let Some(reason) = headers::automatic(&message) {
+        intake.disposition = Disposition::Automatic(reason);
+        return intake;
+    }
+    let body = text::player_text(&message);
+    let subject_line = subject::command_text(&intake.subject);
+    intake.disposition = Disposition::Read(scan::decide(&body, subject_line.as_deref()));
+    intake
+}
+
+/// Header bytes parsed for an oversize message: enough for any real header block.
+const MAX_HEADER_BYTES: usize = 64 * 1024;
+
+fn read_oversize(raw: &[u8], cfg: &IntakeConfig) -> Intake {
+    let head = header_block(raw);
+    let parsed = mail_parser::MessageParser::default().parse_headers(head);
+    let mut intake = match &parsed {
+        Some(message) => headers::envelope(message, cfg),
+        None => malformed(),
+    };
+    intake.disposition = match parsed.as_ref().and_then(headers::automatic) {
+        Some(reason) => Disposition::Automatic(reason),
+        None => Disposition::TooLarge { size: raw.len() },
+    };
+    intake
+}
+
+/// The bytes up to the first blank line (LF or CRLF), capped at [`MAX_HEADER_BYTES`].
+fn header_block(raw: &[u8]) -> &[u8] {
+    let capped = &raw[..raw.len().min(MAX_HEADER_BYTES)];
+    let end = capped
+        .windows(2)
+        .position(|w| w == b"\n\n")
+        .map(|i| i + 2)
+        .into_iter()
+        .chain(
+            capped
+                .windows(4)
+                .position(|w| w == b"\r\n\r\n")
+                .map(|i| i + 4),
+        )
+        .min()
+        .unwrap_or(capped.len());
+    &capped[..end]
+}
+
+fn malformed() -> Intake {
+    Intake {
+        message_id: None,
+        from: None,
+        subject: String::new(),
+        in_reply_to: None,
+        references: Vec::new(),
+        game_address: None,
+        to_bare_referee: false,
+        disposition: Disposition::Read(Reading::Unclear(Unclear::Malformed)),
     }
 }
-pub fn read(_raw: &[u8], _cfg: &IntakeConfig) -> Intake {
-    unimplemented!("intake branch")
+
+impl fmt::Display for AutoReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AutoReason::AutoSubmitted(v) => {
+                write!(
+                    f,
+                    "the message says it was sent automatically (Auto-Submitted: {v})"
+                )
+            }
+            AutoReason::Precedence(v) => {
+                write!(f, "the message is bulk or list mail (Precedence: {v})")
+            }
+            AutoReason::AutoReplyHeader(h) => write!(f, "the message is an auto-reply ({h})"),
+            AutoReason::ListMail => write!(f, "the message came through a mailing list (List-Id)"),
+            AutoReason::NullReturnPath => {
+                write!(
+                    f,
+                    "the message has an empty return path, as bounces and auto-replies do"
+                )
+            }
+            AutoReason::DaemonSender(s) => {
+                write!(f, "the message comes from a mail system address ({s})")
+            }
+            AutoReason::DeliveryReport => {
+                write!(
+                    f,
+                    "the message is a delivery or read report (multipart/report)"
+                )
+            }
+        }
+    }
+}
+
+impl fmt::Display for Unclear {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unclear::NothingFound => write!(
+                f,
+                "no move or command was found in your message; write the move in numeric notation on a line of its own, e.g. 13. 5254"
+            ),
+            Unclear::SeveralMoves { found } => write!(
+                f,
+                "your message holds different moves ({}); send one move (with the record if you like, e.g. 12... 3746 13. 5254)",
+                found.join(", ")
+            ),
+            Unclear::NotAMove { text, error } => {
+                write!(f, "`{text}` looks like a move but is not one: {error}")
+            }
+            Unclear::Algebraic { text } => write!(
+                f,
+                "`{text}` is algebraic notation; this game is played in numeric notation (e.g. 5254 for e2-e4), so it was not converted"
+            ),
+            Unclear::NumberInProse { text } => write!(
+                f,
+                "`{text}` stands inside a sentence and may or may not be your move; send the move on a line of its own, e.g. 13. 5254"
+            ),
+            Unclear::VagueDraw { text } => write!(
+                f,
+                "`{text}`: please write \"offer draw\", \"accept draw\" or \"decline draw\""
+            ),
+            Unclear::Negated { text } => write!(
+                f,
+                "`{text}` contains a command word and a negation; please write the command alone"
+            ),
+            Unclear::MixedCommands { found } => write!(
+                f,
+                "your message holds more than one command ({}); send one at a time",
+                found.join(", ")
+            ),
+            Unclear::TooManyMoves { count } => write!(
+                f,
+                "your message holds {count} moves, more than a game record can; send your move alone"
+            ),
+            Unclear::Malformed => write!(f, "the message could not be read as an e-mail"),
+        }
+    }
+}
+
+/// A flat, serialisable view of an [`Intake`] for `wildt check --json` and the
+/// fixture tests. The game key is included: this is a local diagnostic view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub message_id: Option<String>,
+    pub from: Option<String>,
+    pub subject: String,
+    pub game: Option<i64>,
+    pub key: Option<String>,
+    pub to_bare_referee: bool,
+    /// `automatic`, `too_large`, `play`, `resign`, `offer_draw`, `accept_draw`,
+    /// `decline_draw`, `claim_draw`, `status` or `unclear`.
+    pub outcome: &'static str,
+    /// For `automatic`: the [`AutoReason`] in snake case.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'static str>,
+    /// For `unclear`: the [`Unclear`] variant in snake case.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<&'static str>,
+    /// For `play`: each move as written, `12...3746`, `13.5254` or `5254`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offer_draw: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
+    /// The plain-words explanation (Display) for `automatic` and `unclear`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<String>,
+}
+
+/// `13.5254`, `12...3746` or `5254`: compact and unambiguous in fixtures and logs.
+pub fn written_move_text(w: &WrittenMove) -> String {
+    match w.number {
+        Some(n) if n.black => format!("{}...{}", n.number, w.mv),
+        Some(n) => format!("{}.{}", n.number, w.mv),
+        None => w.mv.to_string(),
+    }
+}
+
+impl Intake {
+    pub fn summary(&self) -> Summary {
+        let mut s = Summary {
+            message_id: self.message_id.clone(),
+            from: self.from.clone(),
+            subject: self.subject.clone(),
+            game: self.game_address.as_ref().map(|g| g.game),
+            key: self.game_address.as_ref().map(|g| g.key.clone()),
+            to_bare_referee: self.to_bare_referee,
+            outcome: "unclear",
+            reason: None,
+            kind: None,
+            line: None,
+            offer_draw: None,
+            size: None,
+            explanation: None,
+        };
+        match &self.disposition {
+            Disposition::Automatic(r) => {
+                s.outcome = "automatic";
+                s.reason = Some(r.kind());
+                s.explanation = Some(r.to_string());
+            }
+            Disposition::TooLarge { size } => {
+                s.outcome = "too_large";
+                s.size = Some(*size);
+            }
+            Disposition::Read(Reading::Unclear(u)) => {
+                s.kind = Some(u.kind());
+                s.explanation = Some(u.to_string());
+            }
+            Disposition::Read(Reading::Command(c)) => {
+                s.outcome = match c {
+                    Command::Play { line, offer_draw } => {
+                        s.line = Some(line.iter().map(written_move_text).collect());
+                        s.offer_draw = Some(*offer_draw);
+                        "play"
+                    }
+                    Command::Resign => "resign",
+                    Command::OfferDraw => "offer_draw",
+                    Command::AcceptDraw => "accept_draw",
+                    Command::DeclineDraw => "decline_draw",
+                    Command::ClaimDraw => "claim_draw",
+                    Command::Status => "status",
+                };
+            }
+        }
+        s
+    }
+}
+
+impl AutoReason {
+    /// Snake-case name, stable for logs and JSON.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            AutoReason::AutoSubmitted(_) => "auto_submitted",
+            AutoReason::Precedence(_) => "precedence",
+            AutoReason::AutoReplyHeader(_) => "auto_reply_header",
+            AutoReason::ListMail => "list_mail",
+            AutoReason::NullReturnPath => "null_return_path",
+            AutoReason::DaemonSender(_) => "daemon_sender",
+            AutoReason::DeliveryReport => "delivery_report",
+        }
+    }
+}
+
+impl Unclear {
+    /// Snake-case name, stable for logs and JSON.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Unclear::NothingFound => "nothing_found",
+            Unclear::SeveralMoves { .. } => "several_moves",
+            Unclear::NotAMove { .. } => "not_a_move",
+            Unclear::Algebraic { .. } => "algebraic",
+            Unclear::NumberInProse { .. } => "number_in_prose",
+            Unclear::VagueDraw { .. } => "vague_draw",
+            Unclear::Negated { .. } => "negated",
+            Unclear::MixedCommands { .. } => "mixed_commands",
+            Unclear::TooManyMoves { .. } => "too_many_moves",
+            Unclear::Malformed => "malformed",
+        }
+    }
 }

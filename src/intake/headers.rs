@@ -1,0 +1,235 @@
+//! Header work for the intake: the envelope (ids, sender, game address) and the
+//! loop-prevention checks of RFC 3834. [pure: no IO]
+//!
+//! Works on a parsed `mail_parser::Message`, which may hold headers only (an
+//! oversize message), so nothing here looks at bodies except the top-level
+//! Content-Type.
+
+use mail_parser::{Address, HeaderName, HeaderValue, Message, MimeHeaders};
+
+use super::{Disposition, GameAddress, Intake, IntakeConfig, Reading, Unclear};
+
+/// Everything but the disposition, which the caller fills in.
+pub(super) fn envelope(message: &Message<'_>, cfg: &IntakeConfig) -> Intake {
+    let (game_address, to_bare_referee) = game_address(message, cfg);
+    Intake {
+        message_id: message.message_id().map(strip_angles),
+        from: message
+            .from()
+            .and_then(Address::first)
+            .and_then(|a| a.address())
+            .map(str::to_lowercase),
+        subject: message.subject().unwrap_or_default().to_owned(),
+        in_reply_to: ids(message.in_reply_to()).into_iter().next(),
+        references: ids(message.references()),
+        game_address,
+        to_bare_referee,
+        disposition: Disposition::Read(Reading::Unclear(Unclear::NothingFound)),
+    }
+}
+
+fn strip_angles(id: &str) -> String {
+    id.trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .to_owned()
+}
+
+fn ids(value: &HeaderValue<'_>) -> Vec<String> {
+    match value {
+        HeaderValue::Text(t) => vec![strip_angles(t)],
+        HeaderValue::TextList(list) => list.iter().map(|t| strip_angles(t)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The first usable game address in To, Cc, Delivered-To, X-Original-To (in that
+/// order), and whether any of them named the referee at all.
+fn game_address(message: &Message<'_>, cfg: &IntakeConfig) -> (Option<GameAddress>, bool) {
+    let mut candidates: Vec<String> = Vec::new();
+    for header in [HeaderName::To, HeaderName::Cc] {
+        for value in message.header_values(header) {
+            if let HeaderValue::Address(list) = value {
+                candidates.extend(list.iter().filter_map(|a| a.address()).map(str::to_owned));
+            }
+        }
+    }
+    for name in ["Delivered-To", "X-Original-To"] {
+        for header in message.headers() {
+            if header.name().eq_ignore_ascii_case(name)
+                && let Some(raw) = raw_value(message, header)
+            {
+                candidates.extend(raw.split(',').map(bare_address));
+            }
+        }
+    }
+    let mut names_referee = false;
+    for candidate in &candidates {
+        match referee_tag(candidate, cfg) {
+            None => {}
+            Some(tag) => {
+                names_referee = true;
+                if let Some(address) = tag.and_then(parse_tag) {
+                    return (Some(address), false);
+                }
+            }
+        }
+    }
+    (None, names_referee)
+}
+
+fn raw_value<'m>(message: &'m Message<'_>, header: &mail_parser::Header<'_>) -> Option<&'m str> {
+    let raw = message.raw_message();
+    let bytes = raw.get(header.offset_start() as usize..header.offset_end() as usize)?;
+    std::str::from_utf8(bytes).ok()
+}
+
+/// `Name <a@b>` or `a@b` -> `a@b`.
+fn bare_address(raw: &str) -> String {
+    let raw = raw.trim();
+    match (raw.rfind('<'), raw.rfind('>')) {
+        (Some(open), Some(close)) if open < close => raw[open + 1..close].trim().to_owned(),
+        _ => raw.to_owned(),
+    }
+}
+
+/// `None`: not the referee. `Some(None)`: the bare referee. `Some(Some(tag))`:
+/// the referee with a sub-address tag (lower-cased).
+fn referee_tag(address: &str, cfg: &IntakeConfig) -> Option<Option<String>> {
+    let (local, domain) = address.rsplit_once('@')?;
+    if !domain
+        .trim()
+        .eq_ignore_ascii_case(cfg.referee_domain.trim())
+    {
+        return None;
+    }
+    let local = local.trim().to_lowercase();
+    let referee = cfg.referee_local.trim().to_lowercase();
+    if local == referee {
+        return Some(None);
+    }
+    let tag = local.strip_prefix(&referee)?.strip_prefix('+')?;
+    Some(Some(tag.to_owned()))
+}
+
+/// Longest key accepted: far above what wildt generates, low enough to refuse junk.
+const MAX_KEY_LEN: usize = 64;
+
+/// `17-k3x9qp2m` -> game 17, key `k3x9qp2m`.
+fn parse_tag(tag: String) -> Option<GameAddress> {
+    let (game, key) = tag.split_once('-')?;
+    if game.is_empty() || !game.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let game: i64 = game.parse().ok()?;
+    let key_ok = (8..=MAX_KEY_LEN).contains(&key.len())
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    key_ok.then(|| GameAddress {
+        game,
+        key: key.to_owned(),
+    })
+}
+
+/// Local parts that only machines send from (compared lower-cased).
+const DAEMON_LOCALS: &[&str] = &[
+    "mailer-daemon",
+    "mailerdaemon",
+    "postmaster",
+    "noreply",
+    "no-reply",
+    "no_reply",
+    "donotreply",
+    "do-not-reply",
+    "do_not_reply",
+    "bounce",
+    "bounces",
+    "listserv",
+    "majordomo",
+    "autoreply",
+    "auto-reply",
+];
+
+/// RFC 3834 and common practice: a reason never to answer, or `None`.
+pub(super) fn automatic(message: &Message<'_>) -> Option<super::AutoReason> {
+    use super::AutoReason;
+    if let Some(value) = text_header(message, "Auto-Submitted") {
+        let keyword = first_word(&value);
+        if !keyword.is_empty() && keyword != "no" {
+            return Some(AutoReason::AutoSubmitted(keyword));
+        }
+    }
+    if let Some(value) = text_header(message, "Precedence") {
+        let keyword = first_word(&value);
+        if ["bulk", "junk", "list", "auto_reply", "auto-reply"].contains(&keyword.as_str()) {
+            return Some(AutoReason::Precedence(keyword));
+        }
+    }
+    for name in ["X-Autoreply", "X-Autorespond"] {
+        if has_header(message, name) {
+            return Some(AutoReason::AutoReplyHeader(name));
+        }
+    }
+    if has_header(message, "List-Id") {
+        return Some(AutoReason::ListMail);
+    }
+    if let Some(value) = text_header(message, "Return-Path")
+        && value
+            .trim()
+            .trim_start_matches('<')
+            .trim_end_matches('>')
+            .trim()
+            .is_empty()
+    {
+        return Some(AutoReason::NullReturnPath);
+    }
+    if let Some(from) = message
+        .from()
+        .and_then(Address::first)
+        .and_then(|a| a.address())
+    {
+        let local = from
+            .rsplit_once('@')
+            .map_or(from, |(l, _)| l)
+            .to_lowercase();
+        if DAEMON_LOCALS.contains(&local.as_str()) {
+            return Some(AutoReason::DaemonSender(local));
+        }
+    }
+    if let Some(ct) = message.root_part().content_type()
+        && ct.ctype().eq_ignore_ascii_case("multipart")
+        && ct
+            .subtype()
+            .is_some_and(|s| s.eq_ignore_ascii_case("report"))
+    {
+        return Some(AutoReason::DeliveryReport);
+    }
+    None
+}
+
+fn has_header(message: &Message<'_>, name: &str) -> bool {
+    message
+        .headers()
+        .iter()
+        .any(|h| h.name().eq_ignore_ascii_case(name))
+}
+
+/// The header's raw text, whatever mail-parser made of it (some of these are
+/// parsed as addresses or ids, which would lose `<>`).
+fn text_header(message: &Message<'_>, name: &str) -> Option<String> {
+    let header = message
+        .headers()
+        .iter()
+        .find(|h| h.name().eq_ignore_ascii_case(name))?;
+    raw_value(message, header).map(str::to_owned)
+}
+
+/// `auto-replied; comment` -> `auto-replied`.
+fn first_word(value: &str) -> String {
+    value
+        .split([';', '(', ' ', '\t', '\r', '\n'])
+        .find(|w| !w.is_empty())
+        .unwrap_or_default()
+        .to_lowercase()
+}

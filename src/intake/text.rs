@@ -1,0 +1,459 @@
+//! What the player wrote *now*: the body text with quotes, forwarded messages
+//! and signatures cut away. [pure: no IO]
+//!
+//! A quoted earlier message usually holds the opponent's (legal!) move, so
+//! anything that might be quoted is dropped rather than read. HTML-only mail has
+//! its quote elements removed *before* it is turned into text, because after
+//! conversion the quote is no longer marked.
+//!
+//! Everything here is a single forward pass (plus a bounded look-ahead of a few
+//! lines), so a pathological message costs linear time.
+
+use mail_parser::{Message, PartType};
+
+/// At most this many inline text parts are read (Apple Mail splits a body around
+/// inline images; more than a few is not a real reply).
+const MAX_TEXT_PARTS: usize = 8;
+
+/// The player's own lines, joined with `\n`.
+pub(super) fn player_text(message: &Message<'_>) -> String {
+    let mut out = String::new();
+    let mut any = false;
+    for part in message.text_bodies().take(MAX_TEXT_PARTS) {
+        let text = match &part.body {
+            PartType::Text(t) => t.to_string(),
+            PartType::Html(h) => html_text(h),
+            _ => continue,
+        };
+        any = true;
+        out.push_str(&strip_quotes(&text));
+        out.push('\n');
+    }
+    if !any
+        && let Some(part) = message.html_bodies().next()
+        && let PartType::Html(h) = &part.body
+    {
+        out.push_str(&strip_quotes(&html_text(h)));
+    }
+    out
+}
+
+/// HTML -> text with quoted elements removed first.
+pub(super) fn html_text(html: &str) -> String {
+    mail_parser::decoders::html::html_to_text(&strip_html_quotes(html))
+}
+
+/// Elements whose opening tag (class or id) marks quoted or attributed text.
+/// The whole element is dropped (text after it, a bottom-post, is kept).
+const QUOTE_CONTAINER_MARKS: &[&str] = &["gmail_quote", "moz-cite-prefix", "gmail_attr"];
+
+/// Opening-tag marks after which everything is the earlier message (Outlook puts
+/// the quoted message *after* this element, not inside it).
+const QUOTE_TAIL_MARKS: &[&str] = &["divrplyfwdmsg", "appendonsend", "olk_src_body_section"];
+
+/// Tags that start a new line of text; the converter only breaks at `<br>` and
+/// `</p>`, and a Gmail body is a stack of `<div>`s.
+const BLOCK_TAGS: &[&str] = &[
+    "div", "/div", "p", "tr", "/tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "hr",
+];
+
+/// Removes `<blockquote>` elements, Gmail/Thunderbird quote containers, and
+/// everything from Outlook's reply header on; inserts line breaks at block tags.
+fn strip_html_quotes(html: &str) -> String {
+    // ASCII lower-casing keeps byte offsets identical to `html`.
+    let lower = html.to_ascii_lowercase();
+    let bytes = lower.as_bytes();
+    let mut out = String::with_capacity(html.len() + html.len() / 8);
+    let mut copied = 0;
+    let mut pos = 0;
+    while let Some(off) = lower[pos..].find('<') {
+        let start = pos + off;
+        let tag_end = lower[start..]
+            .find('>')
+            .map_or(lower.len(), |e| start + e + 1);
+        let tag = &lower[start..tag_end];
+        let name = tag_name(tag);
+        out.push_str(&html[copied..start]);
+        if name == "blockquote" {
+            let end = element_end(&lower, tag_end, "blockquote");
+            copied = end;
+            pos = end;
+            out.push_str("<br>");
+            continue;
+        }
+        if QUOTE_TAIL_MARKS.iter().any(|m| tag.contains(m)) {
+            return out;
+        }
+        if name == "div" && QUOTE_CONTAINER_MARKS.iter().any(|m| tag.contains(m)) {
+            let end = element_end(&lower, tag_end, "div");
+            copied = end;
+            pos = end;
+            out.push_str("<br>");
+            continue;
+        }
+        if BLOCK_TAGS.contains(&name) {
+            out.push_str("<br>");
+        }
+        out.push_str(&html[start..tag_end]);
+        copied = tag_end;
+        pos = tag_end;
+        if pos >= bytes.len() {
+            break;
+        }
+    }
+    out.push_str(&html[copied..]);
+    out
+}
+
+/// `<div class=…>` -> `div`, `</div>` -> `/div`.
+fn tag_name(tag: &str) -> &str {
+    let inner = tag.trim_start_matches('<');
+    let end = inner
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| !(c.is_ascii_alphanumeric()))
+        .map_or(inner.len(), |(i, _)| i);
+    &inner[..end]
+}
+
+/// Byte offset just after the `</name>` closing the element whose opening tag
+/// ended at `from`, counting nested elements of the same name. An unclosed
+/// element runs to the end (it is dropped whole, the safe side for a quote).
+fn element_end(lower: &str, from: usize, name: &str) -> usize {
+    let open = format!("<{name}");
+    let close = format!("</{name}");
+    let mut depth = 1usize;
+    let mut pos = from;
+    while depth > 0 {
+        let next_open = lower[pos..].find(&open).map(|i| pos + i);
+        let next_close = lower[pos..].find(&close).map(|i| pos + i);
+        match (next_open, next_close) {
+            (_, None) => return lower.len(),
+            (Some(o), Some(c)) if o < c => {
+                depth += 1;
+                pos = o + open.len();
+            }
+            (_, Some(c)) => {
+                depth -= 1;
+                pos = lower[c..].find('>').map_or(lower.len(), |e| c + e + 1);
+            }
+        }
+    }
+    pos
+}
+
+/// Drops quoted (`>`) lines, attribution lines ("On … wrote:"), Outlook reply
+/// headers, forwarded messages and signatures; keeps the rest in order.
+pub(super) fn strip_quotes(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::with_capacity(text.len().min(1 << 16));
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i].trim_end_matches('\r');
+        let trimmed = line.trim();
+        if is_quoted(trimmed) {
+            i += 1;
+            continue;
+        }
+        if is_cut_line(trimmed) || is_header_block(&lines, i) {
+            break;
+        }
+        if let Some(len) = attribution_len(&lines, i) {
+            let after = next_nonblank(&lines, i + len);
+            if after.is_some_and(|j| is_quoted(lines[j].trim())) {
+                // A `>`-quote follows: drop the attribution; the quote lines are
+                // dropped one by one, and a bottom-post after them is kept.
+                i += len;
+                continue;
+            }
+            // Nothing marks the quoted text: all of it follows the attribution.
+            break;
+        }
+        out.push_str(line);
+        out.push('\n');
+        i += 1;
+    }
+    out
+}
+
+fn is_quoted(trimmed: &str) -> bool {
+    trimmed.starts_with('>') || trimmed.starts_with('|')
+}
+
+fn next_nonblank(lines: &[&str], from: usize) -> Option<usize> {
+    (from..lines.len().min(from + 3)).find(|&j| !lines[j].trim().is_empty())
+}
+
+/// Lines after which nothing is the player's new text: signature delimiters,
+/// phone-client footers, forward and original-message separators.
+fn is_cut_line(trimmed: &str) -> bool {
+    if trimmed == "--" {
+        return true;
+    }
+    let lower = trimmed.to_lowercase();
+    let separators = [
+        "original message",
+        "ursprüngliche nachricht",
+        "message d'origine",
+        "mensaje original",
+        "messaggio originale",
+        "oorspronkelijk bericht",
+        "forwarded message",
+        "weitergeleitete nachricht",
+        "message transféré",
+        "mensaje reenviado",
+        "messaggio inoltrato",
+        "doorgestuurd bericht",
+        "original-nachricht",
+    ];
+    if lower.starts_with("---") || lower.starts_with("___") || lower.starts_with("***") {
+        if separators.iter().any(|s| lower.contains(s)) {
+            return true;
+        }
+        // Outlook's bare underscore rule before its header block.
+        if lower.len() >= 20 && lower.chars().all(|c| c == '_') {
+            return true;
+        }
+    }
+    if lower.starts_with("begin forwarded message")
+        || lower.starts_with("anfang der weitergeleiteten")
+    {
+        return true;
+    }
+    is_phone_footer(&lower)
+}
+
+/// "Sent from my iPhone" and its relatives in several languages.
+fn is_phone_footer(lower: &str) -> bool {
+    if lower.len() > 80 {
+        return false;
+    }
+    const STARTS: &[&str] = &[
+        "sent from my ",
+        "sent from mail for",
+        "sent from outlook",
+        "sent from yahoo",
+        "sent with ",
+        "sent via ",
+        "get outlook for",
+        "von meinem ",
+        "gesendet von",
+        "gesendet mit",
+        "envoyé de mon",
+        "envoyé depuis",
+        "enviado desde",
+        "enviado do meu",
+        "inviato da",
+        "verzonden vanaf",
+        "verstuurd vanaf",
+        "skickat från",
+    ];
+    STARTS.iter().any(|s| lower.starts_with(s))
+}
+
+/// Header names that open a quoted header block ("From:", "Von:", "De :" …).
+const BLOCK_FROM: &[&str] = &["from", "von", "de", "da", "van", "från", "fra"];
+/// Header names that follow it within a few lines.
+const BLOCK_NEXT: &[&str] = &[
+    "sent",
+    "date",
+    "to",
+    "subject",
+    "cc",
+    "gesendet",
+    "datum",
+    "an",
+    "betreff",
+    "envoyé",
+    "à",
+    "objet",
+    "enviado",
+    "para",
+    "asunto",
+    "fecha",
+    "inviato",
+    "oggetto",
+    "a",
+    "verzonden",
+    "aan",
+    "onderwerp",
+    "skickat",
+    "till",
+    "ämne",
+];
+
+fn header_name(trimmed: &str) -> Option<String> {
+    let (name, _) = trimmed.split_once(':')?;
+    let name = name
+        .trim()
+        .trim_start_matches('*')
+        .trim_end_matches('*')
+        .trim();
+    if name.is_empty() || name.chars().count() > 12 || !name.chars().all(char::is_alphabetic) {
+        return None;
+    }
+    Some(name.to_lowercase())
+}
+
+/// A `From:` line followed within three lines by `Sent:`/`To:`/`Subject:`…
+fn is_header_block(lines: &[&str], i: usize) -> bool {
+    let Some(name) = header_name(lines[i].trim()) else {
+        return false;
+    };
+    if !BLOCK_FROM.contains(&name.as_str()) {
+        return false;
+    }
+    (i + 1..lines.len().min(i + 4))
+        .any(|j| header_name(lines[j].trim()).is_some_and(|n| BLOCK_NEXT.contains(&n.as_str())))
+}
+
+/// If an attribution ("On … wrote:", "Am … schrieb …:", …) starts at line `i`,
+/// how many lines it spans (clients wrap it over up to three).
+fn attribution_len(lines: &[&str], i: usize) -> Option<usize> {
+    let first = lines[i].trim();
+    if first.is_empty() || first.len() > 300 {
+        return None;
+    }
+    let lower_first = first.to_lowercase();
+    if !ATTRIBUTION_STARTS
+        .iter()
+        .any(|s| lower_first.starts_with(s))
+        && !lower_first.contains(" wrote")
+        && !lower_first.contains(" schrieb")
+        && !lower_first.contains(" a écrit")
+    {
+        return None;
+    }
+    let mut joined = String::new();
+    for (n, line) in lines.iter().skip(i).take(3).enumerate() {
+        let t = line.trim();
+        if t.is_empty() || is_quoted(t) {
+            break;
+        }
+        if !joined.is_empty() {
+            joined.push(' ');
+        }
+        joined.push_str(&t.to_lowercase());
+        if is_attribution(&joined) {
+            return Some(n + 1);
+        }
+    }
+    None
+}
+
+const ATTRIBUTION_STARTS: &[&str] = &[
+    "on ", "am ", "le ", "el ", "il ", "op ", "em ", "den ", "w dniu ", "dne ",
+];
+
+/// A whole attribution, lower-cased: it must end in a colon and hold the verb.
+fn is_attribution(lower: &str) -> bool {
+    let Some(body) = lower.trim_end().strip_suffix(':') else {
+        return false;
+    };
+    let body = body.trim_end();
+    const ENDINGS: &[&str] = &[
+        "wrote",
+        "writes",
+        "schrieb",
+        "a écrit",
+        "escribió",
+        "ha scritto",
+        "schreef",
+        "escreveu",
+        "skrev",
+        "napisał",
+        "napsal",
+    ];
+    let verb_at_end = ENDINGS.iter().any(|e| body.ends_with(e));
+    // "Am … schrieb Ben <ben@example.net>:" puts the name after the verb.
+    let verb_inside = ENDINGS.iter().any(|e| body.contains(&format!(" {e} ")));
+    let starts = ATTRIBUTION_STARTS.iter().any(|s| lower.starts_with(s));
+    ((verb_at_end || verb_inside) && starts)
+        || (verb_at_end && (body.contains('@') || body.len() < 60))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_lines_are_dropped_and_bottom_post_kept() {
+        let t = "On Mon, 12 May 2024 at 17:45, Ben <ben@example.net> wrote:\n> 12... 3746\n\n13. 5254\n";
+        assert_eq!(strip_quotes(t).trim(), "13. 5254");
+    }
+
+    #[test]
+    fn wrapped_gmail_attribution_starts_quote() {
+        let t = "5254\n\nOn Mon, 12 May 2024 at 17:45, Ben Miller\n<ben@example.net> wrote:\n\n> 3746\n";
+        assert_eq!(strip_quotes(t).trim(), "5254");
+    }
+
+    #[test]
+    fn german_attribution_line_starts_quote() {
+        let t = "5254\nAm 12.05.2024 um 17:45 schrieb Ben <ben@example.net>:\n3746\n";
+        assert_eq!(strip_quotes(t).trim(), "5254");
+    }
+
+    #[test]
+    fn french_spanish_italian_dutch_attributions_start_quote() {
+        for a in [
+            "Le lun. 12 mai 2024 à 17:45, Ben <ben@example.net> a écrit :",
+            "El lun, 12 may 2024 a las 17:45, Ben (<ben@example.net>) escribió:",
+            "Il giorno lun 12 mag 2024 alle ore 17:45 Ben <ben@example.net> ha scritto:",
+            "Op ma 12 mei 2024 om 17:45 schreef Ben <ben@example.net>:",
+        ] {
+            let t = format!("5254\n{a}\n3746\n");
+            assert_eq!(strip_quotes(&t).trim(), "5254", "{a}");
+        }
+    }
+
+    #[test]
+    fn outlook_header_block_starts_quote() {
+        let t = "5254\n\nVon: Ben <ben@example.net>\nGesendet: Montag, 12. Mai 2024 17:45\nAn: chess\nBetreff: x\n3746\n";
+        assert_eq!(strip_quotes(t).trim(), "5254");
+        let t = "5254\nDe : Ben\nEnvoyé : lundi\nÀ : chess\nObjet : x\n3746\n";
+        assert_eq!(strip_quotes(t).trim(), "5254");
+    }
+
+    #[test]
+    fn signature_and_phone_footer_end_the_text() {
+        assert_eq!(
+            strip_quotes("5254\n-- \nAnna\n+49 30 5254 1234\n").trim(),
+            "5254"
+        );
+        assert_eq!(
+            strip_quotes("5254\n\nSent from my iPhone\n\n3746").trim(),
+            "5254"
+        );
+    }
+
+    #[test]
+    fn html_blockquote_and_gmail_quote_are_removed() {
+        let html = r#"<div dir="ltr">13. 5254</div><br><div class="gmail_quote"><div class="gmail_attr">On Mon, Ben wrote:<br></div><blockquote class="gmail_quote">12... 3746</blockquote></div>"#;
+        let text = html_text(html);
+        assert!(text.contains("5254"), "{text}");
+        assert!(!text.contains("3746"), "{text}");
+    }
+
+    #[test]
+    fn html_bottom_post_after_blockquote_is_kept() {
+        let html = r#"<p>Ben wrote:</p><blockquote type="cite"><blockquote>3746</blockquote>7163</blockquote><p>13. 5254</p>"#;
+        let text = html_text(html);
+        assert!(text.contains("5254"), "{text}");
+        assert!(!text.contains("3746") && !text.contains("7163"), "{text}");
+    }
+
+    #[test]
+    fn outlook_html_reply_header_ends_the_text() {
+        let html =
+            r#"<div>5254</div><hr><div id="divRplyFwdMsg"><b>From:</b> Ben</div><div>3746</div>"#;
+        let text = html_text(html);
+        assert!(text.contains("5254") && !text.contains("3746"), "{text}");
+    }
+
+    #[test]
+    fn html_divs_become_lines() {
+        let text = html_text("<div>13. 5254</div><div>Anna</div>");
+        assert!(text.lines().any(|l| l.trim() == "13. 5254"), "{text:?}");
+    }
+}
