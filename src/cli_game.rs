@@ -28,6 +28,10 @@ pub enum GameCommand {
         fen: Option<String>,
         #[arg(long)]
         event: Option<String>,
+        /// Do not mail the players their game addresses (the organiser passes
+        /// them on, e.g. for a postcard game).
+        #[arg(long)]
+        no_mail: bool,
         #[arg(long)]
         json: bool,
     },
@@ -139,6 +143,7 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             black,
             fen,
             event,
+            no_mail,
             json,
         } => {
             let g = store
@@ -151,6 +156,9 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                     config.limits.games_per_player,
                 )
                 .await?;
+            if !no_mail {
+                store.enqueue_welcome(g.view.id, referee).await?;
+            }
             let v = game_json(&g, referee);
             if json {
                 print_json(&json!({"id": v["id"], "white": v["white"], "black": v["black"]}))?;

@@ -6,11 +6,11 @@
 
 use std::fmt::Write as _;
 
-use shakmaty::Color;
+use shakmaty::{Color, Position};
 
 use crate::config::RefereeConfig;
 use crate::game::{board_diagram, record_text, status_line};
-use crate::notation::{ColorName, IllegalMove};
+use crate::notation::{ColorName, IccfMove, IllegalMove};
 use crate::referee::{GameEnd, MoveNumberText, Record, Rejection, Verdict};
 
 /// What a mail is about; sent as `X-Wildt-Event` so players can filter.
@@ -105,10 +105,20 @@ impl GameContext<'_> {
     }
 }
 
-fn footer(to_play: bool, number: &str) -> String {
+/// The closing lines: how to answer (with a move that is legal right now as
+/// the example), or that the opponent's move will come.
+fn footer(to_play: bool, record: &Record) -> String {
     if to_play {
+        let example = record
+            .position()
+            .legal_moves()
+            .first()
+            .map(|m| IccfMove::from_move(*m).to_string())
+            .unwrap_or_else(|| "5254".to_owned());
         format!(
-            "\nReply to this mail with your move in numeric notation, e.g. \"{number} 5254\".\nOther commands: resign, offer draw, accept draw, decline draw, claim draw, status.\n"
+            "\nReply to this mail with your move in numeric notation, e.g. \"{} {example}\".\n\
+             Other commands: resign, offer draw, accept draw, decline draw, claim draw, status.\n",
+            number_text(record)
         )
     } else {
         "\nYou will receive your opponent's move by mail.\n".to_owned()
@@ -117,6 +127,38 @@ fn footer(to_play: bool, number: &str) -> String {
 
 fn number_text(record: &Record) -> String {
     MoveNumberText(record.next_number()).to_string()
+}
+
+/// The mails that open a game: each player learns the opponent, their colour
+/// and their own game address (as `Reply-To`, so replying just works).
+pub fn welcome_mails(game: &GameContext<'_>, event: Option<&str>) -> Vec<OutMail> {
+    [Color::White, Color::Black]
+        .into_iter()
+        .map(|c| {
+            let me = game.seat(c);
+            let them = game.seat(!c);
+            let mut body = format!(
+                "Game {}{}: you play {} against {}.\n\
+                 Your address for this game is {} - reply to this mail to reach it.\n\
+                 Moves are written in ICCF numeric notation: from-square then to-square, each square\n\
+                 as file digit then rank digit (e2-e4 is 5254; castling is the king's move, 5171;\n\
+                 a promotion adds 1 queen, 2 rook, 3 bishop, 4 knight).\n\n",
+                game.id,
+                event.map(|e| format!(" ({e})")).unwrap_or_default(),
+                ColorName(c),
+                them.email,
+                me.address,
+            );
+            body.push_str(&game.picture(game.record));
+            body.push_str(&footer(game.record.turn() == c, game.record));
+            game.mail(
+                c,
+                Event::Notice,
+                &format!("new game: you play {} against {}", ColorName(c), them.email),
+                body,
+            )
+        })
+        .collect()
 }
 
 fn end_text(end: GameEnd) -> String {
@@ -153,7 +195,7 @@ pub fn verdict_mails(
             mine.push('\n');
             mine.push_str(&game.picture(after));
             if end.is_none() {
-                mine.push_str(&footer(false, ""));
+                mine.push_str(&footer(false, after));
             }
             let mut m = game.mail(
                 seat,
@@ -178,7 +220,7 @@ pub fn verdict_mails(
             theirs.push('\n');
             theirs.push_str(&game.picture(after));
             if end.is_none() {
-                theirs.push_str(&footer(true, &number_text(after)));
+                theirs.push_str(&footer(true, after));
             }
             let subject = if end.is_none() {
                 format!("{played} - your move")
@@ -270,7 +312,7 @@ pub fn verdict_mails(
                 game.picture(after)
             );
             if after.end.is_none() {
-                body.push_str(&footer(to_play, &number_text(after)));
+                body.push_str(&footer(to_play, after));
             }
             let mut m = game.mail(seat, Event::Notice, "status", body);
             m.in_reply_to = answering.map(str::to_owned);

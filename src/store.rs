@@ -220,6 +220,43 @@ impl Store {
         self.game(id).await?.ok_or(StoreError::NoGame(id))
     }
 
+    /// Queues the opening mails of a game: each player's colour, opponent and
+    /// game address. Sent by the daemon's outbox like any other mail.
+    pub async fn enqueue_welcome(
+        &self,
+        game: i64,
+        referee: &RefereeConfig,
+    ) -> Result<usize, StoreError> {
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+        let g = load_game(&mut tx, game)
+            .await?
+            .ok_or(StoreError::NoGame(game))?;
+        let seat = |p: &Player| crate::reply::Seat {
+            email: p.email.clone(),
+            address: decide::game_address(referee, game, &p.key),
+        };
+        let (white, black) = (seat(&g.view.white), seat(&g.view.black));
+        let ctx = crate::reply::GameContext {
+            id: game,
+            white: &white,
+            black: &black,
+            record: &g.view.record,
+        };
+        let now = now_secs();
+        let mut n = 0;
+        for mail in crate::reply::welcome_mails(&ctx, g.event.as_deref()) {
+            match render(&mail, referee, Some(&g.thread_root), &[]) {
+                Ok(r) => {
+                    enqueue(&mut tx, None, &mail, &r, &referee.address, now).await?;
+                    n += 1;
+                }
+                Err(e) => tracing::warn!(recipient = %mail.to, error = %e, "welcome not rendered"),
+            }
+        }
+        tx.commit().await?;
+        Ok(n)
+    }
+
     /// Gives a seat a fresh key: its old game address stops working at once.
     pub async fn rekey(&self, game: i64, seat: Color) -> Result<String, StoreError> {
         let key = new_key();
@@ -358,20 +395,14 @@ impl Store {
                     continue;
                 }
             };
-            sqlx::query(
-                "INSERT INTO outbox (message, game_id, message_id, sender, recipient, event, raw, created_at, next_attempt_at)
-                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            enqueue(
+                &mut tx,
+                Some(message_row),
+                mail,
+                &r,
+                &config.referee.address,
+                now,
             )
-            .bind(message_row)
-            .bind(mail.game)
-            .bind(&r.message_id)
-            .bind(&config.referee.address)
-            .bind(&mail.to)
-            .bind(mail.event.as_str())
-            .bind(&r.raw)
-            .bind(now)
-            .bind(now)
-            .execute(&mut *tx)
             .await?;
             rendered.push(r);
         }
@@ -469,6 +500,32 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
     }
+}
+
+async fn enqueue(
+    conn: &mut SqliteConnection,
+    message_row: Option<i64>,
+    mail: &crate::reply::OutMail,
+    r: &Rendered,
+    sender: &str,
+    now: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO outbox (message, game_id, message_id, sender, recipient, event, raw, created_at, next_attempt_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(message_row)
+    .bind(mail.game)
+    .bind(&r.message_id)
+    .bind(sender)
+    .bind(&mail.to)
+    .bind(mail.event.as_str())
+    .bind(&r.raw)
+    .bind(now)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
 }
 
 async fn recent(

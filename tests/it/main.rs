@@ -3,4 +3,5 @@
 
 mod game_cli;
 mod games;
+mod serve_maildir;
 mod systemd;

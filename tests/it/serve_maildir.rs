@@ -1,0 +1,306 @@
+//! `wildt serve --once` on the embedded kind of setup: Maildir in, file outbox
+//! out, the real binary as a process.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use super::game_cli::{temp_config, wildt};
+
+pub struct Club {
+    pub dir: tempfile::TempDir,
+    pub cfg: PathBuf,
+}
+
+pub struct Game {
+    pub id: i64,
+    pub white: String,
+    pub black: String,
+}
+
+impl Club {
+    pub fn new() -> Club {
+        let dir = tempfile::tempdir().unwrap();
+        let cfg = temp_config(dir.path());
+        Club { dir, cfg }
+    }
+
+    /// A game whose opening mails are not sent, so tests count only replies.
+    pub fn new_game(&self) -> Game {
+        let out = wildt(
+            &self.cfg,
+            &[
+                "game",
+                "new",
+                "--no-mail",
+                "--white",
+                "anna@example.org",
+                "--black",
+                "ben@example.net",
+                "--json",
+            ],
+        );
+        assert!(out.status.success());
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        Game {
+            id: v["id"].as_i64().unwrap(),
+            white: v["white"]["address"].as_str().unwrap().to_owned(),
+            black: v["black"]["address"].as_str().unwrap().to_owned(),
+        }
+    }
+
+    pub fn deliver(&self, name: &str, raw: &str) {
+        let new = self.dir.path().join("mail/new");
+        std::fs::create_dir_all(&new).unwrap();
+        std::fs::write(new.join(name), raw).unwrap();
+    }
+
+    pub fn serve_once(&self) -> String {
+        let out = wildt(&self.cfg, &["serve", "--once"]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn outbox(&self) -> Vec<String> {
+        let dir = self.dir.path().join("outbox");
+        let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
+            Ok(rd) => rd.map(|e| e.unwrap().path()).collect(),
+            Err(_) => Vec::new(),
+        };
+        files.sort();
+        files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "eml"))
+            .map(|p| std::fs::read_to_string(p).unwrap())
+            .collect()
+    }
+
+    pub fn show(&self, id: i64) -> Value {
+        let out = wildt(&self.cfg, &["game", "show", &id.to_string(), "--json"]);
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
+    pub fn maildir_count(&self, sub: &str) -> usize {
+        count(&self.dir.path().join("mail").join(sub))
+    }
+}
+
+fn count(p: &Path) -> usize {
+    std::fs::read_dir(p).map(|rd| rd.count()).unwrap_or(0)
+}
+
+pub fn mail(from: &str, to: &str, id: &str, body: &str) -> String {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <{id}>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+    )
+}
+
+fn header<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
+    let head = raw.split("\r\n\r\n").next().unwrap_or(raw);
+    head.lines()
+        .find(|l| {
+            l.len() > name.len()
+                && l[..name.len()].eq_ignore_ascii_case(name)
+                && l.as_bytes()[name.len()] == b':'
+        })
+        .map(|l| l[name.len() + 1..].trim())
+}
+
+fn by_event<'a>(mails: &'a [String], event: &str) -> Vec<&'a String> {
+    mails
+        .iter()
+        .filter(|m| header(m, "X-Wildt-Event") == Some(event))
+        .collect()
+}
+
+#[test]
+fn move_in_maildir_is_confirmed_to_mover_and_relayed_to_opponent() {
+    let club = Club::new();
+    let g = club.new_game();
+    club.deliver(
+        "1.eml",
+        &mail(
+            "Anna <anna@example.org>",
+            &g.white,
+            "m1@example.org",
+            "1. 5254\r\n\r\nAnna",
+        ),
+    );
+    let summary = club.serve_once();
+    assert!(summary.starts_with("1 messages"), "{summary}");
+    let mails = club.outbox();
+    assert_eq!(mails.len(), 2, "{mails:#?}");
+    let accepted = by_event(&mails, "move-accepted");
+    let relayed = by_event(&mails, "opponent-moved");
+    assert_eq!((accepted.len(), relayed.len()), (1, 1));
+    let a = accepted[0];
+    assert_eq!(header(a, "To"), Some("anna@example.org"));
+    assert_eq!(header(a, "Reply-To"), Some(g.white.as_str()));
+    assert_eq!(header(a, "In-Reply-To"), Some("<m1@example.org>"));
+    assert_eq!(header(a, "Auto-Submitted"), Some("auto-replied"));
+    assert_eq!(header(a, "X-Wildt-Game"), Some(g.id.to_string().as_str()));
+    assert!(header(a, "Message-ID").is_some());
+    let r = relayed[0];
+    assert_eq!(header(r, "To"), Some("ben@example.net"));
+    assert_eq!(header(r, "Reply-To"), Some(g.black.as_str()));
+    // Both mails of the game share its thread root.
+    let root = header(a, "References")
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    assert!(header(r, "References").unwrap().contains(root));
+    let shown = club.show(g.id);
+    assert_eq!(shown["moves"][0]["iccf"], "5254");
+    // Handled mail leaves new/ for cur/.
+    assert_eq!(club.maildir_count("new"), 0);
+    assert_eq!(club.maildir_count("cur"), 1);
+}
+
+#[test]
+fn the_same_message_delivered_twice_is_applied_once() {
+    let club = Club::new();
+    let g = club.new_game();
+    let m = mail("anna@example.org", &g.white, "twice@example.org", "5254");
+    club.deliver("a.eml", &m);
+    club.deliver("b.eml", &m);
+    let summary = club.serve_once();
+    assert!(summary.contains("1 messages, 1 duplicates"), "{summary}");
+    assert_eq!(club.outbox().len(), 2);
+    assert_eq!(club.show(g.id)["moves"].as_array().unwrap().len(), 1);
+    // A second run finds nothing to do and sends nothing again.
+    let again = club.serve_once();
+    assert!(
+        again.starts_with("0 messages, 0 duplicates, 0 mails sent"),
+        "{again}"
+    );
+    assert_eq!(club.outbox().len(), 2);
+}
+
+#[test]
+fn illegal_move_is_answered_with_the_reason_and_changes_nothing() {
+    let club = Club::new();
+    let g = club.new_game();
+    club.deliver(
+        "1.eml",
+        &mail("anna@example.org", &g.white, "bad@example.org", "7154"),
+    );
+    club.serve_once();
+    let mails = club.outbox();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    let rejected = by_event(&mails, "move-rejected");
+    assert_eq!(rejected.len(), 1);
+    assert!(
+        rejected[0].contains("the knight on 71 cannot reach 54"),
+        "{}",
+        rejected[0]
+    );
+    assert!(rejected[0].contains("7163, 7183"), "{}", rejected[0]);
+    assert_eq!(club.show(g.id)["moves"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn auto_reply_is_recorded_and_never_answered() {
+    let club = Club::new();
+    let g = club.new_game();
+    let m = mail(
+        "anna@example.org",
+        &g.white,
+        "ooo@example.org",
+        "I am out of office until 1520.",
+    )
+    .replacen(
+        "Subject: move\r\n",
+        "Subject: Out of office\r\nAuto-Submitted: auto-replied\r\n",
+        1,
+    );
+    club.deliver("ooo.eml", &m);
+    let summary = club.serve_once();
+    assert!(summary.starts_with("1 messages"), "{summary}");
+    assert!(club.outbox().is_empty());
+    assert_eq!(club.maildir_count("cur"), 1);
+}
+
+#[test]
+fn stranger_on_a_game_address_moves_nothing_and_gets_no_reply() {
+    let club = Club::new();
+    let g = club.new_game();
+    club.deliver(
+        "s.eml",
+        &mail("mallory@example.com", &g.white, "s@example.com", "5254"),
+    );
+    club.serve_once();
+    let mails = club.outbox();
+    assert!(
+        mails
+            .iter()
+            .all(|m| header(m, "To") != Some("mallory@example.com"))
+    );
+    // The real player hears of it, once.
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert_eq!(header(&mails[0], "To"), Some("anna@example.org"));
+    assert_eq!(club.show(g.id)["moves"].as_array().unwrap().len(), 0);
+}
+
+#[test]
+fn check_shows_the_decision_and_changes_nothing() {
+    let club = Club::new();
+    let g = club.new_game();
+    let path = club.dir.path().join("m.eml");
+    std::fs::write(
+        &path,
+        mail("anna@example.org", &g.white, "c@example.org", "1. 5254"),
+    )
+    .unwrap();
+    let out = wildt(&club.cfg, &["check", path.to_str().unwrap(), "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["game"], g.id);
+    assert_eq!(v["seat"], "white");
+    assert_eq!(v["outcome"], "moved");
+    assert_eq!(v["replies"].as_array().unwrap().len(), 2);
+    assert_eq!(club.show(g.id)["moves"].as_array().unwrap().len(), 0);
+    assert!(club.outbox().is_empty());
+    // Checking twice gives the same answer: nothing was recorded.
+    let again = wildt(&club.cfg, &["check", path.to_str().unwrap(), "--json"]);
+    let v2: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(v2["outcome"], "moved");
+}
+
+#[test]
+fn new_game_mails_each_player_their_own_address() {
+    let club = Club::new();
+    let out = wildt(
+        &club.cfg,
+        &[
+            "game",
+            "new",
+            "--white",
+            "anna@example.org",
+            "--black",
+            "ben@example.net",
+            "--json",
+        ],
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    club.serve_once();
+    let mails = club.outbox();
+    assert_eq!(mails.len(), 2, "{mails:#?}");
+    for (email, seat) in [("anna@example.org", "white"), ("ben@example.net", "black")] {
+        let address = v[seat]["address"].as_str().unwrap();
+        let m = mails
+            .iter()
+            .find(|m| header(m, "To") == Some(email))
+            .unwrap_or_else(|| panic!("no mail to {email}"));
+        assert_eq!(header(m, "Reply-To"), Some(address));
+        assert!(m.contains(address), "{m}");
+    }
+}
