@@ -6,6 +6,7 @@
 
 pub mod imap;
 pub mod maildir;
+pub mod smtp;
 
 /// Where a message came from, precisely enough to tell the inbox it is done and
 /// to recognise it again.
