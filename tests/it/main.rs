@@ -1,2 +1,8 @@
 //! The one integration test binary (one link instead of many). Each module is a
 //! subject; helpers shared by several live in `support`.
+
+#[macro_use]
+mod support;
+
+mod imap_inbox;
+mod smtp_transport;
