@@ -13,8 +13,10 @@ use tokio::sync::{Notify, watch};
 use tracing::{Instrument, debug, error, info, info_span, warn};
 
 use crate::config::{Config, InboxConfig, OutboxConfig, OutboxKind};
+use crate::mail::imap::{Backoff, ImapInbox};
 use crate::mail::maildir::MaildirInbox;
 use crate::mail::outbox::{SendError, write_file};
+use crate::mail::smtp::SmtpTransport;
 use crate::mail::{Inbound, InboxError, InboxId};
 use crate::store::{Handled, Store, StoreError, now_secs};
 
@@ -47,6 +49,7 @@ pub struct Summary {
 /// The inbox behind the loop.
 pub enum Inbox {
     Maildir(MaildirInbox),
+    Imap(Box<ImapInbox>),
 }
 
 const BATCH: usize = 200;
@@ -55,21 +58,29 @@ impl Inbox {
     pub async fn open(config: &InboxConfig) -> Result<Inbox, InboxError> {
         match config {
             InboxConfig::Maildir { path } => Ok(Inbox::Maildir(MaildirInbox::open(path)?)),
-            InboxConfig::Imap(_) => Err(InboxError::Tls(
-                "the IMAP inbox is not built into this version".to_owned(),
-            )),
+            InboxConfig::Imap(cfg) => Ok(Inbox::Imap(Box::new(ImapInbox::connect(cfg).await?))),
         }
     }
 
     async fn fetch_waiting(&mut self) -> Result<Vec<Inbound>, InboxError> {
         match self {
             Inbox::Maildir(m) => m.fetch_waiting(BATCH),
+            Inbox::Imap(i) => i.fetch_waiting().await,
         }
     }
 
     async fn mark_done(&mut self, id: &InboxId) -> Result<(), InboxError> {
         match self {
             Inbox::Maildir(m) => m.mark_done(id),
+            Inbox::Imap(i) => i.mark_done(id).await,
+        }
+    }
+
+    async fn close(self) {
+        if let Inbox::Imap(i) = self
+            && let Err(e) = i.logout().await
+        {
+            debug!(error = %e, "IMAP logout");
         }
     }
 
@@ -80,6 +91,7 @@ impl Inbox {
                 m.wait_for_mail(max).await;
                 Ok(())
             }
+            Inbox::Imap(i) => i.wait_for_mail(max).await,
         }
     }
 }
@@ -87,6 +99,8 @@ impl Inbox {
 /// Where mail goes.
 pub enum Transport {
     File(std::path::PathBuf),
+    Smtp(SmtpTransport),
+    Sendmail(lettre::AsyncSendmailTransport<lettre::Tokio1Executor>),
 }
 
 impl Transport {
@@ -98,15 +112,39 @@ impl Transport {
                     .map_err(|e| DaemonError::Outbox(format!("{}: {e}", path.display())))?;
                 Ok(Transport::File(path.clone()))
             }
-            other => Err(DaemonError::Outbox(format!(
-                "{other:?} is not built into this version"
-            ))),
+            OutboxKind::Smtp(cfg) => Ok(Transport::Smtp(
+                SmtpTransport::new(cfg).map_err(|e| DaemonError::Outbox(e.to_string()))?,
+            )),
+            OutboxKind::Sendmail { command } => Ok(Transport::Sendmail(match command {
+                Some(c) => lettre::AsyncSendmailTransport::new_with_command(c.as_os_str()),
+                None => lettre::AsyncSendmailTransport::new(),
+            })),
         }
     }
 
     async fn send(&self, row: &crate::store::OutboxRow) -> Result<(), SendError> {
         match self {
             Transport::File(dir) => write_file(dir, &row.message_id, &row.raw).await,
+            Transport::Smtp(smtp) => Ok(smtp
+                .send_raw(&row.sender, std::slice::from_ref(&row.recipient), &row.raw)
+                .await?),
+            Transport::Sendmail(sendmail) => {
+                use lettre::AsyncTransport as _;
+                let parse = |a: &str| {
+                    a.parse::<lettre::Address>()
+                        .map_err(|e| SendError::Sendmail(format!("{a}: {e}")))
+                };
+                let envelope = lettre::address::Envelope::new(
+                    Some(parse(&row.sender)?),
+                    vec![parse(&row.recipient)?],
+                )
+                .map_err(|e| SendError::Sendmail(e.to_string()))?;
+                sendmail
+                    .send_raw(&envelope, &row.raw)
+                    .await
+                    .map(|_| ())
+                    .map_err(|e| SendError::Sendmail(e.to_string()))
+            }
         }
     }
 }
@@ -236,9 +274,35 @@ pub async fn run(
     shutdown: impl Future<Output = ()>,
 ) -> Result<Summary, DaemonError> {
     let store = Store::open(&config.database_url).await?;
-    let mut inbox = Inbox::open(&config.inbox).await?;
     let transport = Arc::new(Transport::open(&config.outbox).await?);
     let mut summary = Summary::default();
+    tokio::pin!(shutdown);
+    let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
+    // READY means the inbox is reachable: keep trying (with backoff) until it
+    // is, or until told to stop.
+    let mut inbox = loop {
+        match Inbox::open(&config.inbox).await {
+            Ok(inbox) => break inbox,
+            Err(e) if options.once => return Err(e.into()),
+            Err(e) => {
+                let delay = backoff.next_delay();
+                error!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX), "inbox not reachable");
+                let status = format!("inbox not reachable: {e}");
+                notify(&[
+                    sd_notify::NotifyState::Status(&status),
+                    sd_notify::NotifyState::Watchdog,
+                ]);
+                tokio::select! {
+                    () = &mut shutdown => {
+                        store.close().await;
+                        return Ok(summary);
+                    }
+                    () = tokio::time::sleep(delay) => {}
+                }
+            }
+        }
+    };
+    backoff.reset();
 
     if options.once {
         loop {
@@ -251,6 +315,7 @@ pub async fn run(
             }
         }
         flush_outbox(&store, &transport, &config.outbox, &mut summary).await?;
+        inbox.close().await;
         store.close().await;
         info!(?summary, "done");
         return Ok(summary);
@@ -273,17 +338,21 @@ pub async fn run(
     ]);
     info!("ready");
 
-    tokio::pin!(shutdown);
     let mut stopping = false;
     while !stopping {
         notify(&[sd_notify::NotifyState::Watchdog]);
         let batch = match inbox.fetch_waiting().await {
-            Ok(b) => b,
+            Ok(b) => {
+                backoff.reset();
+                b
+            }
             Err(e) => {
-                error!(error = %e, "inbox");
+                // The IMAP inbox reconnects on its next call; wait first.
+                let delay = backoff.next_delay();
+                error!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX), "inbox");
                 tokio::select! {
                     () = &mut shutdown => break,
-                    () = tokio::time::sleep(Duration::from_secs(5)) => continue,
+                    () = tokio::time::sleep(delay) => continue,
                 }
             }
         };
@@ -314,7 +383,13 @@ pub async fn run(
             () = &mut shutdown => stopping = true,
             r = inbox.wait_for_mail(watchdog) => {
                 if let Err(e) = r {
-                    warn!(error = %e, "waiting for mail");
+                    // The session is gone; the next fetch reconnects.
+                    let delay = backoff.next_delay();
+                    warn!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX), "waiting for mail");
+                    tokio::select! {
+                        () = &mut shutdown => stopping = true,
+                        () = tokio::time::sleep(delay) => {}
+                    }
                 }
             }
         }
@@ -334,6 +409,7 @@ pub async fn run(
         Ok(Err(e)) => error!(error = %e, "outbox worker"),
         Err(e) => error!(error = %e, "outbox worker panicked"),
     }
+    inbox.close().await;
     store.close().await;
     info!(?summary, "stopped");
     Ok(summary)

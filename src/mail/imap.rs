@@ -1,1 +1,789 @@
-//! The IMAP inbox (async-imap over tokio-rustls). [IO]
+//! The IMAP inbox (async-imap over tokio-rustls) and the reconnect [`Backoff`]. [IO]
+//!
+//! One session per [`ImapInbox`]. Messages are read with `BODY.PEEK[]`, so
+//! fetching never marks them: only [`ImapInbox::mark_done`] sets `\Seen` (and
+//! moves them to `processed_mailbox`), and the daemon calls it after its commit.
+//! A message the daemon never finished is therefore fetched again.
+//!
+//! Connection loss: every method runs its commands on a session it takes out
+//! of the inbox and puts back only when the step completed. If a step fails on
+//! the wire, times out, or its future is dropped, the session is gone and the
+//! next call opens a new one (so the caller only needs to wait, with a
+//! [`Backoff`], and call again).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use async_imap::error::Error as ImapError;
+use async_imap::extensions::idle::IdleResponse;
+use async_imap::types::{Fetch, UnsolicitedResponse};
+use futures::TryStreamExt;
+use rand::Rng;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio_rustls::TlsConnector;
+use tokio_rustls::client::TlsStream;
+use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
+use tokio_rustls::rustls::{ClientConfig, RootCertStore};
+
+use crate::config::{ImapConfig, Tls};
+use crate::mail::{Inbound, InboxError, InboxId};
+
+/// At most this many messages per [`ImapInbox::fetch_waiting`].
+pub const FETCH_BATCH: usize = 200;
+/// Bound on connecting, TLS and login together.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Bound on one step (a fetch of a batch, a flag change, entering or leaving IDLE).
+const COMMAND_TIMEOUT: Duration = Duration::from_secs(120);
+/// RFC 2177: re-issue IDLE before the server's 30-minute inactivity logout.
+const MAX_IDLE: Duration = Duration::from_secs(25 * 60);
+
+type Session = async_imap::Session<Stream>;
+
+/// Whether the receiver of a session's unsolicited responses holds news of
+/// new mail (EXISTS or RECENT); empties it either way. (A macro because the
+/// receiver's type belongs to a crate we do not name.)
+macro_rules! drain_announces_mail {
+    ($rx:expr) => {{
+        let mut new_mail = false;
+        while let Ok(r) = $rx.try_recv() {
+            if matches!(
+                r,
+                UnsolicitedResponse::Exists(_) | UnsolicitedResponse::Recent(_)
+            ) {
+                new_mail = true;
+            }
+        }
+        new_mail
+    }};
+}
+
+/// A TCP stream, encrypted or not: async-imap wants one stream type for both.
+#[derive(Debug)]
+enum Stream {
+    Plain(TcpStream),
+    Tls(Box<TlsStream<TcpStream>>),
+}
+
+impl AsyncRead for Stream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for Stream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_flush(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            Stream::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
+        }
+    }
+}
+
+/// What the server offers, as far as this inbox cares.
+#[derive(Debug, Clone, Copy, Default)]
+struct Caps {
+    idle: bool,
+    moves: bool,
+    uidplus: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Selected {
+    mailbox: String,
+    uidvalidity: u32,
+}
+
+/// The referee's IMAP mailbox.
+pub struct ImapInbox {
+    cfg: ImapConfig,
+    /// `host:port`, for error messages and logs.
+    server: String,
+    session: Option<Session>,
+    caps: Caps,
+    selected: Option<Selected>,
+    /// The last UIDVALIDITY seen per mailbox, to log when it changes.
+    uidvalidity: HashMap<String, u32>,
+    /// The last fetch left unseen messages beyond its batch.
+    more_pending: bool,
+}
+
+impl fmt::Debug for ImapInbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ImapInbox")
+            .field("server", &self.server)
+            .field("username", &self.cfg.username)
+            .field("mailbox", &self.cfg.mailbox)
+            .field("connected", &self.session.is_some())
+            .finish()
+    }
+}
+
+impl ImapInbox {
+    /// Connects, logs in, and creates `processed_mailbox` if it is missing.
+    pub async fn connect(cfg: &ImapConfig) -> Result<ImapInbox, InboxError> {
+        let mut inbox = ImapInbox {
+            cfg: cfg.clone(),
+            server: format!("{}:{}", cfg.host, cfg.port),
+            session: None,
+            caps: Caps::default(),
+            selected: None,
+            uidvalidity: HashMap::new(),
+            more_pending: false,
+        };
+        let session = inbox.take_session().await?;
+        inbox.session = Some(session);
+        Ok(inbox)
+    }
+
+    /// The unseen, undeleted messages of the configured mailbox, in UID order,
+    /// at most [`FETCH_BATCH`] of them. Does not set `\Seen`.
+    pub async fn fetch_waiting(&mut self) -> Result<Vec<Inbound>, InboxError> {
+        let mut session = self.take_session().await?;
+        let result = tokio::time::timeout(COMMAND_TIMEOUT, self.fetch_in(&mut session)).await;
+        self.finish(session, "fetch", result)
+    }
+
+    /// Marks a message handled: `\Seen`, then a move to `processed_mailbox` if
+    /// one is configured. Call it only once the daemon has committed the message.
+    /// Marking a message that is already marked or moved is not an error.
+    pub async fn mark_done(&mut self, id: &InboxId) -> Result<(), InboxError> {
+        let InboxId::Imap {
+            mailbox,
+            uidvalidity,
+            uid,
+        } = id
+        else {
+            return Err(InboxError::ForeignId(id.clone()));
+        };
+        let mut session = self.take_session().await?;
+        let result = tokio::time::timeout(
+            COMMAND_TIMEOUT,
+            self.mark_in(&mut session, mailbox, *uidvalidity, *uid),
+        )
+        .await;
+        self.finish(session, "mark done", result)
+    }
+
+    /// Waits until mail may have arrived in the configured mailbox, or `max`.
+    ///
+    /// With `idle = true` and a server that offers IDLE, this sits in IDLE and
+    /// returns on the server's first untagged response (new mail, but also a
+    /// flag change or expunge by another client), after ending IDLE with DONE
+    /// so the session stays usable. Otherwise it sleeps `poll_interval` (or
+    /// `max`, if shorter). It returns at once when the last fetch left messages
+    /// beyond its batch, when new mail was announced since the last fetch, or
+    /// when it had to open a new session.
+    ///
+    /// Dropping this future (shutdown) is safe: while polling, nothing is lost;
+    /// in IDLE, the session is dropped with the future (the TCP connection is
+    /// closed without DONE, which servers accept) and the next call reconnects.
+    /// No message is ever touched here.
+    pub async fn wait_for_mail(&mut self, max: Duration) -> Result<(), InboxError> {
+        if self.more_pending || max.is_zero() {
+            return Ok(());
+        }
+        let reconnect = self.session.is_none();
+        let session = self.take_session().await?;
+        if reconnect || self.selected.as_ref().map(|s| &s.mailbox) != Some(&self.cfg.mailbox) {
+            // Whatever arrived while we were not looking is waiting now.
+            self.session = Some(session);
+            return Ok(());
+        }
+        if drain_announces_mail!(session.unsolicited_responses) {
+            self.session = Some(session);
+            return Ok(());
+        }
+        if !(self.cfg.idle && self.caps.idle) {
+            self.session = Some(session);
+            tokio::time::sleep(self.cfg.poll_interval.min(max)).await;
+            return Ok(());
+        }
+
+        let unsolicited = session.unsolicited_responses.clone();
+        let mut handle = session.idle();
+        match tokio::time::timeout(COMMAND_TIMEOUT, handle.init()).await {
+            Ok(Ok(())) => {}
+            Ok(Err(source)) => return Err(self.step_error("IDLE", source)),
+            Err(_) => return Err(self.timeout_error("IDLE")),
+        }
+        // Mail announced before the server acknowledged IDLE is in the channel.
+        let early = drain_announces_mail!(unsolicited);
+        if !early {
+            let wait_for = max.min(MAX_IDLE);
+            let (wait, stop) = handle.wait_with_timeout(wait_for);
+            // The outer bound counts from now; the inner one restarts with each
+            // "still here" from the server.
+            let outcome = tokio::time::timeout(wait_for, wait).await;
+            drop(stop);
+            match outcome {
+                Ok(Ok(IdleResponse::NewData(data))) => {
+                    tracing::debug!(server = %self.server, response = ?data.parsed(), "IDLE woke");
+                }
+                Ok(Ok(IdleResponse::Timeout | IdleResponse::ManualInterrupt)) | Err(_) => {}
+                Ok(Err(source)) => return Err(self.step_error("IDLE wait", source)),
+            }
+        }
+        match tokio::time::timeout(COMMAND_TIMEOUT, handle.done()).await {
+            Ok(Ok(session)) => {
+                self.session = Some(session);
+                Ok(())
+            }
+            Ok(Err(source)) => Err(self.step_error("IDLE DONE", source)),
+            Err(_) => Err(self.timeout_error("IDLE DONE")),
+        }
+    }
+
+    /// Logs out cleanly (for shutdown). The inbox is consumed.
+    pub async fn logout(mut self) -> Result<(), InboxError> {
+        let Some(mut session) = self.session.take() else {
+            return Ok(());
+        };
+        match tokio::time::timeout(COMMAND_TIMEOUT, session.logout()).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(source)) => Err(self.step_error("LOGOUT", source)),
+            Err(_) => Err(self.timeout_error("LOGOUT")),
+        }
+    }
+
+    /// The session, opened anew if the last one was lost.
+    async fn take_session(&mut self) -> Result<Session, InboxError> {
+        if let Some(session) = self.session.take() {
+            return Ok(session);
+        }
+        self.selected = None;
+        let (mut session, caps) = match tokio::time::timeout(CONNECT_TIMEOUT, self.open()).await {
+            Ok(opened) => opened?,
+            Err(_) => return Err(self.timeout_error("connect and login")),
+        };
+        self.caps = caps;
+        if let Some(processed) = self.cfg.processed_mailbox.clone() {
+            match tokio::time::timeout(
+                COMMAND_TIMEOUT,
+                self.ensure_mailbox(&mut session, &processed),
+            )
+            .await
+            {
+                Ok(done) => done?,
+                Err(_) => return Err(self.timeout_error("create processed mailbox")),
+            }
+        }
+        tracing::info!(server = %self.server, username = %self.cfg.username, idle = caps.idle, "IMAP session open");
+        Ok(session)
+    }
+
+    /// TCP, TLS as configured, greeting, LOGIN, CAPABILITY.
+    async fn open(&self) -> Result<(Session, Caps), InboxError> {
+        let cfg = &self.cfg;
+        let tcp = TcpStream::connect((cfg.host.as_str(), cfg.port))
+            .await
+            .map_err(|source| InboxError::Connect {
+                host: cfg.host.clone(),
+                port: cfg.port,
+                source,
+            })?;
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(server = %self.server, error = %e, "TCP_NODELAY not set");
+        }
+        let client = match cfg.tls {
+            Tls::None => {
+                let mut client = async_imap::Client::new(Stream::Plain(tcp));
+                self.greeting(&mut client).await?;
+                client
+            }
+            Tls::Implicit => {
+                let tls = self.tls_handshake(tcp).await?;
+                let mut client = async_imap::Client::new(Stream::Tls(Box::new(tls)));
+                self.greeting(&mut client).await?;
+                client
+            }
+            Tls::StartTls => {
+                let mut client = async_imap::Client::new(Stream::Plain(tcp));
+                self.greeting(&mut client).await?;
+                match client.run_command_and_check_ok("STARTTLS", None).await {
+                    Ok(()) => {}
+                    Err(ImapError::No(reason) | ImapError::Bad(reason)) => {
+                        return Err(InboxError::StartTlsRefused {
+                            server: self.server.clone(),
+                            reason,
+                        });
+                    }
+                    Err(source) => return Err(self.step_error("STARTTLS", source)),
+                }
+                let Stream::Plain(tcp) = client.into_inner() else {
+                    unreachable!("the stream before STARTTLS is plain TCP")
+                };
+                let tls = self.tls_handshake(tcp).await?;
+                // No greeting after STARTTLS: the session goes on.
+                async_imap::Client::new(Stream::Tls(Box::new(tls)))
+            }
+        };
+        let password = cfg.password.read()?;
+        let mut session = match client.login(&cfg.username, &password).await {
+            Ok(session) => session,
+            Err((ImapError::No(reason), _)) => {
+                return Err(InboxError::Login {
+                    server: self.server.clone(),
+                    username: cfg.username.clone(),
+                    reason,
+                });
+            }
+            Err((source, _)) => return Err(self.step_error("LOGIN", source)),
+        };
+        let caps = session
+            .capabilities()
+            .await
+            .map_err(|source| self.step_error("CAPABILITY", source))?;
+        let caps = Caps {
+            idle: caps.has_str("IDLE"),
+            moves: caps.has_str("MOVE"),
+            uidplus: caps.has_str("UIDPLUS"),
+        };
+        Ok((session, caps))
+    }
+
+    async fn greeting(&self, client: &mut async_imap::Client<Stream>) -> Result<(), InboxError> {
+        use async_imap::imap_proto::{Response, Status};
+        let greeting = client
+            .read_response()
+            .await
+            .map_err(|source| self.step_error("greeting", source.into()))?
+            .ok_or_else(|| self.step_error("greeting", ImapError::ConnectionLost))?;
+        match greeting.parsed() {
+            Response::Data {
+                status: Status::Ok | Status::PreAuth,
+                ..
+            } => Ok(()),
+            other => Err(self.step_error(
+                "greeting",
+                ImapError::Bad(format!("unexpected greeting {other:?}")),
+            )),
+        }
+    }
+
+    async fn tls_handshake(&self, tcp: TcpStream) -> Result<TlsStream<TcpStream>, InboxError> {
+        let connector = TlsConnector::from(Arc::new(tls_config(self.cfg.ca_file.as_deref())?));
+        let name = ServerName::try_from(self.cfg.host.clone())
+            .map_err(|e| InboxError::Tls(format!("host {:?}: {e}", self.cfg.host)))?;
+        connector
+            .connect(name, tcp)
+            .await
+            .map_err(|source| InboxError::TlsHandshake {
+                server: self.server.clone(),
+                source,
+            })
+    }
+
+    async fn ensure_mailbox(&self, session: &mut Session, name: &str) -> Result<(), InboxError> {
+        let names: Vec<_> = session
+            .list(Some(""), Some(&quote(name)))
+            .await
+            .map_err(|source| self.step_error("LIST processed mailbox", source))?
+            .try_collect()
+            .await
+            .map_err(|source| self.step_error("LIST processed mailbox", source))?;
+        if names.iter().any(|n| n.name() == name) {
+            return Ok(());
+        }
+        session
+            .create(name)
+            .await
+            .map_err(|source| self.step_error("CREATE processed mailbox", source))?;
+        tracing::info!(server = %self.server, mailbox = name, "created the processed mailbox");
+        Ok(())
+    }
+
+    /// SELECTs `mailbox` unless it is selected already; returns its UIDVALIDITY.
+    async fn select(&mut self, session: &mut Session, mailbox: &str) -> Result<u32, InboxError> {
+        if let Some(sel) = &self.selected
+            && sel.mailbox == mailbox
+        {
+            return Ok(sel.uidvalidity);
+        }
+        self.selected = None;
+        let mb = session
+            .select(mailbox)
+            .await
+            .map_err(|source| self.step_error("SELECT", source))?;
+        let uidvalidity = mb.uid_validity.ok_or_else(|| InboxError::NoUidValidity {
+            server: self.server.clone(),
+            mailbox: mailbox.to_owned(),
+        })?;
+        if let Some(old) = self.uidvalidity.insert(mailbox.to_owned(), uidvalidity)
+            && old != uidvalidity
+        {
+            tracing::warn!(server = %self.server, mailbox, old, new = uidvalidity,
+                "UIDVALIDITY changed: the mailbox was recreated; its messages will be fetched again");
+        }
+        self.selected = Some(Selected {
+            mailbox: mailbox.to_owned(),
+            uidvalidity,
+        });
+        Ok(uidvalidity)
+    }
+
+    async fn fetch_in(&mut self, session: &mut Session) -> Result<Vec<Inbound>, InboxError> {
+        let mailbox = self.cfg.mailbox.clone();
+        // Re-select every time: the fresh SELECT gives the current state even
+        // if unsolicited updates were missed.
+        self.selected = None;
+        let uidvalidity = self.select(session, &mailbox).await?;
+        // What was announced so far is covered by the search below.
+        drain_announces_mail!(session.unsolicited_responses);
+        let mut uids: Vec<u32> = session
+            .uid_search("UNSEEN UNDELETED")
+            .await
+            .map_err(|source| self.step_error("UID SEARCH", source))?
+            .into_iter()
+            .collect();
+        uids.sort_unstable();
+        self.more_pending = uids.len() > FETCH_BATCH;
+        uids.truncate(FETCH_BATCH);
+        if uids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let fetches: Vec<Fetch> = session
+            .uid_fetch(uid_set(&uids), "(UID BODY.PEEK[])")
+            .await
+            .map_err(|source| self.step_error("UID FETCH", source))?
+            .try_collect()
+            .await
+            .map_err(|source| self.step_error("UID FETCH", source))?;
+        let mut bodies: HashMap<u32, Vec<u8>> = fetches
+            .iter()
+            .filter_map(|f| Some((f.uid?, f.body()?.to_vec())))
+            .collect();
+        // A message expunged by someone else between SEARCH and FETCH is skipped.
+        Ok(uids
+            .into_iter()
+            .filter_map(|uid| {
+                bodies.remove(&uid).map(|raw| Inbound {
+                    id: InboxId::Imap {
+                        mailbox: mailbox.clone(),
+                        uidvalidity,
+                        uid,
+                    },
+                    raw,
+                })
+            })
+            .collect())
+    }
+
+    async fn mark_in(
+        &mut self,
+        session: &mut Session,
+        mailbox: &str,
+        uidvalidity: u32,
+        uid: u32,
+    ) -> Result<(), InboxError> {
+        let found = self.select(session, mailbox).await?;
+        if found != uidvalidity {
+            return Err(InboxError::UidValidityChanged {
+                mailbox: mailbox.to_owned(),
+                expected: uidvalidity,
+                found,
+            });
+        }
+        let uid = uid.to_string();
+        self.store(session, &uid, "+FLAGS.SILENT (\\Seen)").await?;
+        let Some(processed) = self.cfg.processed_mailbox.clone() else {
+            return Ok(());
+        };
+        if self.caps.moves {
+            session
+                .uid_mv(&uid, &processed)
+                .await
+                .map_err(|source| self.step_error("UID MOVE", source))?;
+            return Ok(());
+        }
+        session
+            .uid_copy(&uid, &processed)
+            .await
+            .map_err(|source| self.step_error("UID COPY", source))?;
+        self.store(session, &uid, "+FLAGS.SILENT (\\Deleted)")
+            .await?;
+        if self.caps.uidplus {
+            let expunged: Vec<u32> = session
+                .uid_expunge(&uid)
+                .await
+                .map_err(|source| self.step_error("UID EXPUNGE", source))?
+                .try_collect()
+                .await
+                .map_err(|source| self.step_error("UID EXPUNGE", source))?;
+            tracing::debug!(count = expunged.len(), "expunged");
+        } else {
+            // Without UIDPLUS, EXPUNGE removes every \Deleted message of the
+            // mailbox; the referee's inbox holds no others on purpose.
+            let expunged: Vec<u32> = session
+                .expunge()
+                .await
+                .map_err(|source| self.step_error("EXPUNGE", source))?
+                .try_collect()
+                .await
+                .map_err(|source| self.step_error("EXPUNGE", source))?;
+            tracing::debug!(count = expunged.len(), "expunged");
+        }
+        Ok(())
+    }
+
+    async fn store(&self, session: &mut Session, uid: &str, what: &str) -> Result<(), InboxError> {
+        let updates: Vec<Fetch> = session
+            .uid_store(uid, what)
+            .await
+            .map_err(|source| self.step_error("UID STORE", source))?
+            .try_collect()
+            .await
+            .map_err(|source| self.step_error("UID STORE", source))?;
+        tracing::trace!(count = updates.len(), "store answered");
+        Ok(())
+    }
+
+    /// Puts the session back unless the step broke it.
+    fn finish<T>(
+        &mut self,
+        session: Session,
+        step: &'static str,
+        result: Result<Result<T, InboxError>, tokio::time::error::Elapsed>,
+    ) -> Result<T, InboxError> {
+        match result {
+            Ok(Ok(value)) => {
+                self.session = Some(session);
+                Ok(value)
+            }
+            Ok(Err(e)) => {
+                // A NO or BAD leaves the connection sound (but maybe nothing selected).
+                if let InboxError::ImapStep {
+                    source: ImapError::No(_) | ImapError::Bad(_),
+                    ..
+                } = &e
+                {
+                    self.selected = None;
+                    self.session = Some(session);
+                }
+                Err(e)
+            }
+            Err(_) => Err(self.timeout_error(step)),
+        }
+    }
+
+    fn step_error(&self, step: &'static str, source: ImapError) -> InboxError {
+        InboxError::ImapStep {
+            server: self.server.clone(),
+            step,
+            source,
+        }
+    }
+
+    fn timeout_error(&self, step: &'static str) -> InboxError {
+        InboxError::Timeout {
+            server: self.server.clone(),
+            step,
+            after: if step == "connect and login" {
+                CONNECT_TIMEOUT
+            } else {
+                COMMAND_TIMEOUT
+            },
+        }
+    }
+}
+
+/// The rustls client config: the CA file's certificates if given, else the
+/// public web PKI roots.
+fn tls_config(ca_file: Option<&std::path::Path>) -> Result<ClientConfig, InboxError> {
+    let mut roots = RootCertStore::empty();
+    match ca_file {
+        Some(path) => {
+            let pem = std::fs::read(path)
+                .map_err(|e| InboxError::Tls(format!("CA file {}: {e}", path.display())))?;
+            let certs: Vec<CertificateDer<'static>> = rustls_pemfile::certs(&mut pem.as_slice())
+                .collect::<Result<_, _>>()
+                .map_err(|e| InboxError::Tls(format!("CA file {}: {e}", path.display())))?;
+            if certs.is_empty() {
+                return Err(InboxError::Tls(format!(
+                    "CA file {} holds no PEM certificate",
+                    path.display()
+                )));
+            }
+            for cert in certs {
+                roots
+                    .add(cert)
+                    .map_err(|e| InboxError::Tls(format!("CA file {}: {e}", path.display())))?;
+            }
+        }
+        None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
+    }
+    let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
+    Ok(ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| InboxError::Tls(e.to_string()))?
+        .with_root_certificates(roots)
+        .with_no_client_auth())
+}
+
+/// A mailbox name as an IMAP quoted string (for LIST, which async-imap sends raw).
+fn quote(name: &str) -> String {
+    format!("\"{}\"", name.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// Sorted UIDs as an IMAP sequence set with ranges: `1:3,7,9:10`.
+fn uid_set(sorted: &[u32]) -> String {
+    let mut out = String::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let start = sorted[i];
+        let mut end = start;
+        while i + 1 < sorted.len() && sorted[i + 1] == end + 1 {
+            i += 1;
+            end = sorted[i];
+        }
+        if !out.is_empty() {
+            out.push(',');
+        }
+        if start == end {
+            out.push_str(&start.to_string());
+        } else {
+            out.push_str(&format!("{start}:{end}"));
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Exponential backoff with jitter for reconnecting (or retrying a send).
+///
+/// The n-th delay after a reset is drawn from `[b/2, b]` where
+/// `b = min(initial * 2^n, max)`: growing, capped, and spread out so that
+/// clients that failed together do not retry together.
+#[derive(Debug, Clone)]
+pub struct Backoff {
+    initial: Duration,
+    max: Duration,
+    attempt: u32,
+}
+
+impl Backoff {
+    /// `max` below `initial` is raised to `initial`.
+    pub fn new(initial: Duration, max: Duration) -> Backoff {
+        Backoff {
+            initial,
+            max: max.max(initial),
+            attempt: 0,
+        }
+    }
+
+    /// The delay before the next attempt; each call doubles the next bound.
+    pub fn next_delay(&mut self) -> Duration {
+        let base = self
+            .initial
+            .checked_mul(1u32 << self.attempt.min(31))
+            .unwrap_or(self.max)
+            .min(self.max);
+        self.attempt = self.attempt.saturating_add(1);
+        let half = base / 2;
+        let spread = u64::try_from((base - half).as_millis()).unwrap_or(u64::MAX);
+        half + Duration::from_millis(rand::rng().random_range(0..=spread))
+    }
+
+    /// After a success: the next delay is short again.
+    pub fn reset(&mut self) {
+        self.attempt = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_until_capped_and_stays_within_bounds() {
+        let initial = Duration::from_millis(100);
+        let max = Duration::from_secs(10);
+        let mut b = Backoff::new(initial, max);
+        for n in 0..40u32 {
+            let bound = initial
+                .checked_mul(1u32 << n.min(31))
+                .unwrap_or(max)
+                .min(max);
+            let d = b.next_delay();
+            assert!(d <= bound, "delay {n} = {d:?} above its bound {bound:?}");
+            assert!(
+                d >= bound / 2,
+                "delay {n} = {d:?} below half its bound {bound:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn backoff_reset_starts_over() {
+        let initial = Duration::from_millis(100);
+        let mut b = Backoff::new(initial, Duration::from_secs(60));
+        for _ in 0..10 {
+            b.next_delay();
+        }
+        assert!(b.next_delay() >= Duration::from_secs(30));
+        b.reset();
+        assert!(b.next_delay() <= initial);
+    }
+
+    #[test]
+    fn backoff_max_below_initial_is_raised() {
+        let mut b = Backoff::new(Duration::from_secs(2), Duration::from_secs(1));
+        let d = b.next_delay();
+        assert!(
+            d <= Duration::from_secs(2) && d >= Duration::from_secs(1),
+            "{d:?}"
+        );
+    }
+
+    #[test]
+    fn backoff_jitter_spreads_delays() {
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..50 {
+            let mut b = Backoff::new(Duration::from_secs(10), Duration::from_secs(10));
+            seen.insert(b.next_delay());
+        }
+        assert!(seen.len() > 1, "50 fresh backoffs all gave {seen:?}");
+    }
+
+    #[test]
+    fn uid_set_compresses_runs() {
+        assert_eq!(uid_set(&[1, 2, 3, 7, 9, 10]), "1:3,7,9:10");
+        assert_eq!(uid_set(&[5]), "5");
+        assert_eq!(uid_set(&[]), "");
+    }
+
+    #[test]
+    fn quote_escapes_quotes_and_backslashes() {
+        assert_eq!(quote(r#"a"b\c"#), r#""a\"b\\c""#);
+    }
+}

@@ -8,6 +8,7 @@ pub mod imap;
 pub mod maildir;
 pub mod outbox;
 pub mod render;
+pub mod smtp;
 
 /// Where a message came from, precisely enough to tell the inbox it is done and
 /// to recognise it again.
@@ -50,6 +51,48 @@ pub enum InboxError {
     },
     #[error("TLS setup: {0}")]
     Tls(String),
+    /// A command on an open session failed (`server` is `host:port`).
+    #[error("IMAP {server}: {step}: {source}")]
+    ImapStep {
+        server: String,
+        step: &'static str,
+        source: async_imap::error::Error,
+    },
+    /// The server answered LOGIN with NO: wrong user or password.
+    #[error("IMAP {server}: login as {username} refused: {reason}")]
+    Login {
+        server: String,
+        username: String,
+        reason: String,
+    },
+    #[error("IMAP {server}: STARTTLS refused: {reason}")]
+    StartTlsRefused { server: String, reason: String },
+    #[error("IMAP {server}: TLS handshake: {source}")]
+    TlsHandshake {
+        server: String,
+        source: std::io::Error,
+    },
+    #[error("IMAP {server}: {step} took longer than {after:?}")]
+    Timeout {
+        server: String,
+        step: &'static str,
+        after: std::time::Duration,
+    },
+    #[error("IMAP {server}: mailbox {mailbox} reports no UIDVALIDITY")]
+    NoUidValidity { server: String, mailbox: String },
+    /// The mailbox was recreated since the message was fetched: its UID no
+    /// longer names it, so it cannot be flagged; it will be fetched again.
+    #[error(
+        "IMAP mailbox {mailbox}: UIDVALIDITY is now {found}, the message was fetched under {expected}"
+    )]
+    UidValidityChanged {
+        mailbox: String,
+        expected: u32,
+        found: u32,
+    },
+    /// An id from another inbox kind (a Maildir id given to the IMAP inbox).
+    #[error("{0:?} does not belong to this inbox")]
+    ForeignId(InboxId),
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
 }

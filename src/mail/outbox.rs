@@ -12,10 +12,8 @@ pub enum SendError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("SMTP: {0}")]
-    Smtp(String),
-    #[error("SMTP rejected the mail: {0}")]
-    SmtpPermanent(String),
+    #[error(transparent)]
+    Smtp(#[from] super::smtp::SendError),
     #[error("sendmail: {0}")]
     Sendmail(String),
 }
@@ -28,7 +26,10 @@ impl SendError {
 
     /// Trying again will not help (the server refused this mail for good).
     pub fn is_permanent(&self) -> bool {
-        matches!(self, SendError::SmtpPermanent(_))
+        match self {
+            SendError::Smtp(e) => e.is_permanent(),
+            SendError::File { .. } | SendError::Sendmail(_) => false,
+        }
     }
 }
 

@@ -1,7 +1,12 @@
 //! The one integration test binary (one link instead of many). Each module is a
 //! subject; helpers shared by several live in `support`.
 
+#[macro_use]
+mod support;
+
 mod game_cli;
 mod games;
+mod imap_inbox;
 mod serve_maildir;
+mod smtp_transport;
 mod systemd;

@@ -1,0 +1,311 @@
+# Shared by start.sh, stop.sh and ctl.sh (sourced, not run): settings and the
+# functions that install, configure, start and stop the test mail servers.
+# Does IO: apt-get, files under $MAILROOT, background daemons on 127.0.0.1.
+#
+# Everything lives under $MAILROOT (default: a fixed folder under $TMPDIR so
+# that stop.sh finds what start.sh started). Ports can be moved by env.
+
+MAILROOT=${MAILROOT:-${TMPDIR:-/tmp}/wildt-mail-rig}
+RIG_HOST=127.0.0.1
+IMAP_PORT=${WILDT_RIG_IMAP_PORT:-10143}
+IMAPS_PORT=${WILDT_RIG_IMAPS_PORT:-10993}
+LMTP_PORT=${WILDT_RIG_LMTP_PORT:-10024}
+SMTP_PORT=${WILDT_RIG_SMTP_PORT:-10025}
+SMTPS_PORT=${WILDT_RIG_SMTPS_PORT:-10465}
+
+DOMAINS="club.example example.org example.net"
+
+# Users as "address password"; the password is the local part + "pw".
+rig_users() {
+  local u
+  for u in chess@club.example anna@example.org ben@example.net; do
+    echo "$u ${u%%@*}pw"
+  done
+  for i in $(seq -w 1 40); do
+    echo "p$i@example.org p${i}pw"
+  done
+}
+
+rig_log() { echo "mail-rig: $*" >&2; }
+rig_die() { rig_log "error: $*"; exit 1; }
+
+rig_install() {
+  local need=()
+  command -v dovecot >/dev/null || need+=(dovecot-imapd)
+  [ -x /usr/lib/dovecot/lmtp ] || need+=(dovecot-lmtpd)
+  [ -x /usr/lib/postfix/sbin/master ] || need+=(postfix)
+  command -v openssl >/dev/null || need+=(openssl)
+  [ ${#need[@]} -eq 0 ] && return 0
+  rig_log "installing ${need[*]}"
+  # Debian asks what kind of mail system to set up; we configure our own.
+  echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+}
+
+# A live pid from a pid file, or nothing.
+rig_pid() {
+  local f=$1 pid
+  [ -f "$f" ] || return 1
+  pid=$(head -n1 "$f" 2>/dev/null | tr -dc 0-9)
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+}
+
+rig_port_open() { (exec 3<>"/dev/tcp/$RIG_HOST/$1") 2>/dev/null; }
+
+rig_wait_ports() {
+  local port
+  for port in "$@"; do
+    for _ in $(seq 1 150); do
+      rig_port_open "$port" && continue 2
+      sleep 0.1
+    done
+    rig_die "port $port did not open (logs in $MAILROOT/log)"
+  done
+}
+
+rig_wait_ports_closed() {
+  local port
+  for port in "$@"; do
+    for _ in $(seq 1 100); do
+      rig_port_open "$port" || continue 2
+      sleep 0.1
+    done
+    rig_die "port $port is still open"
+  done
+}
+
+# Refuse to start over a port somebody else holds (another rig, another MAILROOT).
+rig_ports_free() {
+  local port
+  for port in "$@"; do
+    if rig_port_open "$port"; then
+      rig_die "port $port on $RIG_HOST is already in use (another rig? set WILDT_RIG_*_PORT or stop it)"
+    fi
+  done
+}
+
+rig_prepare() {
+  mkdir -p "$MAILROOT"/{run,state,home,log}
+  # mktemp-style 0700 would keep the mail processes (user vmail) out.
+  chmod 755 "$MAILROOT"
+  getent passwd vmail >/dev/null ||
+    useradd --system --home-dir /nonexistent --shell /usr/sbin/nologin vmail
+  if [ ! -s "$MAILROOT/cert.pem" ] || [ ! -s "$MAILROOT/key.pem" ]; then
+    # rustls refuses a self-signed cert without these two extensions
+    # (CaUsedAsEndEntity); with them the cert is also usable as a CA file.
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=localhost" \
+      -addext "subjectAltName=DNS:localhost,IP:127.0.0.1" \
+      -addext "basicConstraints=critical,CA:FALSE" -addext "extendedKeyUsage=serverAuth" \
+      -keyout "$MAILROOT/key.pem" -out "$MAILROOT/cert.pem" 2>/dev/null
+    chmod 644 "$MAILROOT/cert.pem"
+    chmod 600 "$MAILROOT/key.pem"
+  fi
+  rig_dovecot_config
+  rig_postfix_config
+  chown -R vmail:vmail "$MAILROOT/home"
+  cat > "$MAILROOT/env" <<ENV
+export WILDT_RIG_ROOT=$MAILROOT
+export WILDT_RIG_HOST=$RIG_HOST
+export WILDT_RIG_IMAP_PORT=$IMAP_PORT
+export WILDT_RIG_IMAPS_PORT=$IMAPS_PORT
+export WILDT_RIG_LMTP_PORT=$LMTP_PORT
+export WILDT_RIG_SMTP_PORT=$SMTP_PORT
+export WILDT_RIG_SMTPS_PORT=$SMTPS_PORT
+export WILDT_RIG_CA=$MAILROOT/cert.pem
+ENV
+}
+
+rig_dovecot_config() {
+  local vuid vgid
+  vuid=$(id -u vmail)
+  vgid=$(id -g vmail)
+  rig_users | while read -r addr pw; do
+    echo "$addr:{PLAIN}$pw::::::"
+  done > "$MAILROOT/users"
+  chmod 644 "$MAILROOT/users"
+  cat > "$MAILROOT/dovecot.conf" <<CONF
+# Written by scripts/mail-rig; no !include of /etc/dovecot: this is the whole config.
+base_dir = $MAILROOT/run
+state_dir = $MAILROOT/state
+instance_name = wildt-rig-dovecot
+log_path = $MAILROOT/log/dovecot.log
+info_log_path = $MAILROOT/log/dovecot.log
+protocols = imap lmtp
+listen = $RIG_HOST
+# STARTTLS is offered on the plain port, IMAPS on its own.
+ssl = yes
+ssl_cert = <$MAILROOT/cert.pem
+ssl_key = <$MAILROOT/key.pem
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+# Loopback is trusted: no growing auth penalty after the wrong-password tests.
+login_trusted_networks = 127.0.0.0/8
+auth_failure_delay = 0
+mail_location = maildir:$MAILROOT/home/%u/Maildir
+mail_fsync = never
+first_valid_uid = $vuid
+mail_uid = $vuid
+mail_gid = $vgid
+postmaster_address = postmaster@club.example
+recipient_delimiter = +
+lmtp_save_to_detail_mailbox = no
+default_process_limit = 500
+default_client_limit = 2000
+passdb {
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u $MAILROOT/users
+}
+userdb {
+  driver = static
+  args = uid=$vuid gid=$vgid home=$MAILROOT/home/%u
+}
+service imap-login {
+  inet_listener imap {
+    address = $RIG_HOST
+    port = $IMAP_PORT
+  }
+  inet_listener imaps {
+    address = $RIG_HOST
+    port = $IMAPS_PORT
+    ssl = yes
+  }
+}
+service lmtp {
+  inet_listener lmtp {
+    address = $RIG_HOST
+    port = $LMTP_PORT
+  }
+  unix_listener lmtp {
+    mode = 0666
+  }
+}
+service auth {
+  unix_listener auth-userdb {
+    mode = 0666
+  }
+}
+protocol imap {
+  # Tests run in parallel, many as the referee from one address.
+  mail_max_userip_connections = 500
+  imap_idle_notify_interval = 2 mins
+}
+CONF
+}
+
+rig_postfix_config() {
+  local pf=$MAILROOT/postfix master_src
+  mkdir -p "$pf"/{etc,queue,data}
+  chown postfix "$pf/data"
+  cat > "$pf/etc/main.cf" <<C
+# Written by scripts/mail-rig: loopback only, virtual domains -> Dovecot LMTP.
+compatibility_level = 3.6
+myhostname = rig.club.example
+mydestination =
+inet_interfaces = loopback-only
+inet_protocols = ipv4
+mynetworks = 127.0.0.0/8
+queue_directory = $pf/queue
+data_directory = $pf/data
+maillog_file_prefixes = $MAILROOT, /dev/stdout
+maillog_file = $MAILROOT/log/postfix.log
+alias_maps =
+alias_database =
+local_recipient_maps =
+smtputf8_enable = no
+biff = no
+append_dot_mydomain = no
+recipient_delimiter = +
+virtual_mailbox_domains = $DOMAINS
+# Unknown users in these domains are refused at RCPT time (550).
+virtual_mailbox_maps = texthash:$pf/etc/vmailbox
+virtual_transport = lmtp:inet:$RIG_HOST:$LMTP_PORT
+smtpd_tls_cert_file = $MAILROOT/cert.pem
+smtpd_tls_key_file = $MAILROOT/key.pem
+smtpd_tls_security_level = may
+smtpd_error_sleep_time = 0
+smtpd_soft_error_limit = 1000
+smtpd_hard_error_limit = 1000
+in_flow_delay = 0
+C
+  rig_users | while read -r addr _; do echo "$addr x"; done > "$pf/etc/vmailbox"
+  master_src=/etc/postfix/master.cf
+  [ -f "$master_src" ] || master_src=/usr/share/postfix/master.cf.dist
+  # Debian's master.cf with smtpd moved to our port and chroot turned off
+  # everywhere, plus SMTPS (implicit TLS) on its own port.
+  sed -E "s/^smtp( +)inet( +)n( +)-( +)y/$RIG_HOST:$SMTP_PORT inet n - n/; s/^([a-z0-9]+ +(unix|unix-dgram|inet|fifo) +[-ny] +[-ny] +)y /\1n /" \
+    "$master_src" > "$pf/etc/master.cf"
+  cat >> "$pf/etc/master.cf" <<M
+$RIG_HOST:$SMTPS_PORT inet n - n - - smtpd
+  -o smtpd_tls_wrappermode=yes
+  -o smtpd_tls_security_level=encrypt
+M
+}
+
+rig_dovecot_pidfile() { echo "$MAILROOT/run/master.pid"; }
+rig_postfix_pidfile() { echo "$MAILROOT/postfix/queue/pid/master.pid"; }
+
+rig_start_dovecot() {
+  if rig_pid "$(rig_dovecot_pidfile)" >/dev/null; then
+    rig_log "dovecot already running"
+  else
+    rig_ports_free "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT"
+    # Daemonizes; its master pid lands in base_dir/master.pid.
+    dovecot -c "$MAILROOT/dovecot.conf" ||
+      rig_die "dovecot did not start; see $MAILROOT/log/dovecot.log"
+  fi
+  rig_wait_ports "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT"
+}
+
+rig_start_postfix() {
+  if rig_pid "$(rig_postfix_pidfile)" >/dev/null; then
+    rig_log "postfix already running"
+  else
+    rig_ports_free "$SMTP_PORT" "$SMTPS_PORT"
+    postfix -c "$MAILROOT/postfix/etc" check ||
+      rig_die "postfix check failed"
+    postfix -c "$MAILROOT/postfix/etc" start 2>>"$MAILROOT/log/postfix-start.out" ||
+      rig_die "postfix did not start; see $MAILROOT/log/postfix*.log"
+  fi
+  rig_wait_ports "$SMTP_PORT" "$SMTPS_PORT"
+}
+
+# Stop by our own pid file only, and wait until the process is gone.
+rig_stop_pid() {
+  local name=$1 pidfile=$2 pid
+  pid=$(rig_pid "$pidfile") || { rig_log "$name not running"; return 0; }
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 100); do
+    kill -0 "$pid" 2>/dev/null || { rm -f "$pidfile"; return 0; }
+    sleep 0.1
+  done
+  rig_log "$name (pid $pid) ignored TERM; sending KILL"
+  kill -KILL "$pid" 2>/dev/null || true
+  rm -f "$pidfile"
+}
+
+rig_stop_dovecot() {
+  rig_stop_pid dovecot "$(rig_dovecot_pidfile)"
+  rig_wait_ports_closed "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT"
+}
+
+rig_stop_postfix() {
+  if rig_pid "$(rig_postfix_pidfile)" >/dev/null; then
+    postfix -c "$MAILROOT/postfix/etc" stop 2>/dev/null || true
+  fi
+  rig_stop_pid postfix "$(rig_postfix_pidfile)"
+  rig_wait_ports_closed "$SMTP_PORT" "$SMTPS_PORT"
+}
+
+# stop.sh and ctl.sh use the ports start.sh wrote down, not today's env.
+rig_load_env() {
+  if [ -f "$MAILROOT/env" ]; then
+    # shellcheck disable=SC1091
+    . "$MAILROOT/env"
+    IMAP_PORT=$WILDT_RIG_IMAP_PORT
+    IMAPS_PORT=$WILDT_RIG_IMAPS_PORT
+    LMTP_PORT=$WILDT_RIG_LMTP_PORT
+    SMTP_PORT=$WILDT_RIG_SMTP_PORT
+    SMTPS_PORT=${WILDT_RIG_SMTPS_PORT:-$SMTPS_PORT}
+  fi
+}

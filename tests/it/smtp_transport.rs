@@ -1,0 +1,172 @@
+//! `wildt::mail::smtp::SmtpTransport` against the rig's Postfix: delivery read
+//! back over IMAP, the three TLS modes, and how failures are classified.
+//! [IO: needs scripts/mail-rig; messages are told apart by unique subjects]
+
+use std::time::Duration;
+
+use wildt::mail::smtp::{SendError, SmtpTransport};
+
+use crate::support::{REFEREE, free_port, message, unique};
+
+const HANG: Duration = Duration::from_secs(60);
+
+async fn bounded<T>(what: &str, fut: impl std::future::Future<Output = T>) -> T {
+    tokio::time::timeout(HANG, fut)
+        .await
+        .unwrap_or_else(|_| panic!("{what} did not finish within {HANG:?}"))
+}
+
+#[tokio::test]
+async fn send_raw_delivers_to_the_inbox_keeping_the_subaddress_in_delivered_to() {
+    let rig = rig_or_skip!();
+    let transport = SmtpTransport::new(&rig.smtp("none")).expect("transport");
+    let game_address = format!("chess+{}@club.example", unique("g7-k3"));
+    let subject = unique("reply");
+    let raw = message("anna@example.org", &game_address, &subject, "1. 5254");
+
+    bounded(
+        "send",
+        transport.send_raw(
+            "anna@example.org",
+            std::slice::from_ref(&game_address),
+            &raw,
+        ),
+    )
+    .await
+    .expect("send_raw");
+
+    let mut reader = rig.reader(REFEREE).await;
+    let got = reader.wait_for("INBOX", &subject, 1).await;
+    assert_eq!(got.len(), 1);
+    assert_eq!(
+        got[0].header("Delivered-To").as_deref(),
+        Some(game_address.as_str())
+    );
+    assert_eq!(got[0].header("Subject").as_deref(), Some(subject.as_str()));
+}
+
+#[tokio::test]
+async fn send_raw_reaches_every_recipient() {
+    let rig = rig_or_skip!();
+    let transport = SmtpTransport::new(&rig.smtp("none")).expect("transport");
+    let subject = unique("both");
+    let to = vec!["p01@example.org".to_owned(), "p02@example.org".to_owned()];
+    let raw = message(
+        REFEREE,
+        "p01@example.org, p02@example.org",
+        &subject,
+        "board",
+    );
+
+    bounded("send", transport.send_raw(REFEREE, &to, &raw))
+        .await
+        .expect("send_raw");
+
+    for user in &to {
+        let mut reader = rig.reader(user).await;
+        assert_eq!(reader.wait_for("INBOX", &subject, 1).await.len(), 1);
+    }
+}
+
+#[tokio::test]
+async fn starttls_with_the_rig_ca_delivers() {
+    let rig = rig_or_skip!();
+    let transport = SmtpTransport::new(&rig.smtp("starttls")).expect("transport");
+    let subject = unique("starttls");
+    let raw = message(REFEREE, "anna@example.org", &subject, "x");
+
+    bounded(
+        "send",
+        transport.send_raw(REFEREE, &["anna@example.org".to_owned()], &raw),
+    )
+    .await
+    .expect("send_raw over STARTTLS");
+
+    let mut reader = rig.reader("anna@example.org").await;
+    assert_eq!(reader.wait_for("INBOX", &subject, 1).await.len(), 1);
+}
+
+#[tokio::test]
+async fn implicit_tls_with_the_rig_ca_delivers() {
+    let rig = rig_or_skip!();
+    let transport = SmtpTransport::new(&rig.smtp("implicit")).expect("transport");
+    let subject = unique("smtps");
+    let raw = message(REFEREE, "ben@example.net", &subject, "x");
+
+    bounded(
+        "send",
+        transport.send_raw(REFEREE, &["ben@example.net".to_owned()], &raw),
+    )
+    .await
+    .expect("send_raw over implicit TLS");
+
+    let mut reader = rig.reader("ben@example.net").await;
+    assert_eq!(reader.wait_for("INBOX", &subject, 1).await.len(), 1);
+}
+
+#[tokio::test]
+async fn test_connection_is_true_against_the_rig() {
+    let rig = rig_or_skip!();
+    let transport = SmtpTransport::new(&rig.smtp("none")).expect("transport");
+
+    let up = bounded("test_connection", transport.test_connection())
+        .await
+        .expect("test_connection");
+
+    assert!(up);
+}
+
+#[tokio::test]
+async fn unknown_recipient_is_a_permanent_5xx() {
+    let rig = rig_or_skip!();
+    let transport = SmtpTransport::new(&rig.smtp("none")).expect("transport");
+    let nobody = format!("{}@club.example", unique("nobody"));
+    let raw = message(REFEREE, &nobody, "lost", "x");
+
+    let err = bounded("send", transport.send_raw(REFEREE, &[nobody], &raw))
+        .await
+        .expect_err("Postfix refuses unknown users");
+
+    assert!(err.is_permanent(), "{err:?}");
+    assert!(!err.is_transient(), "{err:?}");
+    assert_eq!(err.smtp_code().map(|c| c / 100), Some(5), "{err:?}");
+}
+
+#[tokio::test]
+async fn refused_connection_is_transient() {
+    let rig = rig_or_skip!();
+    let mut cfg = rig.smtp("none");
+    cfg.port = free_port();
+    let transport = SmtpTransport::new(&cfg).expect("transport");
+    let raw = message(REFEREE, "anna@example.org", "never", "x");
+
+    let err = bounded(
+        "send",
+        transport.send_raw(REFEREE, &["anna@example.org".to_owned()], &raw),
+    )
+    .await
+    .expect_err("nothing listens there");
+
+    assert!(err.is_transient(), "{err:?}");
+    assert!(!err.is_permanent(), "{err:?}");
+    assert!(matches!(err, SendError::Smtp { .. }), "{err:?}");
+    let probe = bounded("test_connection", transport.test_connection()).await;
+    assert!(
+        matches!(&probe, Err(e) if e.is_transient()),
+        "test_connection: {probe:?}"
+    );
+}
+
+#[tokio::test]
+async fn an_invalid_recipient_address_is_permanent_and_sends_nothing() {
+    let rig = rig_or_skip!();
+    let transport = SmtpTransport::new(&rig.smtp("none")).expect("transport");
+
+    let err = transport
+        .send_raw(REFEREE, &["not an address".to_owned()], b"x")
+        .await
+        .expect_err("the address does not parse");
+
+    assert!(matches!(err, SendError::Address { .. }), "{err:?}");
+    assert!(err.is_permanent());
+}
