@@ -133,6 +133,7 @@ fn parse_tag(tag: String) -> Option<GameAddress> {
 }
 
 /// Local parts that only machines send from (compared lower-cased).
+#[rustfmt::skip]
 const DAEMON_LOCALS: &[&str] = &[
     "mailer-daemon",
     "mailerdaemon",

@@ -220,158 +220,65 @@ fn is_san(word: &str) -> bool {
     }
 }
 
+#[rustfmt::skip]
 const NEGATIONS: &[&str] = &[
     "not", "never", "nicht", "nie", "niemals", "pas", "jamais", "nunca", "non", "niet", "nooit",
     "cannot",
 ];
 
 /// Words a move line may hold besides moves and numbers (lower-cased).
+#[rustfmt::skip]
 const LINE_WORDS: &[&str] = &[
     // English
-    "my",
-    "move",
-    "moves",
-    "is",
-    "i",
-    "play",
-    "playing",
-    "reply",
-    "answer",
-    "and",
-    "next",
-    "now",
-    "here",
-    "it",
-    "s",
-    "ok",
-    "okay",
-    "please",
-    "then",
-    "with",
-    "game",
-    "the",
-    "a",
-    "so",
-    "also",
-    "plus",
-    "am",
-    "will",
+    "my", "move", "moves", "is", "i", "play", "playing", "reply", "answer", "and", "next",
+    "now", "here", "it", "s", "ok", "okay", "please", "then", "with", "game", "the", "a",
+    "so", "also", "plus", "am", "will", "castling", "castle", "castles",
     // German
-    "mein",
-    "meine",
-    "zug",
-    "ich",
-    "spiele",
-    "ziehe",
-    "antwort",
-    "und",
-    "partie",
-    "spiel",
-    "nun",
-    "jetzt",
-    "bitte",
-    "hier",
-    "ist",
+    "mein", "meine", "zug", "ich", "spiele", "ziehe", "antwort", "und", "partie", "spiel",
+    "nun", "jetzt", "bitte", "hier", "ist", "rochade",
     // French
-    "mon",
-    "coup",
-    "je",
-    "joue",
-    "et",
-    "est",
-    "voici",
-    "réponse",
-    "partie",
+    "mon", "coup", "je", "joue", "et", "est", "voici", "réponse", "roque",
     // Spanish
-    "mi",
-    "jugada",
-    "juego",
-    "juega",
-    "movimiento",
-    "y",
-    "es",
-    "partida",
-    "aquí",
+    "mi", "jugada", "juego", "juega", "movimiento", "y", "es", "partida", "aquí", "enroque",
     // Italian, Dutch
-    "mossa",
-    "gioco",
-    "mio",
-    "zet",
-    "speel",
-    "mijn",
+    "mossa", "gioco", "mio", "zet", "speel", "mijn",
 ];
 
 /// Words that, shortly before a number in a sentence, say it is the move.
+#[rustfmt::skip]
 const MOVE_INTENT: &[&str] = &[
-    "move",
-    "play",
-    "playing",
-    "reply",
-    "answer",
-    "zug",
-    "spiele",
-    "ziehe",
-    "antwort",
-    "coup",
-    "joue",
-    "réponse",
-    "jugada",
-    "juego",
-    "movimiento",
-    "mossa",
-    "gioco",
-    "zet",
-    "speel",
+    "move", "play", "playing", "reply", "answer", "zug", "spiele", "ziehe", "antwort", "coup",
+    "joue", "réponse", "jugada", "juego", "movimiento", "mossa", "gioco", "zet", "speel",
+    "castling", "castle", "castles", "rochade", "roque", "enroque",
 ];
 
 /// Words that, shortly before a number, say it is the opponent's move (an echo
 /// in prose: "after your 5755 I play 7163").
+#[rustfmt::skip]
 const ECHO_CONTEXT: &[&str] = &[
-    "your", "you", "yours", "dein", "deine", "deinen", "ihr", "ihren", "votre", "ton", "tu", "su",
-    "vuestro", "opponent", "gegner",
+    "your", "you", "yours", "dein", "deine", "deinen", "ihr", "ihren", "votre", "ton", "tu",
+    "su", "vuestro", "opponent", "gegner",
 ];
 
 /// Words that make the number next to them something else (a game, a phone).
+#[rustfmt::skip]
 const NON_MOVE_BEFORE: &[&str] = &[
-    "game",
-    "partie",
-    "partida",
-    "partita",
-    "spiel",
-    "tel",
-    "phone",
-    "fax",
-    "mobile",
-    "mob",
-    "handy",
-    "tél",
-    "telefon",
-    "telefono",
-    "teléfono",
-    "cell",
-    "page",
-    "seite",
-    "room",
-    "zimmer",
-    "year",
-    "jahr",
-    "nr",
-    "no",
-    "number",
-    "ext",
-    "plz",
-    "zip",
+    "game", "partie", "partida", "partita", "spiel", "tel", "phone", "fax", "mobile", "mob",
+    "mobil", "handy", "tél", "telefon", "telefono", "teléfono", "cell", "page", "seite", "room",
+    "zimmer", "year", "jahr", "nr", "no", "number", "ext", "plz", "zip",
 ];
+#[rustfmt::skip]
 const CURRENCY: &[&str] = &[
     "€", "$", "£", "¥", "eur", "euro", "euros", "usd", "dollar", "dollars", "chf", "gbp", "kr",
     "sek", "nok", "dkk", "pln", "%", "km", "kg", "mi",
 ];
 
 /// Words skipped when matching keyword phrases ("I offer *a* draw").
+#[rustfmt::skip]
 const FILLERS: &[&str] = &[
-    "i", "a", "an", "the", "you", "your", "to", "ich", "ein", "einen", "das", "die", "der", "dir",
-    "je", "te", "vous", "la", "le", "une", "yo", "me", "las", "unas", "you", "hereby", "hiermit",
-    "please", "bitte",
+    "i", "a", "an", "the", "you", "your", "to", "ich", "ein", "einen", "das", "die", "der",
+    "dir", "je", "te", "vous", "la", "le", "une", "yo", "me", "las", "unas", "hereby",
+    "hiermit", "please", "bitte",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -477,7 +384,10 @@ const PHRASES: &[(&[&str], Kw)] = &[
 ];
 
 /// Draw words that alone do not say offer, accept or decline.
-const VAGUE_DRAW: &[&str] = &["draw", "remis", "nulle", "tablas"];
+#[rustfmt::skip]
+const VAGUE_DRAW: &[&str] = &[
+    "draw", "remis", "nulle", "tablas",
+];
 
 /// Everything one line contributed.
 #[derive(Debug, Default)]

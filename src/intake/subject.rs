@@ -20,6 +20,7 @@ pub(super) fn command_text(subject: &str) -> Option<String> {
 }
 
 /// Reply/forward prefixes in the languages mail clients use (compared lower-cased).
+#[rustfmt::skip]
 const PREFIXES: &[&str] = &[
     "re", "aw", "sv", "vs", "antw", "réf", "ref", "rif", "fwd", "fw", "wg", "tr", "rv", "enc",
     "odp", "res", "r", "i", "vb", "doorst", "ynt", "atb", "fs",

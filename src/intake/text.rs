@@ -45,14 +45,17 @@ pub(super) fn html_text(html: &str) -> String {
 
 /// Elements whose opening tag (class or id) marks quoted or attributed text.
 /// The whole element is dropped (text after it, a bottom-post, is kept).
+#[rustfmt::skip]
 const QUOTE_CONTAINER_MARKS: &[&str] = &["gmail_quote", "moz-cite-prefix", "gmail_attr"];
 
 /// Opening-tag marks after which everything is the earlier message (Outlook puts
 /// the quoted message *after* this element, not inside it).
+#[rustfmt::skip]
 const QUOTE_TAIL_MARKS: &[&str] = &["divrplyfwdmsg", "appendonsend", "olk_src_body_section"];
 
 /// Tags that start a new line of text; the converter only breaks at `<br>` and
 /// `</p>`, and a Gmail body is a stack of `<div>`s.
+#[rustfmt::skip]
 const BLOCK_TAGS: &[&str] = &[
     "div", "/div", "p", "tr", "/tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "hr",
 ];
@@ -252,8 +255,10 @@ fn is_phone_footer(lower: &str) -> bool {
 }
 
 /// Header names that open a quoted header block ("From:", "Von:", "De :" …).
+#[rustfmt::skip]
 const BLOCK_FROM: &[&str] = &["from", "von", "de", "da", "van", "från", "fra"];
 /// Header names that follow it within a few lines.
+#[rustfmt::skip]
 const BLOCK_NEXT: &[&str] = &[
     "sent",
     "date",
@@ -341,6 +346,7 @@ fn attribution_len(lines: &[&str], i: usize) -> Option<usize> {
     None
 }
 
+#[rustfmt::skip]
 const ATTRIBUTION_STARTS: &[&str] = &[
     "on ", "am ", "le ", "el ", "il ", "op ", "em ", "den ", "w dniu ", "dne ",
 ];
