@@ -44,7 +44,7 @@ fn ids(value: &HeaderValue<'_>) -> Vec<String> {
 }
 
 /// The first usable game address in To, Cc, Delivered-To, X-Original-To (in that
-/// order), and whether any of them named the referee at all.
+/// order), and whether there was none (the mail is for the referee itself).
 fn game_address(message: &Message<'_>, cfg: &IntakeConfig) -> (Option<GameAddress>, bool) {
     let mut candidates: Vec<String> = Vec::new();
     for header in [HeaderName::To, HeaderName::Cc] {
@@ -63,19 +63,12 @@ fn game_address(message: &Message<'_>, cfg: &IntakeConfig) -> (Option<GameAddres
             }
         }
     }
-    let mut names_referee = false;
-    for candidate in &candidates {
-        match referee_tag(candidate, cfg) {
-            None => {}
-            Some(tag) => {
-                names_referee = true;
-                if let Some(address) = tag.and_then(parse_tag) {
-                    return (Some(address), false);
-                }
-            }
-        }
-    }
-    (None, names_referee)
+    let address = candidates
+        .iter()
+        .filter_map(|c| referee_tag(c, cfg).flatten())
+        .find_map(parse_tag);
+    let bare = address.is_none();
+    (address, bare)
 }
 
 fn raw_value<'m>(message: &'m Message<'_>, header: &mail_parser::Header<'_>) -> Option<&'m str> {
@@ -153,7 +146,7 @@ const DAEMON_LOCALS: &[&str] = &[
 ];
 
 /// RFC 3834 and common practice: a reason never to answer, or `None`.
-pub(super) fn automatic(message: &Message<'_>) -> Option<super::AutoReason> {
+pub(super) fn automatic(message: &Message<'_>, cfg: &IntakeConfig) -> Option<super::AutoReason> {
     use super::AutoReason;
     if let Some(value) = text_header(message, "Auto-Submitted") {
         let keyword = first_word(&value);
@@ -196,6 +189,11 @@ pub(super) fn automatic(message: &Message<'_>) -> Option<super::AutoReason> {
             .to_lowercase();
         if DAEMON_LOCALS.contains(&local.as_str()) {
             return Some(AutoReason::DaemonSender(local));
+        }
+        // wildt's own mail come back (a Cc to itself, a forward loop): never
+        // answer it, or two copies of wildt could talk to each other forever.
+        if referee_tag(from, cfg).is_some() {
+            return Some(AutoReason::DaemonSender(from.to_lowercase()));
         }
     }
     if let Some(ct) = message.root_part().content_type()

@@ -46,9 +46,9 @@ pub struct Intake {
     pub references: Vec<String>,
     /// From the first usable game address in To, Cc, Delivered-To, X-Original-To.
     pub game_address: Option<GameAddress>,
-    /// Some recipient header names the referee, but no usable `+game-key` was
-    /// found: the sender wrote to the referee itself (help, or a mistyped address).
-    /// False when no header names the referee at all (e.g. it was a Bcc).
+    /// No usable `+game-key` address was found: the mail is for the referee
+    /// itself (the bare address, a mangled key, or a Bcc). Always equal to
+    /// `game_address.is_none()`; kept as a field so callers need not know that.
     pub to_bare_referee: bool,
     pub disposition: Disposition,
 }
@@ -85,7 +85,8 @@ pub enum AutoReason {
     ListMail,
     /// `Return-Path: <>`: bounces and auto-replies use the null sender.
     NullReturnPath,
-    /// The From local part is MAILER-DAEMON, postmaster, noreply and the like.
+    /// The From local part is MAILER-DAEMON, postmaster, noreply and the like,
+    /// or the From address is the referee's own (its mail come back).
     DaemonSender(String),
     /// `multipart/report`: delivery or disposition notifications.
     DeliveryReport,
@@ -139,7 +140,7 @@ pub fn read(raw: &[u8], cfg: &IntakeConfig) -> Intake {
         return malformed();
     }
     let mut intake = headers::envelope(&message, cfg);
-    if let Some(reason) = headers::automatic(&message) {
+    if let Some(reason) = headers::automatic(&message, cfg) {
         intake.disposition = Disposition::Automatic(reason);
         return intake;
     }
@@ -159,7 +160,7 @@ fn read_oversize(raw: &[u8], cfg: &IntakeConfig) -> Intake {
         Some(message) => headers::envelope(message, cfg),
         None => malformed(),
     };
-    intake.disposition = match parsed.as_ref().and_then(headers::automatic) {
+    intake.disposition = match parsed.as_ref().and_then(|m| headers::automatic(m, cfg)) {
         Some(reason) => Disposition::Automatic(reason),
         None => Disposition::TooLarge { size: raw.len() },
     };
@@ -193,7 +194,7 @@ fn malformed() -> Intake {
         in_reply_to: None,
         references: Vec::new(),
         game_address: None,
-        to_bare_referee: false,
+        to_bare_referee: true,
         disposition: Disposition::Read(Reading::Unclear(Unclear::Malformed)),
     }
 }

@@ -519,7 +519,12 @@ fn read_line(line: &str, f: &mut Findings) {
             _ => continue,
         };
         pending = None;
-        if phone[i] || beside_non_move_word(&toks, i) {
+        // `12. 5. 2024`: a date written with spaces, not move 5 and `2024`.
+        let spaced_date = is_year(digits)
+            && i >= 2
+            && matches!(toks[i - 1], Tok::Num(_))
+            && matches!(toks[i - 2], Tok::Num(_));
+        if phone[i] || spaced_date || beside_non_move_word(&toks, i) {
             continue;
         }
         if digits.len() < 4 {
@@ -925,6 +930,8 @@ mod tests {
     #[test]
     fn dates_times_and_prices_are_not_moves() {
         assert_eq!(play("5254\n2024-05-12\n12.05.2024\n17:45"), ["5254"]);
+        assert_eq!(play("5254\nBerlin, den 12. 5. 2024"), ["5254"]);
+        assert_eq!(play("5254\n12. 5. 2024"), ["5254"]);
         assert_eq!(play("5254\nthe book costs €5254 or 5254 EUR"), ["5254"]);
         assert!(matches!(
             unclear("See you at 17:45 on 12.05.2024"),

@@ -46,12 +46,23 @@ pub(super) fn html_text(html: &str) -> String {
 /// Elements whose opening tag (class or id) marks quoted or attributed text.
 /// The whole element is dropped (text after it, a bottom-post, is kept).
 #[rustfmt::skip]
-const QUOTE_CONTAINER_MARKS: &[&str] = &["gmail_quote", "moz-cite-prefix", "gmail_attr"];
+const QUOTE_CONTAINER_MARKS: &[&str] = &[
+    "gmail_quote",
+    "moz-cite-prefix",
+    "gmail_attr",
+    "yahoo_quoted",
+    "protonmail_quote",
+];
 
 /// Opening-tag marks after which everything is the earlier message (Outlook puts
 /// the quoted message *after* this element, not inside it).
 #[rustfmt::skip]
-const QUOTE_TAIL_MARKS: &[&str] = &["divrplyfwdmsg", "appendonsend", "olk_src_body_section"];
+const QUOTE_TAIL_MARKS: &[&str] = &[
+    "divrplyfwdmsg",
+    "appendonsend",
+    "olk_src_body_section",
+    "mail-editor-reference-message-container",
+];
 
 /// Tags that start a new line of text; the converter only breaks at `<br>` and
 /// `</p>`, and a Gmail body is a stack of `<div>`s.
@@ -122,27 +133,33 @@ fn tag_name(tag: &str) -> &str {
 /// Byte offset just after the `</name>` closing the element whose opening tag
 /// ended at `from`, counting nested elements of the same name. An unclosed
 /// element runs to the end (it is dropped whole, the safe side for a quote).
+/// Both searches only move forward, so the cost is linear however deep the
+/// nesting.
 fn element_end(lower: &str, from: usize, name: &str) -> usize {
     let open = format!("<{name}");
     let close = format!("</{name}");
+    let find = |at: usize, what: &str| lower.get(at..).and_then(|s| s.find(what)).map(|i| at + i);
     let mut depth = 1usize;
-    let mut pos = from;
-    while depth > 0 {
-        let next_open = lower[pos..].find(&open).map(|i| pos + i);
-        let next_close = lower[pos..].find(&close).map(|i| pos + i);
-        match (next_open, next_close) {
-            (_, None) => return lower.len(),
-            (Some(o), Some(c)) if o < c => {
+    let mut next_open = find(from, &open);
+    let mut next_close = find(from, &close);
+    loop {
+        let Some(c) = next_close else {
+            return lower.len();
+        };
+        match next_open {
+            Some(o) if o < c => {
                 depth += 1;
-                pos = o + open.len();
+                next_open = find(o + open.len(), &open);
             }
-            (_, Some(c)) => {
+            _ => {
                 depth -= 1;
-                pos = lower[c..].find('>').map_or(lower.len(), |e| c + e + 1);
+                if depth == 0 {
+                    return find(c, ">").map_or(lower.len(), |e| e + 1);
+                }
+                next_close = find(c + close.len(), &close);
             }
         }
     }
-    pos
 }
 
 /// Drops quoted (`>`) lines, attribution lines ("On … wrote:"), Outlook reply
@@ -455,6 +472,12 @@ mod tests {
             r#"<div>5254</div><hr><div id="divRplyFwdMsg"><b>From:</b> Ben</div><div>3746</div>"#;
         let text = html_text(html);
         assert!(text.contains("5254") && !text.contains("3746"), "{text}");
+    }
+
+    #[test]
+    fn deeply_nested_unclosed_quote_is_dropped_in_linear_time() {
+        let html = format!("5254{}</blockquote>", "<blockquote>".repeat(100_000));
+        assert_eq!(html_text(&html).trim(), "5254");
     }
 
     #[test]

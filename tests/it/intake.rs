@@ -210,7 +210,16 @@ fn address_for_another_domain_is_not_a_game() {
     let raw = b"From: anna@example.org\nTo: chess+17-k3x9qp2m@other.example\n\n5254\n";
     let intake = intake::read(raw, &config());
     assert_eq!(intake.game_address, None);
-    assert!(!intake.to_bare_referee);
+    assert!(intake.to_bare_referee);
+}
+
+#[test]
+fn referees_own_mail_coming_back_is_automatic() {
+    let raw = b"From: chess+17-k3x9qp2m@club.example\nTo: chess+17-k3x9qp2m@club.example\n\n[wildt #17] 5254\n";
+    assert!(matches!(
+        intake::read(raw, &config()).disposition,
+        Disposition::Automatic(AutoReason::DaemonSender(_))
+    ));
 }
 
 #[test]
