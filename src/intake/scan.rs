@@ -42,6 +42,8 @@ enum Tok {
     Sym(String),
     /// Anything mixed: `17:45`, `12.05.2024`, `+49`, `€5254`, `0171-5254`.
     Other(String),
+    /// The word before ended a sentence (`.`, `!`, `?`).
+    Stop,
 }
 
 fn number(n: &str, dots: &str) -> Option<MoveNumber> {
@@ -64,10 +66,11 @@ fn split_numbered(core: &str) -> Option<(&str, &str, &str)> {
         .find(|d| rest.starts_with(d))
         .or_else(|| rest.starts_with('.').then_some("."))?;
     let after = &rest[dots.len()..];
-    after
-        .bytes()
-        .all(|b| b.is_ascii_digit())
-        .then_some((&core[..n_len], dots, after))
+    (after.bytes().all(|b| b.is_ascii_digit()) || is_san(after)).then_some((
+        &core[..n_len],
+        dots,
+        after,
+    ))
 }
 
 const LEADING_PUNCT: &[char] = &[
@@ -98,6 +101,10 @@ fn tokenize(line: &str) -> Vec<Tok> {
             if question {
                 out.push(Tok::Question);
             }
+            // `12.` is a move number, not a full stop; `12.5254.` ends a sentence.
+            if matches!(out.last(), Some(Tok::NumMove(..))) && ends_sentence(raw) {
+                out.push(Tok::Stop);
+            }
             continue;
         }
         let core = core.trim_end_matches(['.', '…']);
@@ -116,9 +123,17 @@ fn tokenize(line: &str) -> Vec<Tok> {
         if question {
             out.push(Tok::Question);
         }
+        if ends_sentence(raw) {
+            out.push(Tok::Stop);
+        }
     }
     join_spaced_numbers(&mut out);
     out
+}
+
+fn ends_sentence(raw: &str) -> bool {
+    raw.trim_end_matches([')', ']', '"', '\'', '»', '”', '*', '_'])
+        .ends_with(['.', '!', '?', '…'])
 }
 
 /// `12.`, `12...` (a move number) or `12.5254`, `12...3746.` (a numbered move).
@@ -131,6 +146,10 @@ fn numbered(core: &str) -> Option<Tok> {
         return None;
     }
     let num = number(n, dots)?;
+    if is_san(after) {
+        // `1.e4`: algebraic, with its number.
+        return Some(Tok::San(after.to_owned()));
+    }
     Some(if (4..=5).contains(&after.len()) {
         Tok::NumMove(num, after.to_owned())
     } else {
@@ -249,7 +268,7 @@ const LINE_WORDS: &[&str] = &[
 const MOVE_INTENT: &[&str] = &[
     "move", "play", "playing", "reply", "answer", "zug", "spiele", "ziehe", "antwort", "coup",
     "joue", "réponse", "jugada", "juego", "movimiento", "mossa", "gioco", "zet", "speel",
-    "castling", "castle", "castles", "rochade", "roque", "enroque",
+    "castling", "castle", "castles", "rochade", "roque", "enroque", "promote", "promotes",
 ];
 
 /// Words that, shortly before a number, say it is the opponent's move (an echo
@@ -446,6 +465,15 @@ fn word_at(toks: &[Tok], i: usize) -> Option<&str> {
     }
 }
 
+/// The token before `i`, looking through a full stop ("Tel. 5254").
+fn before(toks: &[Tok], i: usize) -> Option<usize> {
+    let j = i.checked_sub(1)?;
+    match toks[j] {
+        Tok::Stop => j.checked_sub(1),
+        _ => Some(j),
+    }
+}
+
 /// Indices of digit tokens that belong to a phone number: two or more number
 /// groups in a row where one is glued with `+ - / ( )` or starts with 0 or has a
 /// length no move has.
@@ -540,11 +568,16 @@ fn read_line(line: &str, f: &mut Findings) {
             match prose_role(&toks, i) {
                 ProseRole::Echo => continue,
                 ProseRole::Intended => {}
+                ProseRole::Unknown if standalone(&toks, i) => {}
                 ProseRole::Unknown => {
-                    // Asked about even when not valid ("until 1520" may be a
-                    // move with a slip of the pen); years are common enough in
-                    // prose to pass unasked.
-                    if digits.len() <= 5 && !is_year(digits) {
+                    // A four-digit number is asked about even when it is not a
+                    // valid move ("until 1520" may hold a slip of the pen);
+                    // years, and five-digit postal codes, pass unasked.
+                    let asked = match parse_move(digits) {
+                        Ok(_) => true,
+                        Err(_) => digits.len() == 4 && !is_year(digits),
+                    };
+                    if asked {
                         f.in_prose.push(short(digits));
                     }
                     continue;
@@ -581,6 +614,16 @@ fn parse_err(digits: &str) -> ParseError {
     }
 }
 
+/// The number is a sentence of its own: "Thanks! 5254" (but not "until 1520").
+fn standalone(toks: &[Tok], i: usize) -> bool {
+    let starts = i == 0 || matches!(toks[i - 1], Tok::Stop);
+    let ends = matches!(
+        toks.get(i + 1),
+        None | Some(Tok::Stop) | Some(Tok::Question)
+    );
+    starts && ends
+}
+
 enum ProseRole {
     Echo,
     Intended,
@@ -609,11 +652,12 @@ fn prose_role(toks: &[Tok], i: usize) -> ProseRole {
 
 /// A game number ("game 1717"), a phone ("Tel 5254 1234"), a price ("5254 EUR").
 fn beside_non_move_word(toks: &[Tok], i: usize) -> bool {
-    let prev = i.checked_sub(1).and_then(|j| word_at(toks, j));
-    let prev2 = i.checked_sub(2).and_then(|j| word_at(toks, j));
+    let p1 = before(toks, i);
+    let p2 = p1.and_then(|j| before(toks, j));
+    let prev = p1.and_then(|j| word_at(toks, j));
+    let prev2 = p2.and_then(|j| word_at(toks, j));
     let next = word_at(toks, i + 1);
-    let after_sym_or_digits =
-        i > 0 && matches!(toks.get(i - 1), Some(Tok::Digits(_)) | Some(Tok::Sym(_)));
+    let after_sym_or_digits = p1.is_some_and(|j| matches!(toks[j], Tok::Digits(_) | Tok::Sym(_)));
     prev.is_some_and(|w| NON_MOVE_BEFORE.contains(&w) || CURRENCY.contains(&w) || w == "#")
         || (prev2.is_some_and(|w| NON_MOVE_BEFORE.contains(&w)) && after_sym_or_digits)
         || next.is_some_and(|w| CURRENCY.contains(&w))
@@ -693,8 +737,9 @@ fn conclude(f: Findings) -> Reading {
         for kw in &f.keywords {
             match kw {
                 Kw::OfferDraw => offer_draw = true,
-                // The reply to a move shows the board anyway.
-                Kw::Status => {}
+                // The reply to a move shows the board anyway, and moving
+                // declines a pending draw offer anyway.
+                Kw::Status | Kw::DeclineDraw => {}
                 other => {
                     if !others.contains(&other.name().to_owned()) {
                         others.push(other.name().to_owned());
@@ -1029,6 +1074,35 @@ mod tests {
                 offer_draw: true
             })
         );
+    }
+
+    #[test]
+    fn move_as_its_own_sentence_in_prose_is_accepted() {
+        assert_eq!(play("Thanks! 5254"), ["5254"]);
+        assert_eq!(play("Thanks for the move. 5254."), ["5254"]);
+        assert!(matches!(
+            unclear("Thanks, 5254 then"),
+            Unclear::NumberInProse { .. }
+        ));
+    }
+
+    #[test]
+    fn move_with_declined_draw_is_played() {
+        assert_eq!(play("Draw declined. 13. 5254"), ["13.5254"]);
+    }
+
+    #[test]
+    fn postal_code_with_zero_is_not_asked_about() {
+        assert_eq!(
+            play("13. 5254\n\nAnna Schmidt\nHauptstr. 12\n10115 Berlin"),
+            ["13.5254"]
+        );
+    }
+
+    #[test]
+    fn numbered_algebraic_is_algebraic() {
+        assert!(matches!(unclear("1.e4"), Unclear::Algebraic { .. }));
+        assert!(matches!(unclear("13... Nf6"), Unclear::Algebraic { .. }));
     }
 
     #[test]
