@@ -29,7 +29,8 @@ pub(super) fn player_text(message: &Message<'_>) -> String {
         out.push_str(&strip_quotes(&text));
         out.push('\n');
     }
-    if !any
+    // No text part, or an empty one beside the HTML (some webmailers send that).
+    if (!any || out.trim().is_empty())
         && let Some(part) = message.html_bodies().next()
         && let PartType::Html(h) = &part.body
     {
@@ -43,8 +44,9 @@ pub(super) fn html_text(html: &str) -> String {
     mail_parser::decoders::html::html_to_text(&strip_html_quotes(html))
 }
 
-/// Elements whose opening tag (class or id) marks quoted or attributed text.
-/// The whole element is dropped (text after it, a bottom-post, is kept).
+/// Elements whose opening tag (class or id) marks quoted or attributed text, or
+/// a signature. The whole element is dropped (text after it, a bottom-post, is
+/// kept).
 #[rustfmt::skip]
 const QUOTE_CONTAINER_MARKS: &[&str] = &[
     "gmail_quote",
@@ -52,6 +54,9 @@ const QUOTE_CONTAINER_MARKS: &[&str] = &[
     "gmail_attr",
     "yahoo_quoted",
     "protonmail_quote",
+    // Signatures are never commands, and hold phone numbers and dates.
+    "gmail_signature",
+    "moz-signature",
 ];
 
 /// Opening-tag marks after which everything is the earlier message (Outlook puts
@@ -98,8 +103,11 @@ fn strip_html_quotes(html: &str) -> String {
         if QUOTE_TAIL_MARKS.iter().any(|m| tag.contains(m)) {
             return out;
         }
-        if name == "div" && QUOTE_CONTAINER_MARKS.iter().any(|m| tag.contains(m)) {
-            let end = element_end(&lower, tag_end, "div");
+        if !name.is_empty()
+            && !name.starts_with('/')
+            && QUOTE_CONTAINER_MARKS.iter().any(|m| tag.contains(m))
+        {
+            let end = element_end(&lower, tag_end, name);
             copied = end;
             pos = end;
             out.push_str("<br>");
@@ -478,6 +486,16 @@ mod tests {
     fn deeply_nested_unclosed_quote_is_dropped_in_linear_time() {
         let html = format!("5254{}</blockquote>", "<blockquote>".repeat(100_000));
         assert_eq!(html_text(&html).trim(), "5254");
+    }
+
+    #[test]
+    fn html_signature_is_dropped() {
+        let html = r#"<div>13. 5254</div><div class="gmail_signature"><div>Anna</div><div>Tel 5254 1234</div></div><pre class="moz-signature">-- 5755</pre>"#;
+        let text = html_text(html);
+        assert!(
+            text.contains("5254") && !text.contains("1234") && !text.contains("5755"),
+            "{text}"
+        );
     }
 
     #[test]
