@@ -129,6 +129,31 @@ pub enum Unclear {
 }
 
 /// Reads one raw message. Never panics; work is linear in the input size.
+///
+/// ```
+/// use wildt::command::Command;
+/// use wildt::intake::{read, Disposition, IntakeConfig, Reading};
+///
+/// let cfg = IntakeConfig {
+///     referee_local: "chess".into(),
+///     referee_domain: "club.example".into(),
+///     max_message_bytes: 256 * 1024,
+/// };
+/// let raw = b"From: Anna <anna@example.org>\r\n\
+///             To: chess+17-k3x9qp2m@club.example\r\n\
+///             Subject: Re: [wildt #17] 12... 3746\r\n\r\n\
+///             13. 5254\r\n\r\n\
+///             On Sun, Ben wrote:\r\n> 12... 3746\r\n";
+/// let intake = read(raw, &cfg);
+/// assert_eq!(intake.game_address.map(|g| g.game), Some(17));
+/// let Disposition::Read(Reading::Command(Command::Play { line, offer_draw })) = intake.disposition
+/// else {
+///     panic!("not a move");
+/// };
+/// assert_eq!(line.len(), 1);
+/// assert_eq!(line[0].mv.to_string(), "5254");
+/// assert!(!offer_draw);
+/// ```
 pub fn read(raw: &[u8], cfg: &IntakeConfig) -> Intake {
     if raw.len() > cfg.max_message_bytes {
         return read_oversize(raw, cfg);

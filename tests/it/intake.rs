@@ -318,9 +318,14 @@ fn garbage_without_headers_is_malformed() {
     );
 }
 
-/// A decision whatever the input; oversize input is never read as a command.
-fn check_total(raw: &[u8], cfg: &IntakeConfig) {
+/// A decision whatever the input; oversize input is never read as a command; a
+/// move read is never an empty line.
+fn check_total(raw: &[u8], cfg: &IntakeConfig) -> Intake {
     let intake = intake::read(raw, cfg);
+    assert_eq!(intake.to_bare_referee, intake.game_address.is_none());
+    if let Disposition::Read(Reading::Command(Command::Play { line, .. })) = &intake.disposition {
+        assert!(!line.is_empty());
+    }
     if raw.len() > cfg.max_message_bytes {
         assert!(
             matches!(
@@ -331,6 +336,7 @@ fn check_total(raw: &[u8], cfg: &IntakeConfig) {
             intake.disposition
         );
     }
+    intake
 }
 
 const MIB: usize = 1024 * 1024;
@@ -383,12 +389,17 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(raw in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        check_total(&raw, &IntakeConfig { max_message_bytes: 1024, ..config() });
+        let intake = check_total(&raw, &IntakeConfig { max_message_bytes: 1024, ..config() });
+        prop_assert!(intake.from.as_ref().is_none_or(|f| f.to_lowercase() == *f));
     }
 
     #[test]
     fn arbitrary_bodies_after_real_headers_never_panic(body in "\\PC{0,600}") {
-        check_total(&mail("", &body), &config());
-        check_total(&html_mail(&body), &config());
+        // The headers are fixed, so whatever the body, the envelope is the same.
+        for raw in [mail("", &body), html_mail(&body)] {
+            let intake = check_total(&raw, &config());
+            prop_assert_eq!(intake.from.as_deref(), Some("anna@example.org"));
+            prop_assert_eq!(intake.game_address.map(|g| g.game), Some(17));
+        }
     }
 }
