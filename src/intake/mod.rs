@@ -117,8 +117,9 @@ pub enum Unclear {
     /// Bare "draw" (or "remis", "nulle", "tablas") without saying offer, accept
     /// or decline.
     VagueDraw { text: String },
-    /// A command word next to a negation ("I won't resign"): asked about.
-    Negated { text: String },
+    /// A binding command mentioned but not clearly given: next to a negation
+    /// ("I won't resign") or in a question ("Should I resign?"). Asked about.
+    Uncertain { text: String },
     /// A move together with another command, or two different commands
     /// (e.g. `5254` and "resign", or "accept draw" and "no draw").
     MixedCommands { found: Vec<String> },
@@ -284,9 +285,9 @@ impl fmt::Display for Unclear {
                 f,
                 "`{text}`: please write \"offer draw\", \"accept draw\" or \"decline draw\""
             ),
-            Unclear::Negated { text } => write!(
+            Unclear::Uncertain { text } => write!(
                 f,
-                "`{text}` contains a command word and a negation; please write the command alone"
+                "`{text}` mentions a command in a question or with a negation; if you mean it, write the command alone (e.g. \"resign\")"
             ),
             Unclear::MixedCommands { found } => write!(
                 f,
@@ -418,7 +419,7 @@ impl Unclear {
             Unclear::Algebraic { .. } => "algebraic",
             Unclear::NumberInProse { .. } => "number_in_prose",
             Unclear::VagueDraw { .. } => "vague_draw",
-            Unclear::Negated { .. } => "negated",
+            Unclear::Uncertain { .. } => "uncertain",
             Unclear::MixedCommands { .. } => "mixed_commands",
             Unclear::TooManyMoves { .. } => "too_many_moves",
             Unclear::Malformed => "malformed",

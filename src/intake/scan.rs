@@ -417,7 +417,7 @@ struct Findings {
     in_prose: Vec<String>,
     keywords: Vec<Kw>,
     vague: Option<String>,
-    negated: Option<String>,
+    uncertain: Option<String>,
     moves_seen: usize,
 }
 
@@ -698,12 +698,14 @@ fn read_keywords(line: &str, toks: &[Tok], prose: bool, f: &mut Findings) {
     }
     let leftover =
         |pred: &dyn Fn(&str) -> bool| words.iter().zip(&used).any(|(w, u)| !u && pred(w));
-    if found
-        .iter()
-        .any(|k| *k != Kw::DeclineDraw && *k != Kw::Status)
-        && leftover(&|w| w == "not")
-    {
-        f.negated.get_or_insert_with(|| short(line.trim()));
+    // Binding commands are taken only when plainly given: "I won't resign",
+    // "not offering a draw", "should I resign?" are asked about.
+    let binding = |k: &Kw| matches!(k, Kw::Resign | Kw::AcceptDraw | Kw::ClaimDraw);
+    let negated =
+        found.iter().any(|k| binding(k) || *k == Kw::OfferDraw) && leftover(&|w| w == "not");
+    let questioned = found.iter().any(binding) && leftover(&|w| w == "?");
+    if negated || questioned {
+        f.uncertain.get_or_insert_with(|| short(line.trim()));
         return;
     }
     if !prose && leftover(&|w| VAGUE_DRAW.contains(&w)) {
@@ -714,8 +716,8 @@ fn read_keywords(line: &str, toks: &[Tok], prose: bool, f: &mut Findings) {
 
 fn conclude(f: Findings) -> Reading {
     let unclear = Reading::Unclear;
-    if let Some(text) = f.negated {
-        return unclear(Unclear::Negated { text });
+    if let Some(text) = f.uncertain {
+        return unclear(Unclear::Uncertain { text });
     }
     let line = match merge(f.segments) {
         Ok(line) => line,
@@ -845,9 +847,20 @@ fn merge(segments: Vec<Vec<WrittenMove>>) -> Result<Vec<WrittenMove>, Vec<String
             }
         }
         _ => {
-            // Separate lines join into one record only when each starts with its
-            // move number: `12... 3746` then `13. 5254`.
-            if kept.iter().any(|s| s[0].number.is_none()) {
+            // Separate lines join into one record only when numbers tie them
+            // together: `12... 3746` then `13. 5254`, or a long record wrapped
+            // by the mail client (a line may then start with Black's move).
+            // `5254` then `7163`, or `5254` then `13. 7163`, are two moves.
+            let numbered = |s: &[WrittenMove]| s.iter().any(|w| w.number.is_some());
+            let joinable = kept.iter().enumerate().all(|(k, s)| match k {
+                0 => numbered(s),
+                _ => {
+                    s[0].number.is_some()
+                        || (numbered(s) && s.len() >= 2)
+                        || (s.len() >= 2 && kept[k - 1].len() >= 2 && numbered(&kept[k - 1]))
+                }
+            });
+            if !joinable {
                 return several();
             }
             let line: Vec<WrittenMove> = kept.concat();
@@ -913,6 +926,26 @@ mod tests {
     #[test]
     fn echo_and_move_on_separate_lines_join() {
         assert_eq!(play("12... 3746\n13. 5254"), ["12...3746", "13.5254"]);
+    }
+
+    #[test]
+    fn record_wrapped_by_the_mail_client_is_one_line() {
+        let text = "1. 5254 5755 2. 7163 2836 3. 6125 1716 4. 2514 7866 5. 5171 6857 6. 6151\n2725 7. 1423 4746 8. 3233 5878";
+        let line = play(text);
+        assert_eq!(line.len(), 16);
+        assert_eq!(line.last().map(String::as_str), Some("5878"));
+    }
+
+    #[test]
+    fn unnumbered_move_before_a_numbered_one_is_several_moves() {
+        assert!(matches!(
+            unclear("5254\n13. 7163"),
+            Unclear::SeveralMoves { .. }
+        ));
+        assert!(matches!(
+            unclear("13. 5254\n7163"),
+            Unclear::SeveralMoves { .. }
+        ));
     }
 
     #[test]
@@ -1118,14 +1151,28 @@ mod tests {
     }
 
     #[test]
+    fn resignation_in_a_question_is_asked_about() {
+        assert!(matches!(
+            unclear("Should I resign?"),
+            Unclear::Uncertain { .. }
+        ));
+        assert!(matches!(
+            unclear("Draw accepted?"),
+            Unclear::Uncertain { .. }
+        ));
+        // The question mark is the offer itself here.
+        assert_eq!(command("Draw?"), Command::OfferDraw);
+    }
+
+    #[test]
     fn negated_resignation_is_asked_about() {
         assert!(matches!(
             unclear("I won't resign!"),
-            Unclear::Negated { .. }
+            Unclear::Uncertain { .. }
         ));
         assert!(matches!(
             unclear("Ich gebe nicht auf"),
-            Unclear::NothingFound | Unclear::Negated { .. }
+            Unclear::NothingFound | Unclear::Uncertain { .. }
         ));
     }
 
