@@ -230,7 +230,11 @@ fn is_san(word: &str) -> bool {
     {
         p = tail;
     }
-    let p = p.strip_suffix(b"x").unwrap_or(p);
+    // `exd5`, and long algebraic `e2-e4` / `e2xe4`.
+    let p = p
+        .strip_suffix(b"x")
+        .or_else(|| p.strip_suffix(b"-"))
+        .unwrap_or(p);
     match p {
         [] => true,
         [f] => (b'a'..=b'h').contains(f) || (b'1'..=b'8').contains(f),
@@ -587,7 +591,14 @@ fn read_line(line: &str, f: &mut Findings) {
         match parse_move(digits) {
             Ok(mv) => {
                 f.moves_seen += 1;
-                segment.push(WrittenMove { number: num, mv });
+                let written = WrittenMove { number: num, mv };
+                // `5254 5254` is one move written twice, not a record.
+                let repeated = segment
+                    .last()
+                    .is_some_and(|l| l.mv == mv && (num.is_none() || l.number == num));
+                if !repeated {
+                    segment.push(written);
+                }
             }
             Err(e) => f.not_moves.push((short(digits), e)),
         }
@@ -954,6 +965,12 @@ mod tests {
     }
 
     #[test]
+    fn move_written_twice_on_a_line_is_one_move() {
+        assert_eq!(play("5254 5254"), ["5254"]);
+        assert_eq!(play("13. 5254 5254"), ["13.5254"]);
+    }
+
+    #[test]
     fn two_different_moves_are_several_moves() {
         assert!(matches!(
             unclear("5254\n\n7163"),
@@ -1057,7 +1074,9 @@ mod tests {
 
     #[test]
     fn algebraic_move_is_not_converted() {
-        for t in ["Nf3", "e4", "O-O", "exd5", "e8=Q", "13. Nf3", "Qxe7+"] {
+        for t in [
+            "Nf3", "e4", "O-O", "exd5", "e8=Q", "13. Nf3", "Qxe7+", "e2-e4", "Ng1-f3",
+        ] {
             assert!(matches!(unclear(t), Unclear::Algebraic { .. }), "{t}");
         }
         // With the numeric move beside it, the algebraic is a gloss.
