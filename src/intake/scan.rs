@@ -299,7 +299,7 @@ const CURRENCY: &[&str] = &[
 /// Words skipped when matching keyword phrases ("I offer *a* draw").
 #[rustfmt::skip]
 const FILLERS: &[&str] = &[
-    "i", "a", "an", "the", "you", "your", "to", "ich", "ein", "einen", "das", "die", "der",
+    "i", "a", "the", "you", "your", "to", "ich", "ein", "einen", "das", "die", "der",
     "dir", "je", "te", "vous", "la", "le", "une", "yo", "me", "las", "unas", "hereby",
     "hiermit", "please", "bitte",
 ];
@@ -1097,6 +1097,58 @@ mod tests {
         assert_eq!(command("I claim a draw"), Command::ClaimDraw);
         assert_eq!(command("status"), Command::Status);
         assert_eq!(command("Show board"), Command::Status);
+    }
+
+    /// Every example in the user-facing word list is read as its row says.
+    #[test]
+    fn keywords_md_examples_are_understood() {
+        let doc = include_str!("KEYWORDS.md");
+        let mut checked = 0;
+        for row in doc.lines().filter(|l| l.starts_with("| ")) {
+            let mut cells = row.split('|').map(str::trim).filter(|c| !c.is_empty());
+            let want = match cells.next() {
+                Some("resign") => Command::Resign,
+                Some("offer a draw") => Command::OfferDraw,
+                Some("accept a draw") => Command::AcceptDraw,
+                Some("decline a draw") => Command::DeclineDraw,
+                Some("claim a draw") => Command::ClaimDraw,
+                Some("show the board") => Command::Status,
+                _ => continue,
+            };
+            for cell in cells {
+                for example in cell.split('`').skip(1).step_by(2) {
+                    assert_eq!(command(example), want, "{example}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            checked >= 40,
+            "only {checked} examples found in KEYWORDS.md"
+        );
+    }
+
+    /// Every move example in the user-facing word list is read as a move.
+    #[test]
+    fn keywords_md_move_examples_are_moves() {
+        let doc = include_str!("KEYWORDS.md");
+        let moves = doc
+            .split("### Moves")
+            .nth(1)
+            .and_then(|rest| rest.split("###").next())
+            .unwrap_or_default();
+        let mut checked = 0;
+        for row in moves.lines().filter(|l| l.starts_with("| `")) {
+            let first = row.split('|').nth(1).unwrap_or_default();
+            for example in first.split('`').skip(1).step_by(2) {
+                assert!(!play(example).is_empty(), "{example}");
+                checked += 1;
+            }
+        }
+        assert!(
+            checked >= 15,
+            "only {checked} move examples found in KEYWORDS.md"
+        );
     }
 
     #[test]
