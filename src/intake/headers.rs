@@ -145,6 +145,18 @@ const DAEMON_LOCALS: &[&str] = &[
     "auto-reply",
 ];
 
+/// `bounces+1234`, `noreply-games`, `MAILER-DAEMON`: the base local part (before
+/// a `+tag`) is a machine name, or starts like one followed by `-`, `_` or `.`.
+fn is_daemon_local(local: &str) -> bool {
+    let base = local.split('+').next().unwrap_or(local);
+    DAEMON_LOCALS.iter().any(|d| {
+        base == *d
+            || base
+                .strip_prefix(d)
+                .is_some_and(|rest| rest.starts_with(['-', '_', '.']))
+    })
+}
+
 /// RFC 3834 and common practice: a reason never to answer, or `None`.
 pub(super) fn automatic(message: &Message<'_>, cfg: &IntakeConfig) -> Option<super::AutoReason> {
     use super::AutoReason;
@@ -187,7 +199,7 @@ pub(super) fn automatic(message: &Message<'_>, cfg: &IntakeConfig) -> Option<sup
             .rsplit_once('@')
             .map_or(from, |(l, _)| l)
             .to_lowercase();
-        if DAEMON_LOCALS.contains(&local.as_str()) {
+        if is_daemon_local(&local) {
             return Some(AutoReason::DaemonSender(local));
         }
         // wildt's own mail come back (a Cc to itself, a forward loop): never
@@ -231,4 +243,75 @@ fn first_word(value: &str) -> String {
         .find(|w| !w.is_empty())
         .unwrap_or_default()
         .to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn machine_senders_are_recognised_with_tags_and_suffixes() {
+        for local in [
+            "mailer-daemon",
+            "postmaster",
+            "bounces+1234",
+            "noreply-games",
+            "no-reply.x",
+        ] {
+            assert!(is_daemon_local(local), "{local}");
+        }
+    }
+
+    #[test]
+    fn people_whose_names_start_like_machines_are_not_daemons() {
+        for local in [
+            "anna",
+            "bouncer",
+            "postmasters-wife",
+            "noreplyanna",
+            "norbert",
+        ] {
+            assert!(!is_daemon_local(local), "{local}");
+        }
+    }
+
+    fn cfg() -> IntakeConfig {
+        IntakeConfig {
+            referee_local: "chess".into(),
+            referee_domain: "club.example".into(),
+            max_message_bytes: 1024,
+        }
+    }
+
+    #[test]
+    fn game_tag_needs_a_number_and_a_long_enough_key() {
+        assert_eq!(
+            parse_tag("17-k3x9qp2m".into()),
+            Some(GameAddress {
+                game: 17,
+                key: "k3x9qp2m".into()
+            })
+        );
+        for bad in [
+            "17-short",
+            "x17-k3x9qp2m",
+            "17k3x9qp2m",
+            "-k3x9qp2m",
+            "17-k3x9qp2m!",
+            "99999999999999999999-k3x9qp2m",
+        ] {
+            assert_eq!(parse_tag(bad.into()), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn referee_address_is_case_insensitive() {
+        assert_eq!(referee_tag("Chess@CLUB.example", &cfg()), Some(None));
+        assert_eq!(
+            referee_tag("CHESS+17-K3X9QP2M@club.example", &cfg()),
+            Some(Some("17-k3x9qp2m".into()))
+        );
+        assert_eq!(referee_tag("chessclub@club.example", &cfg()), None);
+        assert_eq!(referee_tag("chess@club.example.org", &cfg()), None);
+    }
 }
