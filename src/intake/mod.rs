@@ -6,11 +6,12 @@
 //! constant time) or the legality of a move (the referee does, in position): the
 //! intake only says what the message *says*.
 //!
-//! Order of work, cheapest and most important first: loop-prevention headers
-//! (RFC 3834) are decided before any body is looked at; an oversize message has
-//! only its header block parsed; everything else is parsed with mail-parser, the
-//! quoted, forwarded and signature text is cut away ([`text`]), and what is left
-//! (plus the subject, [`subject`]) is read as one command ([`scan`]).
+//! Order of work, cheapest and most important first: the header block alone is
+//! parsed, and the loop-prevention headers (RFC 3834) are decided before any
+//! body is looked at; an oversize message stops there. Otherwise mail-parser
+//! decodes the body, the quoted, forwarded and signature text is cut away
+//! (`text`), and what is left, plus the subject (`subject`), is read as one
+//! command (`scan`). The accepted words are listed in `KEYWORDS.md`.
 
 mod headers;
 mod scan;
@@ -156,59 +157,58 @@ pub enum Unclear {
 /// assert!(!offer_draw);
 /// ```
 pub fn read(raw: &[u8], cfg: &IntakeConfig) -> Intake {
-    if raw.len() > cfg.max_message_bytes {
-        return read_oversize(raw, cfg);
-    }
-    let Some(message) = mail_parser::MessageParser::default().parse(raw) else {
-        return malformed();
+    let oversize = raw.len() > cfg.max_message_bytes;
+    // The header block alone decides the envelope and the loop check, so an
+    // auto-reply or an oversize message never has its body decoded.
+    let cap = if oversize {
+        MAX_HEADER_BYTES
+    } else {
+        raw.len()
     };
-    if message.headers().is_empty() {
-        return malformed();
-    }
-    let mut intake = headers::envelope(&message, cfg);
-    if let Some(reason) = headers::automatic(&message, cfg) {
+    let parser = mail_parser::MessageParser::default();
+    let head = parser
+        .parse_headers(header_block(raw, cap))
+        .filter(|m| !m.headers().is_empty());
+    let Some(head) = head else {
+        let mut intake = malformed();
+        if oversize {
+            intake.disposition = Disposition::TooLarge { size: raw.len() };
+        }
+        return intake;
+    };
+    let mut intake = headers::envelope(&head, cfg);
+    if let Some(reason) = headers::automatic(&head, cfg) {
         intake.disposition = Disposition::Automatic(reason);
         return intake;
     }
-    let body = text::player_text(&message);
-    let subject_line = subject::command_text(&intake.subject);
-    intake.disposition = Disposition::Read(scan::decide(&body, subject_line.as_deref()));
+    if oversize {
+        intake.disposition = Disposition::TooLarge { size: raw.len() };
+        return intake;
+    }
+    let reading = match parser.parse(raw) {
+        Some(message) => {
+            let body = text::player_text(&message);
+            let subject_line = subject::command_text(&intake.subject);
+            scan::decide(&body, subject_line.as_deref())
+        }
+        None => Reading::Unclear(Unclear::Malformed),
+    };
+    intake.disposition = Disposition::Read(reading);
     intake
 }
 
 /// Header bytes parsed for an oversize message: enough for any real header block.
 const MAX_HEADER_BYTES: usize = 64 * 1024;
 
-fn read_oversize(raw: &[u8], cfg: &IntakeConfig) -> Intake {
-    let head = header_block(raw);
-    let parsed = mail_parser::MessageParser::default().parse_headers(head);
-    let mut intake = match &parsed {
-        Some(message) => headers::envelope(message, cfg),
-        None => malformed(),
-    };
-    intake.disposition = match parsed.as_ref().and_then(|m| headers::automatic(m, cfg)) {
-        Some(reason) => Disposition::Automatic(reason),
-        None => Disposition::TooLarge { size: raw.len() },
-    };
-    intake
-}
-
-/// The bytes up to the first blank line (LF or CRLF), capped at [`MAX_HEADER_BYTES`].
-fn header_block(raw: &[u8]) -> &[u8] {
-    let capped = &raw[..raw.len().min(MAX_HEADER_BYTES)];
-    let end = capped
-        .windows(2)
-        .position(|w| w == b"\n\n")
-        .map(|i| i + 2)
-        .into_iter()
-        .chain(
-            capped
-                .windows(4)
-                .position(|w| w == b"\r\n\r\n")
-                .map(|i| i + 4),
-        )
-        .min()
-        .unwrap_or(capped.len());
+/// The bytes up to the first blank line (LF or CRLF), at most `cap` of them.
+fn header_block(raw: &[u8], cap: usize) -> &[u8] {
+    let capped = &raw[..raw.len().min(cap)];
+    let lf = capped.windows(2).position(|w| w == b"\n\n").map(|i| i + 2);
+    let crlf = capped
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4);
+    let end = lf.into_iter().chain(crlf).min().unwrap_or(capped.len());
     &capped[..end]
 }
 
