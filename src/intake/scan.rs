@@ -560,8 +560,10 @@ fn read_line(line: &str, f: &mut Findings) {
             continue;
         }
         if digits.len() < 4 {
-            // `13 5254`: a number without its dot before a move is read as
-            // nothing rather than guessed into a move number.
+            // A move number written without its dot (`13 5254`) is skipped,
+            // not guessed into a number; a lone three-digit number on a move
+            // line is most likely a move with a digit missing, so it is
+            // answered as not-a-move rather than ignored.
             let before_move = matches!(toks.get(i + 1), Some(Tok::Digits(d)) if d.len() >= 4);
             if !prose && !before_move && digits.len() == 3 {
                 f.not_moves.push((digits.to_owned(), parse_err(digits)));
