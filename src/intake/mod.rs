@@ -18,6 +18,11 @@ mod scan;
 mod subject;
 mod text;
 
+/// Every subject wildt sends must start with this (`[wildt #17] …`): a reply's
+/// subject holding it is never read as the player's command. `reply` should
+/// build its subjects from this constant.
+pub use subject::WILDT_SUBJECT_MARK;
+
 use std::fmt;
 
 use serde::Serialize;
