@@ -44,7 +44,7 @@ fn ids(value: &HeaderValue<'_>) -> Vec<String> {
 }
 
 /// The first usable game address in To, Cc, Delivered-To, X-Original-To (in that
-/// order), and whether any of them named the referee at all.
+/// order), and whether there was none (the mail is for the referee itself).
 fn game_address(message: &Message<'_>, cfg: &IntakeConfig) -> (Option<GameAddress>, bool) {
     let mut candidates: Vec<String> = Vec::new();
     for header in [HeaderName::To, HeaderName::Cc] {
@@ -63,19 +63,12 @@ fn game_address(message: &Message<'_>, cfg: &IntakeConfig) -> (Option<GameAddres
             }
         }
     }
-    let mut names_referee = false;
-    for candidate in &candidates {
-        match referee_tag(candidate, cfg) {
-            None => {}
-            Some(tag) => {
-                names_referee = true;
-                if let Some(address) = tag.and_then(parse_tag) {
-                    return (Some(address), false);
-                }
-            }
-        }
-    }
-    (None, names_referee)
+    let address = candidates
+        .iter()
+        .filter_map(|c| referee_tag(c, cfg).flatten())
+        .find_map(parse_tag);
+    let bare = address.is_none();
+    (address, bare)
 }
 
 fn raw_value<'m>(message: &'m Message<'_>, header: &mail_parser::Header<'_>) -> Option<&'m str> {
@@ -133,6 +126,7 @@ fn parse_tag(tag: String) -> Option<GameAddress> {
 }
 
 /// Local parts that only machines send from (compared lower-cased).
+#[rustfmt::skip]
 const DAEMON_LOCALS: &[&str] = &[
     "mailer-daemon",
     "mailerdaemon",
@@ -151,8 +145,20 @@ const DAEMON_LOCALS: &[&str] = &[
     "auto-reply",
 ];
 
+/// `bounces+1234`, `noreply-games`, `MAILER-DAEMON`: the base local part (before
+/// a `+tag`) is a machine name, or starts like one followed by `-`, `_` or `.`.
+fn is_daemon_local(local: &str) -> bool {
+    let base = local.split('+').next().unwrap_or(local);
+    DAEMON_LOCALS.iter().any(|d| {
+        base == *d
+            || base
+                .strip_prefix(d)
+                .is_some_and(|rest| rest.starts_with(['-', '_', '.']))
+    })
+}
+
 /// RFC 3834 and common practice: a reason never to answer, or `None`.
-pub(super) fn automatic(message: &Message<'_>) -> Option<super::AutoReason> {
+pub(super) fn automatic(message: &Message<'_>, cfg: &IntakeConfig) -> Option<super::AutoReason> {
     use super::AutoReason;
     if let Some(value) = text_header(message, "Auto-Submitted") {
         let keyword = first_word(&value);
@@ -193,8 +199,13 @@ pub(super) fn automatic(message: &Message<'_>) -> Option<super::AutoReason> {
             .rsplit_once('@')
             .map_or(from, |(l, _)| l)
             .to_lowercase();
-        if DAEMON_LOCALS.contains(&local.as_str()) {
+        if is_daemon_local(&local) {
             return Some(AutoReason::DaemonSender(local));
+        }
+        // wildt's own mail come back (a Cc to itself, a forward loop): never
+        // answer it, or two copies of wildt could talk to each other forever.
+        if referee_tag(from, cfg).is_some() {
+            return Some(AutoReason::DaemonSender(from.to_lowercase()));
         }
     }
     if let Some(ct) = message.root_part().content_type()
@@ -232,4 +243,75 @@ fn first_word(value: &str) -> String {
         .find(|w| !w.is_empty())
         .unwrap_or_default()
         .to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn machine_senders_are_recognised_with_tags_and_suffixes() {
+        for local in [
+            "mailer-daemon",
+            "postmaster",
+            "bounces+1234",
+            "noreply-games",
+            "no-reply.x",
+        ] {
+            assert!(is_daemon_local(local), "{local}");
+        }
+    }
+
+    #[test]
+    fn people_whose_names_start_like_machines_are_not_daemons() {
+        for local in [
+            "anna",
+            "bouncer",
+            "postmasters-wife",
+            "noreplyanna",
+            "norbert",
+        ] {
+            assert!(!is_daemon_local(local), "{local}");
+        }
+    }
+
+    fn cfg() -> IntakeConfig {
+        IntakeConfig {
+            referee_local: "chess".into(),
+            referee_domain: "club.example".into(),
+            max_message_bytes: 1024,
+        }
+    }
+
+    #[test]
+    fn game_tag_needs_a_number_and_a_long_enough_key() {
+        assert_eq!(
+            parse_tag("17-k3x9qp2m".into()),
+            Some(GameAddress {
+                game: 17,
+                key: "k3x9qp2m".into()
+            })
+        );
+        for bad in [
+            "17-short",
+            "x17-k3x9qp2m",
+            "17k3x9qp2m",
+            "-k3x9qp2m",
+            "17-k3x9qp2m!",
+            "99999999999999999999-k3x9qp2m",
+        ] {
+            assert_eq!(parse_tag(bad.into()), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn referee_address_is_case_insensitive() {
+        assert_eq!(referee_tag("Chess@CLUB.example", &cfg()), Some(None));
+        assert_eq!(
+            referee_tag("CHESS+17-K3X9QP2M@club.example", &cfg()),
+            Some(Some("17-k3x9qp2m".into()))
+        );
+        assert_eq!(referee_tag("chessclub@club.example", &cfg()), None);
+        assert_eq!(referee_tag("chess@club.example.org", &cfg()), None);
+    }
 }

@@ -6,16 +6,22 @@
 //! constant time) or the legality of a move (the referee does, in position): the
 //! intake only says what the message *says*.
 //!
-//! Order of work, cheapest and most important first: loop-prevention headers
-//! (RFC 3834) are decided before any body is looked at; an oversize message has
-//! only its header block parsed; everything else is parsed with mail-parser, the
-//! quoted, forwarded and signature text is cut away ([`text`]), and what is left
-//! (plus the subject, [`subject`]) is read as one command ([`scan`]).
+//! Order of work, cheapest and most important first: the header block alone is
+//! parsed, and the loop-prevention headers (RFC 3834) are decided before any
+//! body is looked at; an oversize message stops there. Otherwise mail-parser
+//! decodes the body, the quoted, forwarded and signature text is cut away
+//! (`text`), and what is left, plus the subject (`subject`), is read as one
+//! command (`scan`). The accepted words are listed in `KEYWORDS.md`.
 
 mod headers;
 mod scan;
 mod subject;
 mod text;
+
+/// Every subject wildt sends must start with this (`[wildt #17] …`): a reply's
+/// subject holding it is never read as the player's command. `reply` should
+/// build its subjects from this constant.
+pub use subject::WILDT_SUBJECT_MARK;
 
 use std::fmt;
 
@@ -46,9 +52,9 @@ pub struct Intake {
     pub references: Vec<String>,
     /// From the first usable game address in To, Cc, Delivered-To, X-Original-To.
     pub game_address: Option<GameAddress>,
-    /// Some recipient header names the referee, but no usable `+game-key` was
-    /// found: the sender wrote to the referee itself (help, or a mistyped address).
-    /// False when no header names the referee at all (e.g. it was a Bcc).
+    /// No usable `+game-key` address was found: the mail is for the referee
+    /// itself (the bare address, a mangled key, or a Bcc). Always equal to
+    /// `game_address.is_none()`; kept as a field so callers need not know that.
     pub to_bare_referee: bool,
     pub disposition: Disposition,
 }
@@ -85,7 +91,8 @@ pub enum AutoReason {
     ListMail,
     /// `Return-Path: <>`: bounces and auto-replies use the null sender.
     NullReturnPath,
-    /// The From local part is MAILER-DAEMON, postmaster, noreply and the like.
+    /// The From local part is MAILER-DAEMON, postmaster, noreply and the like,
+    /// or the From address is the referee's own (its mail come back).
     DaemonSender(String),
     /// `multipart/report`: delivery or disposition notifications.
     DeliveryReport,
@@ -116,8 +123,9 @@ pub enum Unclear {
     /// Bare "draw" (or "remis", "nulle", "tablas") without saying offer, accept
     /// or decline.
     VagueDraw { text: String },
-    /// A command word next to a negation ("I won't resign"): asked about.
-    Negated { text: String },
+    /// A binding command mentioned but not clearly given: next to a negation
+    /// ("I won't resign") or in a question ("Should I resign?"). Asked about.
+    Uncertain { text: String },
     /// A move together with another command, or two different commands
     /// (e.g. `5254` and "resign", or "accept draw" and "no draw").
     MixedCommands { found: Vec<String> },
@@ -128,60 +136,84 @@ pub enum Unclear {
 }
 
 /// Reads one raw message. Never panics; work is linear in the input size.
+///
+/// ```
+/// use wildt::command::Command;
+/// use wildt::intake::{read, Disposition, IntakeConfig, Reading};
+///
+/// let cfg = IntakeConfig {
+///     referee_local: "chess".into(),
+///     referee_domain: "club.example".into(),
+///     max_message_bytes: 256 * 1024,
+/// };
+/// let raw = b"From: Anna <anna@example.org>\r\n\
+///             To: chess+17-k3x9qp2m@club.example\r\n\
+///             Subject: Re: [wildt #17] 12... 3746\r\n\r\n\
+///             13. 5254\r\n\r\n\
+///             On Sun, Ben wrote:\r\n> 12... 3746\r\n";
+/// let intake = read(raw, &cfg);
+/// assert_eq!(intake.game_address.map(|g| g.game), Some(17));
+/// let Disposition::Read(Reading::Command(Command::Play { line, offer_draw })) = intake.disposition
+/// else {
+///     panic!("not a move");
+/// };
+/// assert_eq!(line.len(), 1);
+/// assert_eq!(line[0].mv.to_string(), "5254");
+/// assert!(!offer_draw);
+/// ```
 pub fn read(raw: &[u8], cfg: &IntakeConfig) -> Intake {
-    if raw.len() > cfg.max_message_bytes {
-        return read_oversize(raw, cfg);
-    }
-    let Some(message) = mail_parser::MessageParser::default().parse(raw) else {
-        return malformed();
+    let oversize = raw.len() > cfg.max_message_bytes;
+    // The header block alone decides the envelope and the loop check, so an
+    // auto-reply or an oversize message never has its body decoded.
+    let cap = if oversize {
+        MAX_HEADER_BYTES
+    } else {
+        raw.len()
     };
-    if message.headers().is_empty() {
-        return malformed();
-    }
-    let mut intake = headers::envelope(&message, cfg);
-    if let Some(reason) = headers::automatic(&message) {
+    let parser = mail_parser::MessageParser::default();
+    let head = parser
+        .parse_headers(header_block(raw, cap))
+        .filter(|m| !m.headers().is_empty());
+    let Some(head) = head else {
+        let mut intake = malformed();
+        if oversize {
+            intake.disposition = Disposition::TooLarge { size: raw.len() };
+        }
+        return intake;
+    };
+    let mut intake = headers::envelope(&head, cfg);
+    if let Some(reason) = headers::automatic(&head, cfg) {
         intake.disposition = Disposition::Automatic(reason);
         return intake;
     }
-    let body = text::player_text(&message);
-    let subject_line = subject::command_text(&intake.subject);
-    intake.disposition = Disposition::Read(scan::decide(&body, subject_line.as_deref()));
+    if oversize {
+        intake.disposition = Disposition::TooLarge { size: raw.len() };
+        return intake;
+    }
+    let reading = match parser.parse(raw) {
+        Some(message) => {
+            let body = text::player_text(&message);
+            let subject_line = subject::command_text(&intake.subject);
+            scan::decide(&body, subject_line.as_deref())
+        }
+        None => Reading::Unclear(Unclear::Malformed),
+    };
+    intake.disposition = Disposition::Read(reading);
     intake
 }
 
 /// Header bytes parsed for an oversize message: enough for any real header block.
 const MAX_HEADER_BYTES: usize = 64 * 1024;
 
-fn read_oversize(raw: &[u8], cfg: &IntakeConfig) -> Intake {
-    let head = header_block(raw);
-    let parsed = mail_parser::MessageParser::default().parse_headers(head);
-    let mut intake = match &parsed {
-        Some(message) => headers::envelope(message, cfg),
-        None => malformed(),
-    };
-    intake.disposition = match parsed.as_ref().and_then(headers::automatic) {
-        Some(reason) => Disposition::Automatic(reason),
-        None => Disposition::TooLarge { size: raw.len() },
-    };
-    intake
-}
-
-/// The bytes up to the first blank line (LF or CRLF), capped at [`MAX_HEADER_BYTES`].
-fn header_block(raw: &[u8]) -> &[u8] {
-    let capped = &raw[..raw.len().min(MAX_HEADER_BYTES)];
-    let end = capped
-        .windows(2)
-        .position(|w| w == b"\n\n")
-        .map(|i| i + 2)
-        .into_iter()
-        .chain(
-            capped
-                .windows(4)
-                .position(|w| w == b"\r\n\r\n")
-                .map(|i| i + 4),
-        )
-        .min()
-        .unwrap_or(capped.len());
+/// The bytes up to the first blank line (LF or CRLF), at most `cap` of them.
+fn header_block(raw: &[u8], cap: usize) -> &[u8] {
+    let capped = &raw[..raw.len().min(cap)];
+    let lf = capped.windows(2).position(|w| w == b"\n\n").map(|i| i + 2);
+    let crlf = capped
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4);
+    let end = lf.into_iter().chain(crlf).min().unwrap_or(capped.len());
     &capped[..end]
 }
 
@@ -193,7 +225,7 @@ fn malformed() -> Intake {
         in_reply_to: None,
         references: Vec::new(),
         game_address: None,
-        to_bare_referee: false,
+        to_bare_referee: true,
         disposition: Disposition::Read(Reading::Unclear(Unclear::Malformed)),
     }
 }
@@ -258,9 +290,9 @@ impl fmt::Display for Unclear {
                 f,
                 "`{text}`: please write \"offer draw\", \"accept draw\" or \"decline draw\""
             ),
-            Unclear::Negated { text } => write!(
+            Unclear::Uncertain { text } => write!(
                 f,
-                "`{text}` contains a command word and a negation; please write the command alone"
+                "`{text}` mentions a command in a question or with a negation; if you mean it, write the command alone (e.g. \"resign\")"
             ),
             Unclear::MixedCommands { found } => write!(
                 f,
@@ -392,7 +424,7 @@ impl Unclear {
             Unclear::Algebraic { .. } => "algebraic",
             Unclear::NumberInProse { .. } => "number_in_prose",
             Unclear::VagueDraw { .. } => "vague_draw",
-            Unclear::Negated { .. } => "negated",
+            Unclear::Uncertain { .. } => "uncertain",
             Unclear::MixedCommands { .. } => "mixed_commands",
             Unclear::TooManyMoves { .. } => "too_many_moves",
             Unclear::Malformed => "malformed",

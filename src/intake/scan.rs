@@ -42,6 +42,8 @@ enum Tok {
     Sym(String),
     /// Anything mixed: `17:45`, `12.05.2024`, `+49`, `€5254`, `0171-5254`.
     Other(String),
+    /// The word before ended a sentence (`.`, `!`, `?`).
+    Stop,
 }
 
 fn number(n: &str, dots: &str) -> Option<MoveNumber> {
@@ -64,10 +66,11 @@ fn split_numbered(core: &str) -> Option<(&str, &str, &str)> {
         .find(|d| rest.starts_with(d))
         .or_else(|| rest.starts_with('.').then_some("."))?;
     let after = &rest[dots.len()..];
-    after
-        .bytes()
-        .all(|b| b.is_ascii_digit())
-        .then_some((&core[..n_len], dots, after))
+    (after.bytes().all(|b| b.is_ascii_digit()) || is_san(after)).then_some((
+        &core[..n_len],
+        dots,
+        after,
+    ))
 }
 
 const LEADING_PUNCT: &[char] = &[
@@ -98,6 +101,10 @@ fn tokenize(line: &str) -> Vec<Tok> {
             if question {
                 out.push(Tok::Question);
             }
+            // `12.` is a move number, not a full stop; `12.5254.` ends a sentence.
+            if matches!(out.last(), Some(Tok::NumMove(..))) && ends_sentence(raw) {
+                out.push(Tok::Stop);
+            }
             continue;
         }
         let core = core.trim_end_matches(['.', '…']);
@@ -116,9 +123,17 @@ fn tokenize(line: &str) -> Vec<Tok> {
         if question {
             out.push(Tok::Question);
         }
+        if ends_sentence(raw) {
+            out.push(Tok::Stop);
+        }
     }
     join_spaced_numbers(&mut out);
     out
+}
+
+fn ends_sentence(raw: &str) -> bool {
+    raw.trim_end_matches([')', ']', '"', '\'', '»', '”', '*', '_'])
+        .ends_with(['.', '!', '?', '…'])
 }
 
 /// `12.`, `12...` (a move number) or `12.5254`, `12...3746.` (a numbered move).
@@ -131,6 +146,10 @@ fn numbered(core: &str) -> Option<Tok> {
         return None;
     }
     let num = number(n, dots)?;
+    if is_san(after) {
+        // `1.e4`: algebraic, with its number.
+        return Some(Tok::San(after.to_owned()));
+    }
     Some(if (4..=5).contains(&after.len()) {
         Tok::NumMove(num, after.to_owned())
     } else {
@@ -211,7 +230,11 @@ fn is_san(word: &str) -> bool {
     {
         p = tail;
     }
-    let p = p.strip_suffix(b"x").unwrap_or(p);
+    // `exd5`, and long algebraic `e2-e4` / `e2xe4`.
+    let p = p
+        .strip_suffix(b"x")
+        .or_else(|| p.strip_suffix(b"-"))
+        .unwrap_or(p);
     match p {
         [] => true,
         [f] => (b'a'..=b'h').contains(f) || (b'1'..=b'8').contains(f),
@@ -220,158 +243,65 @@ fn is_san(word: &str) -> bool {
     }
 }
 
+#[rustfmt::skip]
 const NEGATIONS: &[&str] = &[
     "not", "never", "nicht", "nie", "niemals", "pas", "jamais", "nunca", "non", "niet", "nooit",
     "cannot",
 ];
 
 /// Words a move line may hold besides moves and numbers (lower-cased).
+#[rustfmt::skip]
 const LINE_WORDS: &[&str] = &[
     // English
-    "my",
-    "move",
-    "moves",
-    "is",
-    "i",
-    "play",
-    "playing",
-    "reply",
-    "answer",
-    "and",
-    "next",
-    "now",
-    "here",
-    "it",
-    "s",
-    "ok",
-    "okay",
-    "please",
-    "then",
-    "with",
-    "game",
-    "the",
-    "a",
-    "so",
-    "also",
-    "plus",
-    "am",
-    "will",
+    "my", "move", "moves", "is", "i", "play", "playing", "reply", "answer", "and", "next",
+    "now", "here", "it", "s", "ok", "okay", "please", "then", "with", "game", "the", "a",
+    "so", "also", "plus", "am", "will", "castling", "castle", "castles",
     // German
-    "mein",
-    "meine",
-    "zug",
-    "ich",
-    "spiele",
-    "ziehe",
-    "antwort",
-    "und",
-    "partie",
-    "spiel",
-    "nun",
-    "jetzt",
-    "bitte",
-    "hier",
-    "ist",
+    "mein", "meine", "zug", "ich", "spiele", "ziehe", "antwort", "und", "partie", "spiel",
+    "nun", "jetzt", "bitte", "hier", "ist", "rochade",
     // French
-    "mon",
-    "coup",
-    "je",
-    "joue",
-    "et",
-    "est",
-    "voici",
-    "réponse",
-    "partie",
+    "mon", "coup", "je", "joue", "et", "est", "voici", "réponse", "roque",
     // Spanish
-    "mi",
-    "jugada",
-    "juego",
-    "juega",
-    "movimiento",
-    "y",
-    "es",
-    "partida",
-    "aquí",
+    "mi", "jugada", "juego", "juega", "movimiento", "y", "es", "partida", "aquí", "enroque",
     // Italian, Dutch
-    "mossa",
-    "gioco",
-    "mio",
-    "zet",
-    "speel",
-    "mijn",
+    "mossa", "gioco", "mio", "zet", "speel", "mijn",
 ];
 
 /// Words that, shortly before a number in a sentence, say it is the move.
+#[rustfmt::skip]
 const MOVE_INTENT: &[&str] = &[
-    "move",
-    "play",
-    "playing",
-    "reply",
-    "answer",
-    "zug",
-    "spiele",
-    "ziehe",
-    "antwort",
-    "coup",
-    "joue",
-    "réponse",
-    "jugada",
-    "juego",
-    "movimiento",
-    "mossa",
-    "gioco",
-    "zet",
-    "speel",
+    "move", "play", "playing", "reply", "answer", "zug", "spiele", "ziehe", "antwort", "coup",
+    "joue", "réponse", "jugada", "juego", "movimiento", "mossa", "gioco", "zet", "speel",
+    "castling", "castle", "castles", "rochade", "roque", "enroque", "promote", "promotes",
 ];
 
 /// Words that, shortly before a number, say it is the opponent's move (an echo
 /// in prose: "after your 5755 I play 7163").
+#[rustfmt::skip]
 const ECHO_CONTEXT: &[&str] = &[
-    "your", "you", "yours", "dein", "deine", "deinen", "ihr", "ihren", "votre", "ton", "tu", "su",
-    "vuestro", "opponent", "gegner",
+    "your", "you", "yours", "dein", "deine", "deinen", "ihr", "ihren", "votre", "ton", "tu",
+    "su", "vuestro", "opponent", "gegner",
 ];
 
 /// Words that make the number next to them something else (a game, a phone).
+#[rustfmt::skip]
 const NON_MOVE_BEFORE: &[&str] = &[
-    "game",
-    "partie",
-    "partida",
-    "partita",
-    "spiel",
-    "tel",
-    "phone",
-    "fax",
-    "mobile",
-    "mob",
-    "handy",
-    "tél",
-    "telefon",
-    "telefono",
-    "teléfono",
-    "cell",
-    "page",
-    "seite",
-    "room",
-    "zimmer",
-    "year",
-    "jahr",
-    "nr",
-    "no",
-    "number",
-    "ext",
-    "plz",
-    "zip",
+    "game", "partie", "partida", "partita", "spiel", "tel", "phone", "fax", "mobile", "mob",
+    "mobil", "handy", "tél", "telefon", "telefono", "teléfono", "cell", "page", "seite", "room",
+    "zimmer", "year", "jahr", "nr", "no", "number", "ext", "plz", "zip",
 ];
+#[rustfmt::skip]
 const CURRENCY: &[&str] = &[
     "€", "$", "£", "¥", "eur", "euro", "euros", "usd", "dollar", "dollars", "chf", "gbp", "kr",
     "sek", "nok", "dkk", "pln", "%", "km", "kg", "mi",
 ];
 
 /// Words skipped when matching keyword phrases ("I offer *a* draw").
+#[rustfmt::skip]
 const FILLERS: &[&str] = &[
-    "i", "a", "an", "the", "you", "your", "to", "ich", "ein", "einen", "das", "die", "der", "dir",
-    "je", "te", "vous", "la", "le", "une", "yo", "me", "las", "unas", "you", "hereby", "hiermit",
-    "please", "bitte",
+    "i", "a", "the", "you", "your", "to", "ich", "ein", "einen", "das", "die", "der",
+    "dir", "je", "te", "vous", "la", "le", "une", "yo", "me", "las", "unas", "hereby",
+    "hiermit", "please", "bitte",
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -477,7 +407,10 @@ const PHRASES: &[(&[&str], Kw)] = &[
 ];
 
 /// Draw words that alone do not say offer, accept or decline.
-const VAGUE_DRAW: &[&str] = &["draw", "remis", "nulle", "tablas"];
+#[rustfmt::skip]
+const VAGUE_DRAW: &[&str] = &[
+    "draw", "remis", "nulle", "tablas",
+];
 
 /// Everything one line contributed.
 #[derive(Debug, Default)]
@@ -488,7 +421,7 @@ struct Findings {
     in_prose: Vec<String>,
     keywords: Vec<Kw>,
     vague: Option<String>,
-    negated: Option<String>,
+    uncertain: Option<String>,
     moves_seen: usize,
 }
 
@@ -533,6 +466,15 @@ fn word_at(toks: &[Tok], i: usize) -> Option<&str> {
     match toks.get(i) {
         Some(Tok::Word(w)) | Some(Tok::Sym(w)) => Some(w.as_str()),
         _ => None,
+    }
+}
+
+/// The token before `i`, looking through a full stop ("Tel. 5254").
+fn before(toks: &[Tok], i: usize) -> Option<usize> {
+    let j = i.checked_sub(1)?;
+    match toks[j] {
+        Tok::Stop => j.checked_sub(1),
+        _ => Some(j),
     }
 }
 
@@ -609,12 +551,19 @@ fn read_line(line: &str, f: &mut Findings) {
             _ => continue,
         };
         pending = None;
-        if phone[i] || beside_non_move_word(&toks, i) {
+        // `12. 5. 2024`: a date written with spaces, not move 5 and `2024`.
+        let spaced_date = is_year(digits)
+            && i >= 2
+            && matches!(toks[i - 1], Tok::Num(_))
+            && matches!(toks[i - 2], Tok::Num(_));
+        if phone[i] || spaced_date || beside_non_move_word(&toks, i) {
             continue;
         }
         if digits.len() < 4 {
-            // `13 5254`: a number without its dot before a move is read as
-            // nothing rather than guessed into a move number.
+            // A move number written without its dot (`13 5254`) is skipped,
+            // not guessed into a number; a lone three-digit number on a move
+            // line is most likely a move with a digit missing, so it is
+            // answered as not-a-move rather than ignored.
             let before_move = matches!(toks.get(i + 1), Some(Tok::Digits(d)) if d.len() >= 4);
             if !prose && !before_move && digits.len() == 3 {
                 f.not_moves.push((digits.to_owned(), parse_err(digits)));
@@ -625,11 +574,16 @@ fn read_line(line: &str, f: &mut Findings) {
             match prose_role(&toks, i) {
                 ProseRole::Echo => continue,
                 ProseRole::Intended => {}
+                ProseRole::Unknown if standalone(&toks, i) => {}
                 ProseRole::Unknown => {
-                    // Asked about even when not valid ("until 1520" may be a
-                    // move with a slip of the pen); years are common enough in
-                    // prose to pass unasked.
-                    if digits.len() <= 5 && !is_year(digits) {
+                    // A four-digit number is asked about even when it is not a
+                    // valid move ("until 1520" may hold a slip of the pen);
+                    // years, and five-digit postal codes, pass unasked.
+                    let asked = match parse_move(digits) {
+                        Ok(_) => true,
+                        Err(_) => digits.len() == 4 && !is_year(digits),
+                    };
+                    if asked {
                         f.in_prose.push(short(digits));
                     }
                     continue;
@@ -639,7 +593,14 @@ fn read_line(line: &str, f: &mut Findings) {
         match parse_move(digits) {
             Ok(mv) => {
                 f.moves_seen += 1;
-                segment.push(WrittenMove { number: num, mv });
+                let written = WrittenMove { number: num, mv };
+                // `5254 5254` is one move written twice, not a record.
+                let repeated = segment
+                    .last()
+                    .is_some_and(|l| l.mv == mv && (num.is_none() || l.number == num));
+                if !repeated {
+                    segment.push(written);
+                }
             }
             Err(e) => f.not_moves.push((short(digits), e)),
         }
@@ -664,6 +625,16 @@ fn parse_err(digits: &str) -> ParseError {
             count: digits.len(),
         },
     }
+}
+
+/// The number is a sentence of its own: "Thanks! 5254" (but not "until 1520").
+fn standalone(toks: &[Tok], i: usize) -> bool {
+    let starts = i == 0 || matches!(toks[i - 1], Tok::Stop);
+    let ends = matches!(
+        toks.get(i + 1),
+        None | Some(Tok::Stop) | Some(Tok::Question)
+    );
+    starts && ends
 }
 
 enum ProseRole {
@@ -694,11 +665,12 @@ fn prose_role(toks: &[Tok], i: usize) -> ProseRole {
 
 /// A game number ("game 1717"), a phone ("Tel 5254 1234"), a price ("5254 EUR").
 fn beside_non_move_word(toks: &[Tok], i: usize) -> bool {
-    let prev = i.checked_sub(1).and_then(|j| word_at(toks, j));
-    let prev2 = i.checked_sub(2).and_then(|j| word_at(toks, j));
+    let p1 = before(toks, i);
+    let p2 = p1.and_then(|j| before(toks, j));
+    let prev = p1.and_then(|j| word_at(toks, j));
+    let prev2 = p2.and_then(|j| word_at(toks, j));
     let next = word_at(toks, i + 1);
-    let after_sym_or_digits =
-        i > 0 && matches!(toks.get(i - 1), Some(Tok::Digits(_)) | Some(Tok::Sym(_)));
+    let after_sym_or_digits = p1.is_some_and(|j| matches!(toks[j], Tok::Digits(_) | Tok::Sym(_)));
     prev.is_some_and(|w| NON_MOVE_BEFORE.contains(&w) || CURRENCY.contains(&w) || w == "#")
         || (prev2.is_some_and(|w| NON_MOVE_BEFORE.contains(&w)) && after_sym_or_digits)
         || next.is_some_and(|w| CURRENCY.contains(&w))
@@ -739,12 +711,14 @@ fn read_keywords(line: &str, toks: &[Tok], prose: bool, f: &mut Findings) {
     }
     let leftover =
         |pred: &dyn Fn(&str) -> bool| words.iter().zip(&used).any(|(w, u)| !u && pred(w));
-    if found
-        .iter()
-        .any(|k| *k != Kw::DeclineDraw && *k != Kw::Status)
-        && leftover(&|w| w == "not")
-    {
-        f.negated.get_or_insert_with(|| short(line.trim()));
+    // Binding commands are taken only when plainly given: "I won't resign",
+    // "not offering a draw", "should I resign?" are asked about.
+    let binding = |k: &Kw| matches!(k, Kw::Resign | Kw::AcceptDraw | Kw::ClaimDraw);
+    let negated =
+        found.iter().any(|k| binding(k) || *k == Kw::OfferDraw) && leftover(&|w| w == "not");
+    let questioned = found.iter().any(binding) && leftover(&|w| w == "?");
+    if negated || questioned {
+        f.uncertain.get_or_insert_with(|| short(line.trim()));
         return;
     }
     if !prose && leftover(&|w| VAGUE_DRAW.contains(&w)) {
@@ -755,8 +729,8 @@ fn read_keywords(line: &str, toks: &[Tok], prose: bool, f: &mut Findings) {
 
 fn conclude(f: Findings) -> Reading {
     let unclear = Reading::Unclear;
-    if let Some(text) = f.negated {
-        return unclear(Unclear::Negated { text });
+    if let Some(text) = f.uncertain {
+        return unclear(Unclear::Uncertain { text });
     }
     let line = match merge(f.segments) {
         Ok(line) => line,
@@ -778,8 +752,9 @@ fn conclude(f: Findings) -> Reading {
         for kw in &f.keywords {
             match kw {
                 Kw::OfferDraw => offer_draw = true,
-                // The reply to a move shows the board anyway.
-                Kw::Status => {}
+                // The reply to a move shows the board anyway, and moving
+                // declines a pending draw offer anyway.
+                Kw::Status | Kw::DeclineDraw => {}
                 other => {
                     if !others.contains(&other.name().to_owned()) {
                         others.push(other.name().to_owned());
@@ -885,9 +860,20 @@ fn merge(segments: Vec<Vec<WrittenMove>>) -> Result<Vec<WrittenMove>, Vec<String
             }
         }
         _ => {
-            // Separate lines join into one record only when each starts with its
-            // move number: `12... 3746` then `13. 5254`.
-            if kept.iter().any(|s| s[0].number.is_none()) {
+            // Separate lines join into one record only when numbers tie them
+            // together: `12... 3746` then `13. 5254`, or a long record wrapped
+            // by the mail client (a line may then start with Black's move).
+            // `5254` then `7163`, or `5254` then `13. 7163`, are two moves.
+            let numbered = |s: &[WrittenMove]| s.iter().any(|w| w.number.is_some());
+            let joinable = kept.iter().enumerate().all(|(k, s)| match k {
+                0 => numbered(s),
+                _ => {
+                    s[0].number.is_some()
+                        || (numbered(s) && s.len() >= 2)
+                        || (s.len() >= 2 && kept[k - 1].len() >= 2 && numbered(&kept[k - 1]))
+                }
+            });
+            if !joinable {
                 return several();
             }
             let line: Vec<WrittenMove> = kept.concat();
@@ -956,8 +942,34 @@ mod tests {
     }
 
     #[test]
+    fn record_wrapped_by_the_mail_client_is_one_line() {
+        let text = "1. 5254 5755 2. 7163 2836 3. 6125 1716 4. 2514 7866 5. 5171 6857 6. 6151\n2725 7. 1423 4746 8. 3233 5878";
+        let line = play(text);
+        assert_eq!(line.len(), 16);
+        assert_eq!(line.last().map(String::as_str), Some("5878"));
+    }
+
+    #[test]
+    fn unnumbered_move_before_a_numbered_one_is_several_moves() {
+        assert!(matches!(
+            unclear("5254\n13. 7163"),
+            Unclear::SeveralMoves { .. }
+        ));
+        assert!(matches!(
+            unclear("13. 5254\n7163"),
+            Unclear::SeveralMoves { .. }
+        ));
+    }
+
+    #[test]
     fn promotion_move_has_five_digits() {
         assert_eq!(play("40. 67682"), ["40.67682"]);
+    }
+
+    #[test]
+    fn move_written_twice_on_a_line_is_one_move() {
+        assert_eq!(play("5254 5254"), ["5254"]);
+        assert_eq!(play("13. 5254 5254"), ["13.5254"]);
     }
 
     #[test]
@@ -1015,6 +1027,8 @@ mod tests {
     #[test]
     fn dates_times_and_prices_are_not_moves() {
         assert_eq!(play("5254\n2024-05-12\n12.05.2024\n17:45"), ["5254"]);
+        assert_eq!(play("5254\nBerlin, den 12. 5. 2024"), ["5254"]);
+        assert_eq!(play("5254\n12. 5. 2024"), ["5254"]);
         assert_eq!(play("5254\nthe book costs €5254 or 5254 EUR"), ["5254"]);
         assert!(matches!(
             unclear("See you at 17:45 on 12.05.2024"),
@@ -1062,7 +1076,9 @@ mod tests {
 
     #[test]
     fn algebraic_move_is_not_converted() {
-        for t in ["Nf3", "e4", "O-O", "exd5", "e8=Q", "13. Nf3", "Qxe7+"] {
+        for t in [
+            "Nf3", "e4", "O-O", "exd5", "e8=Q", "13. Nf3", "Qxe7+", "e2-e4", "Ng1-f3",
+        ] {
             assert!(matches!(unclear(t), Unclear::Algebraic { .. }), "{t}");
         }
         // With the numeric move beside it, the algebraic is a gloss.
@@ -1083,6 +1099,58 @@ mod tests {
         assert_eq!(command("I claim a draw"), Command::ClaimDraw);
         assert_eq!(command("status"), Command::Status);
         assert_eq!(command("Show board"), Command::Status);
+    }
+
+    /// Every example in the user-facing word list is read as its row says.
+    #[test]
+    fn keywords_md_examples_are_understood() {
+        let doc = include_str!("KEYWORDS.md");
+        let mut checked = 0;
+        for row in doc.lines().filter(|l| l.starts_with("| ")) {
+            let mut cells = row.split('|').map(str::trim).filter(|c| !c.is_empty());
+            let want = match cells.next() {
+                Some("resign") => Command::Resign,
+                Some("offer a draw") => Command::OfferDraw,
+                Some("accept a draw") => Command::AcceptDraw,
+                Some("decline a draw") => Command::DeclineDraw,
+                Some("claim a draw") => Command::ClaimDraw,
+                Some("show the board") => Command::Status,
+                _ => continue,
+            };
+            for cell in cells {
+                for example in cell.split('`').skip(1).step_by(2) {
+                    assert_eq!(command(example), want, "{example}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(
+            checked >= 40,
+            "only {checked} examples found in KEYWORDS.md"
+        );
+    }
+
+    /// Every move example in the user-facing word list is read as a move.
+    #[test]
+    fn keywords_md_move_examples_are_moves() {
+        let doc = include_str!("KEYWORDS.md");
+        let moves = doc
+            .split("### Moves")
+            .nth(1)
+            .and_then(|rest| rest.split("###").next())
+            .unwrap_or_default();
+        let mut checked = 0;
+        for row in moves.lines().filter(|l| l.starts_with("| `")) {
+            let first = row.split('|').nth(1).unwrap_or_default();
+            for example in first.split('`').skip(1).step_by(2) {
+                assert!(!play(example).is_empty(), "{example}");
+                checked += 1;
+            }
+        }
+        assert!(
+            checked >= 15,
+            "only {checked} move examples found in KEYWORDS.md"
+        );
     }
 
     #[test]
@@ -1115,6 +1183,35 @@ mod tests {
     }
 
     #[test]
+    fn move_as_its_own_sentence_in_prose_is_accepted() {
+        assert_eq!(play("Thanks! 5254"), ["5254"]);
+        assert_eq!(play("Thanks for the move. 5254."), ["5254"]);
+        assert!(matches!(
+            unclear("Thanks, 5254 then"),
+            Unclear::NumberInProse { .. }
+        ));
+    }
+
+    #[test]
+    fn move_with_declined_draw_is_played() {
+        assert_eq!(play("Draw declined. 13. 5254"), ["13.5254"]);
+    }
+
+    #[test]
+    fn postal_code_with_zero_is_not_asked_about() {
+        assert_eq!(
+            play("13. 5254\n\nAnna Schmidt\nHauptstr. 12\n10115 Berlin"),
+            ["13.5254"]
+        );
+    }
+
+    #[test]
+    fn numbered_algebraic_is_algebraic() {
+        assert!(matches!(unclear("1.e4"), Unclear::Algebraic { .. }));
+        assert!(matches!(unclear("13... Nf6"), Unclear::Algebraic { .. }));
+    }
+
+    #[test]
     fn move_and_resign_are_mixed_commands() {
         assert!(matches!(
             unclear("5254\nI resign"),
@@ -1127,14 +1224,28 @@ mod tests {
     }
 
     #[test]
+    fn resignation_in_a_question_is_asked_about() {
+        assert!(matches!(
+            unclear("Should I resign?"),
+            Unclear::Uncertain { .. }
+        ));
+        assert!(matches!(
+            unclear("Draw accepted?"),
+            Unclear::Uncertain { .. }
+        ));
+        // The question mark is the offer itself here.
+        assert_eq!(command("Draw?"), Command::OfferDraw);
+    }
+
+    #[test]
     fn negated_resignation_is_asked_about() {
         assert!(matches!(
             unclear("I won't resign!"),
-            Unclear::Negated { .. }
+            Unclear::Uncertain { .. }
         ));
         assert!(matches!(
             unclear("Ich gebe nicht auf"),
-            Unclear::NothingFound | Unclear::Negated { .. }
+            Unclear::NothingFound | Unclear::Uncertain { .. }
         ));
     }
 

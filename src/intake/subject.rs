@@ -13,13 +13,15 @@ pub const WILDT_SUBJECT_MARK: &str = "[wildt";
 pub(super) fn command_text(subject: &str) -> Option<String> {
     let rest = strip_prefixes(subject);
     let lower = rest.to_lowercase();
-    if rest.is_empty() || lower.starts_with(WILDT_SUBJECT_MARK) {
+    // Anywhere, not only first: gateways put `[EXT]` and the like in front.
+    if rest.is_empty() || lower.contains(WILDT_SUBJECT_MARK) {
         return None;
     }
     Some(rest.to_owned())
 }
 
 /// Reply/forward prefixes in the languages mail clients use (compared lower-cased).
+#[rustfmt::skip]
 const PREFIXES: &[&str] = &[
     "re", "aw", "sv", "vs", "antw", "réf", "ref", "rif", "fwd", "fw", "wg", "tr", "rv", "enc",
     "odp", "res", "r", "i", "vb", "doorst", "ynt", "atb", "fs",
@@ -92,6 +94,7 @@ mod tests {
     fn wildt_subject_carries_no_command() {
         assert_eq!(command_text("Re: [wildt #17] 12... 3746 — your move"), None);
         assert_eq!(command_text("AW: [WILDT #17] game over"), None);
+        assert_eq!(command_text("[EXT] Re: [wildt #17] 12... 3746"), None);
     }
 
     #[test]

@@ -29,7 +29,8 @@ pub(super) fn player_text(message: &Message<'_>) -> String {
         out.push_str(&strip_quotes(&text));
         out.push('\n');
     }
-    if !any
+    // No text part, or an empty one beside the HTML (some webmailers send that).
+    if (!any || out.trim().is_empty())
         && let Some(part) = message.html_bodies().next()
         && let PartType::Html(h) = &part.body
     {
@@ -43,16 +44,34 @@ pub(super) fn html_text(html: &str) -> String {
     mail_parser::decoders::html::html_to_text(&strip_html_quotes(html))
 }
 
-/// Elements whose opening tag (class or id) marks quoted or attributed text.
-/// The whole element is dropped (text after it, a bottom-post, is kept).
-const QUOTE_CONTAINER_MARKS: &[&str] = &["gmail_quote", "moz-cite-prefix", "gmail_attr"];
+/// Elements whose opening tag (class or id) marks quoted or attributed text, or
+/// a signature. The whole element is dropped (text after it, a bottom-post, is
+/// kept).
+#[rustfmt::skip]
+const QUOTE_CONTAINER_MARKS: &[&str] = &[
+    "gmail_quote",
+    "moz-cite-prefix",
+    "gmail_attr",
+    "yahoo_quoted",
+    "protonmail_quote",
+    // Signatures are never commands, and hold phone numbers and dates.
+    "gmail_signature",
+    "moz-signature",
+];
 
 /// Opening-tag marks after which everything is the earlier message (Outlook puts
 /// the quoted message *after* this element, not inside it).
-const QUOTE_TAIL_MARKS: &[&str] = &["divrplyfwdmsg", "appendonsend", "olk_src_body_section"];
+#[rustfmt::skip]
+const QUOTE_TAIL_MARKS: &[&str] = &[
+    "divrplyfwdmsg",
+    "appendonsend",
+    "olk_src_body_section",
+    "mail-editor-reference-message-container",
+];
 
 /// Tags that start a new line of text; the converter only breaks at `<br>` and
 /// `</p>`, and a Gmail body is a stack of `<div>`s.
+#[rustfmt::skip]
 const BLOCK_TAGS: &[&str] = &[
     "div", "/div", "p", "tr", "/tr", "li", "h1", "h2", "h3", "h4", "h5", "h6", "table", "hr",
 ];
@@ -84,8 +103,11 @@ fn strip_html_quotes(html: &str) -> String {
         if QUOTE_TAIL_MARKS.iter().any(|m| tag.contains(m)) {
             return out;
         }
-        if name == "div" && QUOTE_CONTAINER_MARKS.iter().any(|m| tag.contains(m)) {
-            let end = element_end(&lower, tag_end, "div");
+        if !name.is_empty()
+            && !name.starts_with('/')
+            && QUOTE_CONTAINER_MARKS.iter().any(|m| tag.contains(m))
+        {
+            let end = element_end(&lower, tag_end, name);
             copied = end;
             pos = end;
             out.push_str("<br>");
@@ -119,27 +141,33 @@ fn tag_name(tag: &str) -> &str {
 /// Byte offset just after the `</name>` closing the element whose opening tag
 /// ended at `from`, counting nested elements of the same name. An unclosed
 /// element runs to the end (it is dropped whole, the safe side for a quote).
+/// Both searches only move forward, so the cost is linear however deep the
+/// nesting.
 fn element_end(lower: &str, from: usize, name: &str) -> usize {
     let open = format!("<{name}");
     let close = format!("</{name}");
+    let find = |at: usize, what: &str| lower.get(at..).and_then(|s| s.find(what)).map(|i| at + i);
     let mut depth = 1usize;
-    let mut pos = from;
-    while depth > 0 {
-        let next_open = lower[pos..].find(&open).map(|i| pos + i);
-        let next_close = lower[pos..].find(&close).map(|i| pos + i);
-        match (next_open, next_close) {
-            (_, None) => return lower.len(),
-            (Some(o), Some(c)) if o < c => {
+    let mut next_open = find(from, &open);
+    let mut next_close = find(from, &close);
+    loop {
+        let Some(c) = next_close else {
+            return lower.len();
+        };
+        match next_open {
+            Some(o) if o < c => {
                 depth += 1;
-                pos = o + open.len();
+                next_open = find(o + open.len(), &open);
             }
-            (_, Some(c)) => {
+            _ => {
                 depth -= 1;
-                pos = lower[c..].find('>').map_or(lower.len(), |e| c + e + 1);
+                if depth == 0 {
+                    return find(c, ">").map_or(lower.len(), |e| e + 1);
+                }
+                next_close = find(c + close.len(), &close);
             }
         }
     }
-    pos
 }
 
 /// Drops quoted (`>`) lines, attribution lines ("On … wrote:"), Outlook reply
@@ -252,8 +280,10 @@ fn is_phone_footer(lower: &str) -> bool {
 }
 
 /// Header names that open a quoted header block ("From:", "Von:", "De :" …).
+#[rustfmt::skip]
 const BLOCK_FROM: &[&str] = &["from", "von", "de", "da", "van", "från", "fra"];
 /// Header names that follow it within a few lines.
+#[rustfmt::skip]
 const BLOCK_NEXT: &[&str] = &[
     "sent",
     "date",
@@ -341,6 +371,7 @@ fn attribution_len(lines: &[&str], i: usize) -> Option<usize> {
     None
 }
 
+#[rustfmt::skip]
 const ATTRIBUTION_STARTS: &[&str] = &[
     "on ", "am ", "le ", "el ", "il ", "op ", "em ", "den ", "w dniu ", "dne ",
 ];
@@ -449,6 +480,22 @@ mod tests {
             r#"<div>5254</div><hr><div id="divRplyFwdMsg"><b>From:</b> Ben</div><div>3746</div>"#;
         let text = html_text(html);
         assert!(text.contains("5254") && !text.contains("3746"), "{text}");
+    }
+
+    #[test]
+    fn deeply_nested_unclosed_quote_is_dropped_in_linear_time() {
+        let html = format!("5254{}</blockquote>", "<blockquote>".repeat(100_000));
+        assert_eq!(html_text(&html).trim(), "5254");
+    }
+
+    #[test]
+    fn html_signature_is_dropped() {
+        let html = r#"<div>13. 5254</div><div class="gmail_signature"><div>Anna</div><div>Tel 5254 1234</div></div><pre class="moz-signature">-- 5755</pre>"#;
+        let text = html_text(html);
+        assert!(
+            text.contains("5254") && !text.contains("1234") && !text.contains("5755"),
+            "{text}"
+        );
     }
 
     #[test]

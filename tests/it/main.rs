@@ -7,6 +7,7 @@ mod support;
 mod game_cli;
 mod games;
 mod imap_inbox;
+mod intake;
 mod serve_maildir;
 mod smtp_transport;
 mod systemd;
