@@ -9,7 +9,6 @@ use shakmaty::Color;
 use wildt::command::Command;
 use wildt::decide::game_address;
 use wildt::game::{PgnHeaders, board_diagram, pgn, record_text, status_line};
-use wildt::intake::Disposition;
 use wildt::referee::{MoveNumberText, Verdict};
 use wildt::store::{Handled, Store, StoredGame};
 
@@ -357,9 +356,19 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
             decision,
             mails: _,
         } => {
-            let command = match &intake.disposition {
-                Disposition::Read(wildt::intake::Reading::Command(c)) => Some(format!("{c:?}")),
-                _ => None,
+            let summary = intake.summary();
+            let command = match (&summary.line, summary.outcome) {
+                (Some(line), _) => Some(format!(
+                    "play {}{}",
+                    line.join(" "),
+                    if summary.offer_draw == Some(true) {
+                        " (offers a draw)"
+                    } else {
+                        ""
+                    }
+                )),
+                (None, "unclear" | "automatic" | "too_large") => None,
+                (None, other) => Some(other.to_owned()),
             };
             let seat = decision
                 .seat
@@ -376,6 +385,8 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                     "game": decision.game,
                     "seat": seat,
                     "command": command,
+                    "reading": summary.outcome,
+                    "reading_kind": summary.kind.or(summary.reason),
                     "outcome": decision.outcome.as_str(),
                     "detail": decision.detail,
                     "rate_limited": decision.rate_limited,
@@ -388,7 +399,16 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                     decision.game.map_or("(none)".to_owned(), |g| g.to_string())
                 );
                 println!("Player:   {}", seat.unwrap_or("(none)"));
-                println!("Command:  {}", command.as_deref().unwrap_or("(none)"));
+                println!(
+                    "Read:     {}",
+                    command.as_deref().map_or_else(
+                        || summary
+                            .explanation
+                            .clone()
+                            .unwrap_or_else(|| summary.outcome.to_owned()),
+                        str::to_owned
+                    )
+                );
                 println!("Outcome:  {} - {}", decision.outcome, decision.detail);
                 if decision.mails.is_empty() {
                     println!("Replies:  none");
