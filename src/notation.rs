@@ -21,6 +21,7 @@ impl IccfSquare {
     }
 
     /// From two digits 1–8 (file, rank).
+    #[inline]
     pub fn from_digits(file: u8, rank: u8) -> Option<Self> {
         if (1..=8).contains(&file) && (1..=8).contains(&rank) {
             Some(IccfSquare(Square::from_coords(
@@ -141,50 +142,85 @@ pub enum ParseError {
 impl FromStr for IccfMove {
     type Err = ParseError;
 
+    #[inline]
     fn from_str(text: &str) -> Result<Self, ParseError> {
-        if let Some(ch) = text.chars().find(|c| !c.is_ascii_digit()) {
-            return Err(ParseError::NotADigit {
-                text: text.to_owned(),
-                ch,
-            });
+        // Fast path for a well-formed move; anything else goes through the
+        // careful checks below, which name what is wrong.
+        if let Some(mv) = parse_well_formed(text.as_bytes()) {
+            return Ok(mv);
         }
-        let digits = text.as_bytes();
-        if digits.len() != 4 && digits.len() != 5 {
-            return Err(ParseError::WrongLength {
-                text: text.to_owned(),
-                count: digits.len(),
-            });
-        }
-        let square = |i: usize| {
-            IccfSquare::from_digits(digits[i] - b'0', digits[i + 1] - b'0').ok_or_else(|| {
-                ParseError::NotASquare {
-                    square: text[i..i + 2].to_owned(),
-                }
-            })
-        };
-        let from = square(0)?;
-        let to = square(2)?;
-        if from == to {
-            return Err(ParseError::SameSquare {
-                text: text.to_owned(),
-                square: from,
-            });
-        }
-        let promotion = match digits.get(4) {
-            None => None,
-            Some(&d) => Some(Promotion::from_digit(d - b'0').ok_or(
-                ParseError::BadPromotionDigit {
-                    text: text.to_owned(),
-                    digit: char::from(d),
-                },
-            )?),
-        };
-        Ok(IccfMove {
-            from,
-            to,
-            promotion,
-        })
+        parse_explained(text)
     }
+}
+
+#[inline]
+fn parse_well_formed(b: &[u8]) -> Option<IccfMove> {
+    let square_digit = |c: u8| c.wrapping_sub(b'1') < 8;
+    let four_squares =
+        |f1, r1, f2, r2| square_digit(f1) & square_digit(r1) & square_digit(f2) & square_digit(r2);
+    let (f1, r1, f2, r2, promotion) = match *b {
+        [f1, r1, f2, r2] if four_squares(f1, r1, f2, r2) => (f1, r1, f2, r2, None),
+        [f1, r1, f2, r2, p] if four_squares(f1, r1, f2, r2) && p.wrapping_sub(b'1') < 4 => {
+            (f1, r1, f2, r2, Promotion::from_digit(p - b'0'))
+        }
+        _ => return None,
+    };
+    let square = |f: u8, r: u8| Square::new(u32::from(r - b'1') * 8 + u32::from(f - b'1'));
+    let (from, to) = (square(f1, r1), square(f2, r2));
+    (from != to).then_some(IccfMove {
+        from: IccfSquare(from),
+        to: IccfSquare(to),
+        promotion,
+    })
+}
+
+#[cold]
+fn parse_explained(text: &str) -> Result<IccfMove, ParseError> {
+    let digits = text.as_bytes();
+    // Bytes first: decoding chars is only worth it to name the culprit.
+    if !digits.iter().all(u8::is_ascii_digit)
+        && let Some(ch) = text.chars().find(|c| !c.is_ascii_digit())
+    {
+        return Err(ParseError::NotADigit {
+            text: text.to_owned(),
+            ch,
+        });
+    }
+    if digits.len() != 4 && digits.len() != 5 {
+        return Err(ParseError::WrongLength {
+            text: text.to_owned(),
+            count: digits.len(),
+        });
+    }
+    let square = |i: usize| {
+        IccfSquare::from_digits(digits[i] - b'0', digits[i + 1] - b'0').ok_or_else(|| {
+            ParseError::NotASquare {
+                square: text[i..i + 2].to_owned(),
+            }
+        })
+    };
+    let from = square(0)?;
+    let to = square(2)?;
+    if from == to {
+        return Err(ParseError::SameSquare {
+            text: text.to_owned(),
+            square: from,
+        });
+    }
+    let promotion = match digits.get(4) {
+        None => None,
+        Some(&d) => Some(
+            Promotion::from_digit(d - b'0').ok_or(ParseError::BadPromotionDigit {
+                text: text.to_owned(),
+                digit: char::from(d),
+            })?,
+        ),
+    };
+    Ok(IccfMove {
+        from,
+        to,
+        promotion,
+    })
 }
 
 impl fmt::Display for IccfMove {
@@ -368,6 +404,7 @@ impl IccfMove {
     /// let knight: IccfMove = "7154".parse().unwrap();
     /// assert!(matches!(knight.to_move(&pos), Err(IllegalMove::CannotReach { .. })));
     /// ```
+    #[inline]
     pub fn to_move(self, pos: &Chess) -> Result<Move, IllegalMove> {
         // Fast path, as shakmaty's `UciMove::to_move`: build the one candidate
         // and ask `is_legal`, so a legal move never costs a full move generation.
@@ -380,6 +417,7 @@ impl IccfMove {
     }
 
     /// The shakmaty move these digits would be if they were legal.
+    #[inline]
     fn candidate(self, pos: &Chess) -> Option<Move> {
         let board = pos.board();
         let from = self.from.square();
@@ -416,6 +454,8 @@ impl IccfMove {
 /// a player would want to hear it: nothing there, not yours, only the digit is
 /// wrong, the old promotion form, castling, king safety, and last the plain
 /// "cannot go there" with the piece's legal moves.
+#[cold]
+#[inline(never)]
 fn explain_illegal(mv: IccfMove, pos: &Chess, legal: &shakmaty::MoveList) -> IllegalMove {
     let board = pos.board();
     let from = mv.from.square();
