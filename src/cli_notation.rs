@@ -11,7 +11,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Move, Position};
 use wildt::notation::{self, IccfMove};
 
 const EXIT_HELP: &str = "\
-Move numbers in the line (`1.`, `12...`, `1.5254`) are skipped, and one argument may
+Move numbers in the line (`1.`, `12...`, `1.5254`) and a result (`1-0`) are skipped; one argument may
 hold several moves (`\"1. 5254 5755 2. 7163\"`).
 
 Exit codes: 0 when every move is legal; 1 when a move is wrong (the first bad move
@@ -140,11 +140,12 @@ fn start_position(fen: Option<&str>) -> anyhow::Result<Chess> {
         .map_err(|e| anyhow::anyhow!("the FEN `{text}` is not a legal position: {e}"))
 }
 
-/// The moves of the line, move numbers (`1.`, `12...`) dropped; `1.5254` keeps
-/// its move.
+/// The moves of the line, move numbers (`1.`, `12...`) and a final result
+/// (`1-0`, `0-1`, `1/2-1/2`, `*`) dropped; `1.5254` keeps its move.
 fn tokens(args: &[String]) -> impl Iterator<Item = &str> {
     args.iter()
         .flat_map(|a| a.split_whitespace())
+        .filter(|t| !["1-0", "0-1", "1/2-1/2", "½-½", "*"].contains(t))
         .map(strip_move_number)
         .filter(|t| !t.is_empty())
 }
@@ -179,7 +180,7 @@ mod tests {
 
     #[test]
     fn move_numbers_are_dropped_and_glued_numbers_split_off() {
-        let args = vec!["1. 5254 5755 2.7163".to_owned(), "12...".to_owned()];
+        let args = vec!["1. 5254 5755 2.7163".to_owned(), "12... 1-0".to_owned()];
         assert_eq!(
             tokens(&args).collect::<Vec<_>>(),
             vec!["5254", "5755", "7163"]

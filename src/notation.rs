@@ -3,7 +3,12 @@
 //!
 //! Two stages, as in shakmaty's `uci` module: [`IccfMove::from_str`] checks the
 //! syntax with no position; [`IccfMove::to_move`] checks it against a position and
-//! explains, in numeric notation, why a move is not legal there.
+//! explains, in numeric notation, why a move is not legal there. [`parse_move`]
+//! does both and also catches the one old promotion form that looks like a
+//! same-square move (`3232`); prefer it when a position is at hand.
+//!
+//! SAN is only a courtesy for people: [`san`] writes it, [`move_from_san`] and
+//! [`iccf_from_san`] read it.
 
 use std::fmt;
 use std::str::FromStr;
