@@ -8,6 +8,8 @@ mod game_cli;
 mod games;
 mod imap_inbox;
 mod intake;
+mod notation;
+mod notation_cli;
 mod serve_maildir;
 mod smtp_transport;
 mod systemd;
