@@ -357,11 +357,13 @@ pub async fn run(
             }
         };
         let had_mail = !batch.is_empty();
+        let mut failed = false;
         for msg in batch {
             if let Err(e) = handle_one(&store, &mut inbox, &config, msg, &mut summary).await {
                 // A database or inbox failure: the message stays waiting and is
-                // taken again on the next round.
+                // taken again on the next round, after a pause.
                 error!(error = %e, "message not handled");
+                failed = true;
                 break;
             }
             wake.notify_one();
@@ -373,6 +375,13 @@ pub async fn run(
         }
         if stopping {
             break;
+        }
+        if failed {
+            let delay = backoff.next_delay();
+            tokio::select! {
+                () = &mut shutdown => break,
+                () = tokio::time::sleep(delay) => continue,
+            }
         }
         if had_mail {
             let status = format!("{} messages handled", summary.messages);
