@@ -167,7 +167,9 @@ impl ImapInbox {
     }
 
     /// The unseen, undeleted messages of the configured mailbox, in UID order,
-    /// at most [`FETCH_BATCH`] of them. Does not set `\Seen`.
+    /// at most [`FETCH_BATCH`] of them (the oldest). Does not set `\Seen`.
+    /// When more were waiting, the next [`ImapInbox::wait_for_mail`] returns
+    /// at once, so a plain wait-fetch loop drains a backlog.
     pub async fn fetch_waiting(&mut self) -> Result<Vec<Inbound>, InboxError> {
         let mut session = self.take_session().await?;
         let result = tokio::time::timeout(COMMAND_TIMEOUT, self.fetch_in(&mut session)).await;

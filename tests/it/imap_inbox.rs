@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use wildt::mail::imap::ImapInbox;
+use wildt::mail::imap::{FETCH_BATCH, ImapInbox};
 use wildt::mail::{InboxError, InboxId};
 
 use crate::support::{REFEREE, free_port, message, unique};
@@ -373,5 +373,50 @@ async fn nothing_listening_is_a_connect_error_naming_host_and_port() {
     assert!(
         matches!(&err, InboxError::Connect { port, .. } if *port == setup.config.port),
         "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_backlog_is_fetched_in_batches_and_waiting_does_not_block_on_it() {
+    let rig = rig_or_skip!();
+    let mut reader = rig.reader(REFEREE).await;
+    let folder = reader.new_folder("backlog").await;
+    let total = FETCH_BATCH + 3;
+    for i in 0..total {
+        reader
+            .append(
+                &folder,
+                &message("anna@example.org", REFEREE, &format!("m{i}"), "x"),
+            )
+            .await;
+    }
+    let setup = rig.imap(REFEREE).mailbox(&folder).build();
+    let mut inbox = ImapInbox::connect(&setup.config).await.expect("connect");
+
+    let first = bounded("fetch", inbox.fetch_waiting())
+        .await
+        .expect("fetch");
+    assert_eq!(first.len(), FETCH_BATCH);
+    for m in &first {
+        bounded("mark", inbox.mark_done(&m.id))
+            .await
+            .expect("mark_done");
+    }
+    // `max` far beyond HANG: only the pending backlog can end the wait in time.
+    bounded(
+        "wait with a backlog",
+        inbox.wait_for_mail(Duration::from_secs(600)),
+    )
+    .await
+    .expect("wait_for_mail");
+    let rest = bounded("fetch", inbox.fetch_waiting())
+        .await
+        .expect("fetch");
+
+    assert_eq!(rest.len(), 3);
+    let last_of_first = uid_of(&first[FETCH_BATCH - 1].id);
+    assert!(
+        rest.iter().all(|m| uid_of(&m.id) > last_of_first),
+        "the oldest come first"
     );
 }
