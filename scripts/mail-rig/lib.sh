@@ -219,6 +219,8 @@ recipient_delimiter = +
 virtual_mailbox_domains = $DOMAINS
 # Unknown users in these domains are refused at RCPT time (550).
 virtual_mailbox_maps = texthash:$pf/etc/vmailbox
+# One address always answers 450, for tests of temporary failures.
+smtpd_recipient_restrictions = check_recipient_access texthash:$pf/etc/recipient_access
 virtual_transport = lmtp:inet:$RIG_HOST:$LMTP_PORT
 smtpd_tls_cert_file = $MAILROOT/cert.pem
 smtpd_tls_key_file = $MAILROOT/key.pem
@@ -229,6 +231,7 @@ smtpd_hard_error_limit = 1000
 in_flow_delay = 0
 C
   rig_users | while read -r addr _; do echo "$addr x"; done > "$pf/etc/vmailbox"
+  echo "tempfail@club.example 450 4.2.1 Mailbox busy, try again later" > "$pf/etc/recipient_access"
   master_src=/etc/postfix/master.cf
   [ -f "$master_src" ] || master_src=/usr/share/postfix/master.cf.dist
   # Debian's master.cf with smtpd moved to our port and chroot turned off

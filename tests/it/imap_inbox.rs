@@ -237,7 +237,7 @@ async fn wait_for_mail_in_idle_over_imaps_wakes_on_a_delivery() {
 }
 
 #[tokio::test]
-async fn wait_for_mail_returns_after_max_and_the_session_stays_usable() {
+async fn idle_ended_by_max_leaves_the_session_usable() {
     let rig = rig_or_skip!();
     let mut reader = rig.reader(REFEREE).await;
     let folder = reader.new_folder("quiet").await;
