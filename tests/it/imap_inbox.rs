@@ -7,7 +7,7 @@ use std::time::Duration;
 use wildt::mail::imap::{FETCH_BATCH, ImapInbox};
 use wildt::mail::{InboxError, InboxId};
 
-use crate::support::{REFEREE, free_port, message, unique};
+use crate::support::{CuttableProxy, REFEREE, free_port, message, unique};
 
 /// Bound on anything that should be quick, so a broken test fails instead of hanging.
 const HANG: Duration = Duration::from_secs(60);
@@ -419,4 +419,41 @@ async fn a_backlog_is_fetched_in_batches_and_waiting_does_not_block_on_it() {
         rest.iter().all(|m| uid_of(&m.id) > last_of_first),
         "the oldest come first"
     );
+}
+
+#[tokio::test]
+async fn a_lost_connection_fails_one_call_and_the_next_call_reconnects() {
+    let rig = rig_or_skip!();
+    let mut reader = rig.reader(REFEREE).await;
+    let folder = reader.new_folder("lost").await;
+    reader
+        .append(&folder, &message("anna@example.org", REFEREE, "kept", "x"))
+        .await;
+    let proxy = CuttableProxy::start(&rig.host, rig.imap_port).await;
+    let mut setup = rig.imap(REFEREE).mailbox(&folder).build();
+    setup.config.port = proxy.port;
+    let mut inbox = ImapInbox::connect(&setup.config).await.expect("connect");
+    let before = bounded("fetch", inbox.fetch_waiting())
+        .await
+        .expect("fetch");
+    assert_eq!(before.len(), 1);
+
+    proxy.cut();
+    let err = bounded("fetch on a cut connection", inbox.fetch_waiting())
+        .await
+        .expect_err("the session is gone");
+    assert!(matches!(err, InboxError::ImapStep { .. }), "{err:?}");
+
+    let after = bounded("fetch after reconnecting", inbox.fetch_waiting())
+        .await
+        .expect("the next call opens a new session");
+    assert_eq!(
+        after.iter().map(|m| m.id.clone()).collect::<Vec<_>>(),
+        before.iter().map(|m| m.id.clone()).collect::<Vec<_>>(),
+        "the same message, under the same UIDVALIDITY and UID"
+    );
+    bounded("mark after reconnecting", inbox.mark_done(&after[0].id))
+        .await
+        .expect("mark_done");
+    assert!(reader.messages(&folder).await[0].seen_flag);
 }
