@@ -219,6 +219,8 @@ recipient_delimiter = +
 virtual_mailbox_domains = $DOMAINS
 # Unknown users in these domains are refused at RCPT time (550).
 virtual_mailbox_maps = texthash:$pf/etc/vmailbox
+# One address always answers 450, for tests of temporary failures.
+smtpd_recipient_restrictions = check_recipient_access texthash:$pf/etc/recipient_access
 virtual_transport = lmtp:inet:$RIG_HOST:$LMTP_PORT
 smtpd_tls_cert_file = $MAILROOT/cert.pem
 smtpd_tls_key_file = $MAILROOT/key.pem
@@ -227,8 +229,13 @@ smtpd_error_sleep_time = 0
 smtpd_soft_error_limit = 1000
 smtpd_hard_error_limit = 1000
 in_flow_delay = 0
+# Mail deferred during a Dovecot outage goes out within seconds of its return.
+queue_run_delay = 1s
+minimal_backoff_time = 1s
+maximal_backoff_time = 5s
 C
   rig_users | while read -r addr _; do echo "$addr x"; done > "$pf/etc/vmailbox"
+  echo "tempfail@club.example 450 4.2.1 Mailbox busy, try again later" > "$pf/etc/recipient_access"
   master_src=/etc/postfix/master.cf
   [ -f "$master_src" ] || master_src=/usr/share/postfix/master.cf.dist
   # Debian's master.cf with smtpd moved to our port and chroot turned off
@@ -250,9 +257,10 @@ rig_start_dovecot() {
     rig_log "dovecot already running"
   else
     rig_ports_free "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT"
-    # Daemonizes; its master pid lands in base_dir/master.pid.
-    dovecot -c "$MAILROOT/dovecot.conf" ||
-      rig_die "dovecot did not start; see $MAILROOT/log/dovecot.log"
+    # Daemonizes; its master pid lands in base_dir/master.pid. No inherited
+    # stdio: a daemon holding our caller's pipe would keep `start.sh | x` open.
+    dovecot -c "$MAILROOT/dovecot.conf" </dev/null >>"$MAILROOT/log/dovecot-start.out" 2>&1 ||
+      rig_die "dovecot did not start: $(tail -n 5 "$MAILROOT/log/dovecot-start.out"); see also $MAILROOT/log/dovecot.log"
   fi
   rig_wait_ports "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT"
 }
@@ -262,26 +270,43 @@ rig_start_postfix() {
     rig_log "postfix already running"
   else
     rig_ports_free "$SMTP_PORT" "$SMTPS_PORT"
-    postfix -c "$MAILROOT/postfix/etc" check ||
-      rig_die "postfix check failed"
-    postfix -c "$MAILROOT/postfix/etc" start 2>>"$MAILROOT/log/postfix-start.out" ||
-      rig_die "postfix did not start; see $MAILROOT/log/postfix*.log"
+    postfix -c "$MAILROOT/postfix/etc" check </dev/null >>"$MAILROOT/log/postfix-start.out" 2>&1 ||
+      rig_die "postfix check failed: $(tail -n 5 "$MAILROOT/log/postfix-start.out")"
+    postfix -c "$MAILROOT/postfix/etc" start </dev/null >>"$MAILROOT/log/postfix-start.out" 2>&1 ||
+      rig_die "postfix did not start: $(tail -n 5 "$MAILROOT/log/postfix-start.out"); see also $MAILROOT/log/postfix.log"
   fi
   rig_wait_ports "$SMTP_PORT" "$SMTPS_PORT"
 }
 
-# Stop by our own pid file only, and wait until the process is gone.
+# The processes of the session a daemon's master leads (it called setsid, so
+# the session id is its pid): its workers, even once orphaned.
+rig_session_pids() {
+  ps -eo pid=,sid= | awk -v sid="$1" '$2 == sid && $1 != sid { print $1 }'
+}
+
+# Stop by our own pid file only, and wait until the process is gone. Then end
+# the workers it left behind: Dovecot's imap processes outlive their master
+# and would keep serving open sessions, which is no outage.
 rig_stop_pid() {
-  local name=$1 pidfile=$2 pid
+  local name=$1 pidfile=$2 pid left
   pid=$(rig_pid "$pidfile") || { rig_log "$name not running"; return 0; }
   kill "$pid" 2>/dev/null || true
   for _ in $(seq 1 100); do
-    kill -0 "$pid" 2>/dev/null || { rm -f "$pidfile"; return 0; }
+    kill -0 "$pid" 2>/dev/null || break
     sleep 0.1
   done
-  rig_log "$name (pid $pid) ignored TERM; sending KILL"
-  kill -KILL "$pid" 2>/dev/null || true
+  if kill -0 "$pid" 2>/dev/null; then
+    rig_log "$name (pid $pid) ignored TERM; sending KILL"
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
   rm -f "$pidfile"
+  for sig in TERM TERM TERM KILL; do
+    left=$(rig_session_pids "$pid")
+    [ -n "$left" ] || return 0
+    # shellcheck disable=SC2086
+    kill -"$sig" $left 2>/dev/null || true
+    sleep 0.2
+  done
 }
 
 rig_stop_dovecot() {

@@ -167,7 +167,9 @@ impl ImapInbox {
     }
 
     /// The unseen, undeleted messages of the configured mailbox, in UID order,
-    /// at most [`FETCH_BATCH`] of them. Does not set `\Seen`.
+    /// at most [`FETCH_BATCH`] of them (the oldest). Does not set `\Seen`.
+    /// When more were waiting, the next [`ImapInbox::wait_for_mail`] returns
+    /// at once, so a plain wait-fetch loop drains a backlog.
     pub async fn fetch_waiting(&mut self) -> Result<Vec<Inbound>, InboxError> {
         let mut session = self.take_session().await?;
         let result = tokio::time::timeout(COMMAND_TIMEOUT, self.fetch_in(&mut session)).await;
@@ -235,7 +237,7 @@ impl ImapInbox {
         match tokio::time::timeout(COMMAND_TIMEOUT, handle.init()).await {
             Ok(Ok(())) => {}
             Ok(Err(source)) => return Err(self.step_error("IDLE", source)),
-            Err(_) => return Err(self.timeout_error("IDLE")),
+            Err(_) => return Err(self.timeout_error("IDLE", COMMAND_TIMEOUT)),
         }
         // Mail announced before the server acknowledged IDLE is in the channel.
         let early = drain_announces_mail!(unsolicited);
@@ -260,7 +262,7 @@ impl ImapInbox {
                 Ok(())
             }
             Ok(Err(source)) => Err(self.step_error("IDLE DONE", source)),
-            Err(_) => Err(self.timeout_error("IDLE DONE")),
+            Err(_) => Err(self.timeout_error("IDLE DONE", COMMAND_TIMEOUT)),
         }
     }
 
@@ -272,7 +274,7 @@ impl ImapInbox {
         match tokio::time::timeout(COMMAND_TIMEOUT, session.logout()).await {
             Ok(Ok(())) => Ok(()),
             Ok(Err(source)) => Err(self.step_error("LOGOUT", source)),
-            Err(_) => Err(self.timeout_error("LOGOUT")),
+            Err(_) => Err(self.timeout_error("LOGOUT", COMMAND_TIMEOUT)),
         }
     }
 
@@ -284,7 +286,7 @@ impl ImapInbox {
         self.selected = None;
         let (mut session, caps) = match tokio::time::timeout(CONNECT_TIMEOUT, self.open()).await {
             Ok(opened) => opened?,
-            Err(_) => return Err(self.timeout_error("connect and login")),
+            Err(_) => return Err(self.timeout_error("connect and login", CONNECT_TIMEOUT)),
         };
         self.caps = caps;
         if let Some(processed) = self.cfg.processed_mailbox.clone() {
@@ -295,7 +297,9 @@ impl ImapInbox {
             .await
             {
                 Ok(done) => done?,
-                Err(_) => return Err(self.timeout_error("create processed mailbox")),
+                Err(_) => {
+                    return Err(self.timeout_error("create processed mailbox", COMMAND_TIMEOUT));
+                }
             }
         }
         tracing::info!(server = %self.server, username = %self.cfg.username, idle = caps.idle, "IMAP session open");
@@ -592,7 +596,7 @@ impl ImapInbox {
                 }
                 Err(e)
             }
-            Err(_) => Err(self.timeout_error(step)),
+            Err(_) => Err(self.timeout_error(step, COMMAND_TIMEOUT)),
         }
     }
 
@@ -604,15 +608,11 @@ impl ImapInbox {
         }
     }
 
-    fn timeout_error(&self, step: &'static str) -> InboxError {
+    fn timeout_error(&self, step: &'static str, after: Duration) -> InboxError {
         InboxError::Timeout {
             server: self.server.clone(),
             step,
-            after: if step == "connect and login" {
-                CONNECT_TIMEOUT
-            } else {
-                COMMAND_TIMEOUT
-            },
+            after,
         }
     }
 }

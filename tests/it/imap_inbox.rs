@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use wildt::mail::imap::ImapInbox;
+use wildt::mail::imap::{FETCH_BATCH, ImapInbox};
 use wildt::mail::{InboxError, InboxId};
 
-use crate::support::{REFEREE, free_port, message, unique};
+use crate::support::{CuttableProxy, REFEREE, free_port, message, unique};
 
 /// Bound on anything that should be quick, so a broken test fails instead of hanging.
 const HANG: Duration = Duration::from_secs(60);
@@ -237,7 +237,7 @@ async fn wait_for_mail_in_idle_over_imaps_wakes_on_a_delivery() {
 }
 
 #[tokio::test]
-async fn wait_for_mail_returns_after_max_and_the_session_stays_usable() {
+async fn idle_ended_by_max_leaves_the_session_usable() {
     let rig = rig_or_skip!();
     let mut reader = rig.reader(REFEREE).await;
     let folder = reader.new_folder("quiet").await;
@@ -374,4 +374,86 @@ async fn nothing_listening_is_a_connect_error_naming_host_and_port() {
         matches!(&err, InboxError::Connect { port, .. } if *port == setup.config.port),
         "{err:?}"
     );
+}
+
+#[tokio::test]
+async fn a_backlog_is_fetched_in_batches_and_waiting_does_not_block_on_it() {
+    let rig = rig_or_skip!();
+    let mut reader = rig.reader(REFEREE).await;
+    let folder = reader.new_folder("backlog").await;
+    let total = FETCH_BATCH + 3;
+    for i in 0..total {
+        reader
+            .append(
+                &folder,
+                &message("anna@example.org", REFEREE, &format!("m{i}"), "x"),
+            )
+            .await;
+    }
+    let setup = rig.imap(REFEREE).mailbox(&folder).build();
+    let mut inbox = ImapInbox::connect(&setup.config).await.expect("connect");
+
+    let first = bounded("fetch", inbox.fetch_waiting())
+        .await
+        .expect("fetch");
+    assert_eq!(first.len(), FETCH_BATCH);
+    for m in &first {
+        bounded("mark", inbox.mark_done(&m.id))
+            .await
+            .expect("mark_done");
+    }
+    // `max` far beyond HANG: only the pending backlog can end the wait in time.
+    bounded(
+        "wait with a backlog",
+        inbox.wait_for_mail(Duration::from_secs(600)),
+    )
+    .await
+    .expect("wait_for_mail");
+    let rest = bounded("fetch", inbox.fetch_waiting())
+        .await
+        .expect("fetch");
+
+    assert_eq!(rest.len(), 3);
+    let last_of_first = uid_of(&first[FETCH_BATCH - 1].id);
+    assert!(
+        rest.iter().all(|m| uid_of(&m.id) > last_of_first),
+        "the oldest come first"
+    );
+}
+
+#[tokio::test]
+async fn a_lost_connection_fails_one_call_and_the_next_call_reconnects() {
+    let rig = rig_or_skip!();
+    let mut reader = rig.reader(REFEREE).await;
+    let folder = reader.new_folder("lost").await;
+    reader
+        .append(&folder, &message("anna@example.org", REFEREE, "kept", "x"))
+        .await;
+    let proxy = CuttableProxy::start(&rig.host, rig.imap_port).await;
+    let mut setup = rig.imap(REFEREE).mailbox(&folder).build();
+    setup.config.port = proxy.port;
+    let mut inbox = ImapInbox::connect(&setup.config).await.expect("connect");
+    let before = bounded("fetch", inbox.fetch_waiting())
+        .await
+        .expect("fetch");
+    assert_eq!(before.len(), 1);
+
+    proxy.cut();
+    let err = bounded("fetch on a cut connection", inbox.fetch_waiting())
+        .await
+        .expect_err("the session is gone");
+    assert!(matches!(err, InboxError::ImapStep { .. }), "{err:?}");
+
+    let after = bounded("fetch after reconnecting", inbox.fetch_waiting())
+        .await
+        .expect("the next call opens a new session");
+    assert_eq!(
+        after.iter().map(|m| m.id.clone()).collect::<Vec<_>>(),
+        before.iter().map(|m| m.id.clone()).collect::<Vec<_>>(),
+        "the same message, under the same UIDVALIDITY and UID"
+    );
+    bounded("mark after reconnecting", inbox.mark_done(&after[0].id))
+        .await
+        .expect("mark_done");
+    assert!(reader.messages(&folder).await[0].seen_flag);
 }

@@ -133,6 +133,24 @@ async fn unknown_recipient_is_a_permanent_5xx() {
 }
 
 #[tokio::test]
+async fn a_4xx_answer_is_transient() {
+    let rig = rig_or_skip!();
+    let transport = SmtpTransport::new(&rig.smtp("none")).expect("transport");
+    let raw = message(REFEREE, "tempfail@club.example", "later", "x");
+
+    let err = bounded(
+        "send",
+        transport.send_raw(REFEREE, &["tempfail@club.example".to_owned()], &raw),
+    )
+    .await
+    .expect_err("the rig answers 450 for this address");
+
+    assert!(err.is_transient(), "{err:?}");
+    assert!(!err.is_permanent(), "{err:?}");
+    assert_eq!(err.smtp_code(), Some(450), "{err:?}");
+}
+
+#[tokio::test]
 async fn refused_connection_is_transient() {
     let rig = rig_or_skip!();
     let mut cfg = rig.smtp("none");

@@ -401,3 +401,56 @@ pub fn free_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     l.local_addr().expect("addr").port()
 }
+
+/// A TCP relay in front of a rig port whose open connections a test can cut,
+/// to lose a session without disturbing the servers other tests use.
+pub struct CuttableProxy {
+    pub port: u16,
+    live: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl CuttableProxy {
+    pub async fn start(host: &str, upstream_port: u16) -> CuttableProxy {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("proxy bind");
+        let port = listener.local_addr().expect("proxy addr").port();
+        let live = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let upstream = (host.to_owned(), upstream_port);
+        let conns = live.clone();
+        let accept = tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                let upstream = upstream.clone();
+                let relay = tokio::spawn(async move {
+                    if let Ok(mut server) =
+                        tokio::net::TcpStream::connect((upstream.0.as_str(), upstream.1)).await
+                    {
+                        // Ends when either side closes; errors just end the relay.
+                        if let Err(e) =
+                            tokio::io::copy_bidirectional(&mut client, &mut server).await
+                        {
+                            eprintln!("proxy relay ended: {e}");
+                        }
+                    }
+                });
+                conns.lock().expect("proxy lock").push(relay);
+            }
+        });
+        CuttableProxy { port, live, accept }
+    }
+
+    /// Closes every connection open through the proxy (new ones still work).
+    pub fn cut(&self) {
+        for relay in self.live.lock().expect("proxy lock").drain(..) {
+            relay.abort();
+        }
+    }
+}
+
+impl Drop for CuttableProxy {
+    fn drop(&mut self) {
+        self.cut();
+        self.accept.abort();
+    }
+}
