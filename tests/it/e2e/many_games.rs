@@ -76,7 +76,7 @@ async fn twenty_games_interleaved_each_record_exactly_its_line() {
             );
         }
         println!(
-            "round {:>2}: {GAMES} moves sent, {} replies delivered",
+            "many games: round {:>2}: {GAMES} moves sent, {} replies delivered",
             ply + 1,
             d.total
         );

@@ -110,7 +110,7 @@ async fn whole_game_over_imaps_idle_ends_in_mate_with_every_mail_in_one_thread()
         } else {
             last_w = relay[0].clone();
         }
-        println!("ply {:>2}: {written} relayed", ply + 1);
+        println!("whole game: ply {:>2}: {written} relayed", ply + 1);
     }
 
     // 32 moves each: a confirmation per own move, a relay per opponent move,
@@ -119,7 +119,7 @@ async fn whole_game_over_imaps_idle_ends_in_mate_with_every_mail_in_one_thread()
         let all = wait_mails(reader, "INBOX", "in all", 66, wait, |_| true).await;
         let count = |e: &str| all.iter().filter(|m| m.is(e)).count();
         println!(
-            "{who}: {} mails: {} opening, {} move-accepted, {} opponent-moved, {} game-over",
+            "whole game: {who}: {} mails: {} opening, {} move-accepted, {} opponent-moved, {} game-over",
             all.len(),
             count("notice"),
             count("move-accepted"),
