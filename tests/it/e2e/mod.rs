@@ -97,8 +97,8 @@ impl Referee {
              [outbox]\nkind = \"smtp\"\nhost = {host}\nport = {smtp}\ntls = \"none\"\n\
              retry_initial_secs = 1\nretry_max_secs = 2\n\n\
              [limits]\n\
-             # Games here move in seconds, not days: the hourly reply limit\n\
-             # (60 by default) would cut a fast game's confirmations short.\n\
+             # Players here send dozens of moves a minute (the crash test's\n\
+             # 75 each); the hourly reply limit (60) is for autoresponders.\n\
              replies_per_sender_per_hour = 100000\n",
             address = q(address),
             url = q(&format!("sqlite://{}", db.display())),
