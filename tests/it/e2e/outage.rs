@@ -71,7 +71,7 @@ async fn smtp_outage_keeps_replies_in_the_outbox_and_sends_each_once_after() {
     for (g, line) in games.iter().zip(&lines) {
         assert_eq!(r.moves(g.id), *line, "game {}", g.id);
     }
-    // Each of the 8 replies has failed at least twice and is still pending.
+    // All 8 replies pending, after 16 failed attempts in all (two rounds).
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let (pending, sent, attempts) = outbox_state(&r).await;
