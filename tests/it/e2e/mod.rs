@@ -256,6 +256,8 @@ impl Referee {
             return 0;
         }
         let pool = self.db().await;
+        // A wildt killed before its first migration leaves a database without
+        // the table: nothing decided yet.
         let n = sqlx::query_scalar("SELECT COUNT(*) FROM messages")
             .fetch_one(&pool)
             .await
