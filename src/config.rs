@@ -200,7 +200,8 @@ pub struct OutboxConfig {
 pub struct Limits {
     /// Messages above this are not parsed (default 1 MiB).
     pub max_message_bytes: usize,
-    /// Replies wildt sends to one address in an hour (default 60).
+    /// Answers to one sender's own messages in an hour (default 60);
+    /// relays of an opponent's moves do not count.
     pub replies_per_sender_per_hour: u32,
     /// Unfinished games one address may play at once (default 50).
     pub games_per_player: u32,

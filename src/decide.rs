@@ -112,7 +112,8 @@ impl fmt::Display for Outcome {
 /// Facts from the database the decision depends on besides the game.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Recent {
-    /// Mails wildt wrote to this sender in the last hour.
+    /// Replies wildt wrote to this sender, answering its own messages, in the
+    /// last hour (relays of an opponent's moves are not counted).
     pub replies_to_sender: u32,
     /// Whether a security notice (stranger, failed authentication) for this
     /// game went out in the last hour.

@@ -535,13 +535,20 @@ async fn recent(
     now: i64,
 ) -> Result<Recent, StoreError> {
     let hour_ago = now - 3600;
+    // Only answers to the sender's own messages count: the limit bounds a
+    // conversation (an autoresponder ping-pong), and relays of an opponent's
+    // moves are not one; counting them dropped a busy player's confirmations.
     let replies_to_sender: i64 = match &intake.from {
         Some(from) => {
-            sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE recipient = ? AND created_at > ?")
-                .bind(from)
-                .bind(hour_ago)
-                .fetch_one(&mut *conn)
-                .await?
+            sqlx::query_scalar(
+                "SELECT COUNT(*) FROM outbox o JOIN messages m ON m.id = o.message
+                 WHERE o.recipient = ? AND m.from_addr = ? AND o.created_at > ?",
+            )
+            .bind(from)
+            .bind(from)
+            .bind(hour_ago)
+            .fetch_one(&mut *conn)
+            .await?
         }
         None => 0,
     };

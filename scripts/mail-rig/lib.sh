@@ -310,7 +310,23 @@ rig_stop_pid() {
 }
 
 rig_stop_dovecot() {
+  local master kids="" kid
+  if master=$(rig_pid "$(rig_dovecot_pidfile)"); then
+    kids=$(pgrep -P "$master" || true)
+  fi
   rig_stop_pid dovecot "$(rig_dovecot_pidfile)"
+  # A client's imap process can outlive the master and keep serving its
+  # session; an outage must drop every client, so stop those too.
+  for kid in $kids; do
+    kill "$kid" 2>/dev/null || true
+  done
+  for kid in $kids; do
+    for _ in $(seq 1 50); do
+      kill -0 "$kid" 2>/dev/null || continue 2
+      sleep 0.1
+    done
+    kill -KILL "$kid" 2>/dev/null || true
+  done
   rig_wait_ports_closed "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT"
 }
 

@@ -1,5 +1,6 @@
 //! Games through the store: whole games to each kind of end, an echo mismatch,
-//! two moves at the same moment, and PGN read back by an independent reader.
+//! the hourly reply limit, two moves at the same moment, and PGN read back by
+//! an independent reader.
 
 use std::ops::ControlFlow;
 
@@ -369,4 +370,64 @@ async fn rekey_replaces_only_that_seats_key() {
         t.store.rekey(999, Color::White).await.unwrap_err(),
         wildt::store::StoreError::NoGame(999)
     ));
+}
+
+/// A player's move mail to the game address of `seat`, through the daemon's path.
+async fn mail_move(t: &TempStore, game: i64, seat: Color, n: usize, body: &str) -> usize {
+    let g = t.store.game(game).await.unwrap().unwrap();
+    let player = g.view.player(seat);
+    let to = wildt::decide::game_address(&t.config.referee, game, &player.key);
+    let raw = format!(
+        "From: {}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <rate-{game}-{n}@example.org>\r\n\r\n{body}\r\n",
+        player.email
+    );
+    match t
+        .store
+        .handle_message(&format!("test:{n}"), raw.as_bytes(), &t.config, false)
+        .await
+        .unwrap()
+    {
+        wildt::store::Handled::Decided { decision, .. } => decision.rate_limited,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Regression: the hourly reply limit counted every mail to a player,
+/// the opponent's relays too, so a player whose opponent moved often (a fast
+/// game, or many games) lost the confirmations of their own moves.
+#[tokio::test]
+async fn relays_of_the_opponents_moves_do_not_use_up_a_players_reply_limit() {
+    let mut t = temp_store().await;
+    t.config.limits.replies_per_sender_per_hour = 4;
+    let id = new_game(&t, None).await;
+    let line = [
+        "1. 5254",
+        "1... 5755",
+        "2. 7163",
+        "2... 2836",
+        "3. 6125",
+        "3... 1716",
+    ];
+    for (n, mv) in line.iter().enumerate() {
+        let seat = if n % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let dropped = mail_move(&t, id, seat, n, mv).await;
+        assert_eq!(dropped, 0, "{mv}: the mover's confirmation was dropped");
+    }
+}
+
+/// The limit still bounds a conversation with one sender.
+#[tokio::test]
+async fn a_sender_writing_again_and_again_gets_at_most_the_hourly_replies() {
+    let mut t = temp_store().await;
+    t.config.limits.replies_per_sender_per_hour = 4;
+    let id = new_game(&t, None).await;
+    let mut dropped = Vec::new();
+    for n in 0..6 {
+        dropped.push(mail_move(&t, id, Color::White, n, "hello again").await);
+    }
+    assert_eq!(dropped, [0, 0, 0, 0, 1, 1]);
 }

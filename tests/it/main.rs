@@ -4,6 +4,7 @@
 #[macro_use]
 mod support;
 
+mod e2e;
 mod game_cli;
 mod games;
 mod imap_inbox;

@@ -327,6 +327,64 @@ impl Reader {
             .unwrap_or_else(|e| panic!("test reader: APPEND to {folder}: {e}"));
     }
 
+    /// Creates a folder with exactly this name.
+    pub async fn create(&mut self, folder: &str) {
+        self.session
+            .create(folder)
+            .await
+            .unwrap_or_else(|e| panic!("test reader: CREATE {folder}: {e}"));
+    }
+
+    /// Deletes a folder (its messages go with it).
+    pub async fn delete(&mut self, folder: &str) {
+        // Dovecot drops a session whose selected mailbox is deleted under it.
+        self.session
+            .examine("INBOX")
+            .await
+            .unwrap_or_else(|e| panic!("test reader: EXAMINE INBOX: {e}"));
+        self.session
+            .delete(folder)
+            .await
+            .unwrap_or_else(|e| panic!("test reader: DELETE {folder}: {e}"));
+    }
+
+    /// Empties a folder: every message flagged `\Deleted`, then EXPUNGE. For
+    /// tests that own an INBOX and must start from nothing on a used rig.
+    pub async fn clear(&mut self, folder: &str) {
+        let mb = self
+            .session
+            .select(folder)
+            .await
+            .unwrap_or_else(|e| panic!("test reader: SELECT {folder}: {e}"));
+        if mb.exists > 0 {
+            let _flags: Vec<_> = self
+                .session
+                .store("1:*", "+FLAGS.SILENT (\\Deleted)")
+                .await
+                .unwrap_or_else(|e| panic!("test reader: STORE in {folder}: {e}"))
+                .try_collect()
+                .await
+                .unwrap_or_else(|e| panic!("test reader: STORE in {folder}: {e}"));
+            let _gone: Vec<_> = self
+                .session
+                .expunge()
+                .await
+                .unwrap_or_else(|e| panic!("test reader: EXPUNGE {folder}: {e}"))
+                .try_collect()
+                .await
+                .unwrap_or_else(|e| panic!("test reader: EXPUNGE {folder}: {e}"));
+        }
+        self.session
+            .close()
+            .await
+            .unwrap_or_else(|e| panic!("test reader: CLOSE {folder}: {e}"));
+        let left = self.messages(folder).await.len();
+        assert_eq!(
+            left, 0,
+            "{folder} still holds {left} messages after clearing"
+        );
+    }
+
     /// The folder's UIDVALIDITY.
     pub async fn uidvalidity(&mut self, folder: &str) -> u32 {
         let mb = self
