@@ -74,7 +74,7 @@ class Watcher:
             c.select("INBOX")
             self.c[u] = c
 
-    def wait(self, user, seen_before, timeout=30):
+    def wait(self, user, seen_before, timeout=90):
         c = self.c[user]
         end = time.perf_counter() + timeout
         while time.perf_counter() < end:

@@ -56,8 +56,12 @@ def per_move(d, cfg, games, first_ply):
         p = first_ply + r
         mails = b.round_robin_mails(games, [[b.SHUFFLE[p % 4]] for _ in games], f"s{r}", start_ply=p)
         shutil.rmtree(os.path.join(d, "mail"), ignore_errors=True)
-        b.write_maildir(os.path.join(d, "mail"), mails, prefix=f"r{r}-")
+        # unique names: a reused Maildir name is a duplicate source for wildt
+        b.write_maildir(os.path.join(d, "mail"), mails, prefix=f"p{p}-")
+        before = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
         wall, cpu = serve(cfg)
+        after = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
+        assert after - before == len(games), f"{after - before} of {len(games)} moves recorded"
         walls.append(1000 * (wall - empty) / len(games))
         cpus.append(1000 * cpu / len(games))
     return {"ms_per_move": statistics.median(walls), "cpu_ms_per_move": statistics.median(cpus), "empty_run_ms": 1000 * empty}

@@ -39,12 +39,20 @@ RIG_STARTED=0
 rig() {
   [ $RIG_STARTED = 1 ] && return
   MAILROOT=/tmp/rig-bench WILDT_RIG_IMAP_PORT=12143 WILDT_RIG_IMAPS_PORT=12993 WILDT_RIG_LMTP_PORT=12024 \
-    WILDT_RIG_SMTP_PORT=12025 WILDT_RIG_SMTPS_PORT=12465 scripts/mail-rig/start.sh >/dev/null </dev/null 2>&1
+    WILDT_RIG_SMTP_PORT=12025 WILDT_RIG_SMTPS_PORT=12465 "$ROOT/scripts/mail-rig/start.sh" >/dev/null </dev/null 2>&1
+  # Dovecot learns of new mail by inotify, else only every
+  # mailbox_idle_check_interval (30 s). On the shared bench machine IDLE woke
+  # only every 30 s (likely inotify instances exhausted: max_user_instances is
+  # 128), which measures Dovecot, not wildt: bound it to 1 s on this private rig.
+  if ! grep -q '^mailbox_idle_check_interval' /tmp/rig-bench/dovecot.conf; then
+    sed -i '/^mail_location/a mailbox_idle_check_interval = 1 secs' /tmp/rig-bench/dovecot.conf
+    doveadm -c /tmp/rig-bench/dovecot.conf reload
+  fi
   # shellcheck disable=SC1091
   . /tmp/rig-bench/env
   export WILDT_RIG_HOST WILDT_RIG_IMAP_PORT WILDT_RIG_SMTP_PORT
   RIG_STARTED=1
-  trap 'MAILROOT=/tmp/rig-bench scripts/mail-rig/stop.sh >/dev/null 2>&1 || true' EXIT
+  trap 'MAILROOT=/tmp/rig-bench "$ROOT/scripts/mail-rig/stop.sh" >/dev/null 2>&1 || true' EXIT
 }
 
 if has engine; then

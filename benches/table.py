@@ -74,8 +74,11 @@ if sc:
         sc["db_ratio"] <= 1.2)
 e = load("engine.txt")
 if e:
-    for name, t in re.findall(r"^(\S+/[^\n]+?)\s*\n?\s*time:\s+\[\S+ \S+ (\S+ \S+) \S+ \S+\]", e, re.M):
-        row(f"Core (criterion): {name.strip()}", t, "", "", "", None)
+    pat = r"^(\S+/[^\n]+?)\s*\n\s*time:\s+\[\S+ \S+ (\S+ \S+) \S+ \S+\]\s*\n\s*thrpt:\s+\[\S+ \S+ (\S+) (\S+)"
+    scale = {"elem/s": 1, "Kelem/s": 1e3, "Melem/s": 1e6, "Gelem/s": 1e9}
+    for name, t, v, unit in re.findall(pat, e, re.M):
+        per = 1e6 / (float(v) * scale[unit])
+        row(f"Core (criterion): {name.strip()}", f"{per:.2f} µs per unit ({t} per iteration)", "", "", "", None)
 
 print("| measure | wildt | baseline | ratio | target | met? |")
 print("| --- | --- | --- | --- | --- | --- |")
