@@ -74,7 +74,7 @@ class Watcher:
             c.select("INBOX")
             self.c[u] = c
 
-    def wait(self, user, seen_before, timeout=90):
+    def wait(self, user, seen_before, timeout=200):
         c = self.c[user]
         end = time.perf_counter() + timeout
         while time.perf_counter() < end:
@@ -147,6 +147,7 @@ c1, t_idle = cpu_ticks(proc.pid), time.perf_counter() - t_idle
 res["idle_secs"] = t_idle
 res["idle_cpu_pct"] = 100 * (c1 - c0) / TICK / t_idle
 res["idle_rss_kib"] = status(proc.pid)["VmRSS"]
+b.save(a.out + ".footprint", res)  # kept even if the latency run fails
 lat = latency_run(g["white"][1], g["black"][1], a.moves)
 st = status(proc.pid)
 res["load_rss_kib"], res["load_hwm_kib"] = st["VmRSS"], st["VmHWM"]

@@ -14,7 +14,7 @@ def load(name):
     if not os.path.exists(p):
         return None
     with open(p) as f:
-        return json.load(f) if name.endswith(".json") else f.read()
+        return json.load(f) if ".json" in name else f.read()
 
 
 rows = []
@@ -49,17 +49,19 @@ if s:
     r = bl["cpu_ms_per_msg"] / w["cpu_ms_per_msg"]
     row("Real servers: CPU ms per message", f(w["cpu_ms_per_msg"], 3), f(bl["cpu_ms_per_msg"], 3), f"1/{r:.1f}",
         "≤ 1/20 of baseline", r >= 20)
-dm = load("daemon.json")
-if dm:
+dm = load("daemon.json") or load("daemon.json.footprint")
+if dm and "wildt" in dm:
     w, bl = dm["wildt"], dm.get("baseline")
     row(f"Latency SMTP→confirmation, {w['moves']} moves: p50 ms", f(w["p50_ms"]),
         f(bl["p50_ms"]) + f" (polls {bl['poll_s']} s)" if bl else "—",
         f"{bl['p50_ms'] / w['p50_ms']:.1f}× faster" if bl else "", "", None)
     row("Latency: p99 ms", f(w["p99_ms"]), f(bl["p99_ms"]) if bl else "—",
         f"{bl['p99_ms'] / w['p99_ms']:.1f}× faster" if bl else "", "< 1,000", w["p99_ms"] < 1000)
+if dm:
     row("Idle RSS (MiB, VmRSS)", f(dm["idle_rss_kib"] / 1024, 1), "", "", "< 20", dm["idle_rss_kib"] < 20 * 1024)
-    row("RSS after the latency load (MiB, VmRSS / VmHWM)",
-        f"{dm['load_rss_kib'] / 1024:.1f} / {dm['load_hwm_kib'] / 1024:.1f}", "", "", "", None)
+    if "load_rss_kib" in dm:
+        row("RSS after the latency load (MiB, VmRSS / VmHWM)",
+            f"{dm['load_rss_kib'] / 1024:.1f} / {dm['load_hwm_kib'] / 1024:.1f}", "", "", "", None)
     row(f"Idle CPU over {dm['idle_secs']:.0f} s", f"{dm['idle_cpu_pct']:.3f} %", "", "", "< 0.1 %",
         dm["idle_cpu_pct"] < 0.1)
     row("Spawn → READY=1 (ms)", f(dm["ready_ms"]), "", "", "≤ 300", dm["ready_ms"] <= 300)
