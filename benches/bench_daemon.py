@@ -21,6 +21,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--moves", type=int, default=200)
 ap.add_argument("--idle-secs", type=float, default=60)
 ap.add_argument("--baseline-poll", type=float, default=0, help="also run the baseline polling every N s")
+ap.add_argument("--baseline-only", action="store_true", help="skip wildt (latency of the baseline alone)")
 ap.add_argument("--work", default="/tmp/wildt-bench/daemon")
 ap.add_argument("--out", required=True)
 a = ap.parse_args()
@@ -126,35 +127,41 @@ b.write_config(
            "idle": True, "poll_interval_secs": 300},
     outbox={"kind": "smtp", "host": HOST, "port": SMTP_PORT, "tls": "none"},
 )
-g = b.wildt_new_games(cfg, 1, lambda i: WHITE, lambda i: BLACK)[0]
+if not a.baseline_only:
+    g = b.wildt_new_games(cfg, 1, lambda i: WHITE, lambda i: BLACK)[0]
 
-sock_path = os.path.join(a.work, "notify.sock")
-sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-sock.bind(sock_path)
-sock.settimeout(10)
-env = dict(os.environ, NOTIFY_SOCKET=sock_path)
-t0 = time.perf_counter()
-proc = subprocess.Popen([b.WILDT, "serve", "--config", cfg], env=env, stderr=open(os.path.join(a.work, "log"), "w"))
-while True:
-    msg = sock.recv(4096).decode()
-    if "READY=1" in msg.split("\n"):
-        break
-res["ready_ms"] = 1000 * (time.perf_counter() - t0)
-time.sleep(2)
-c0, t_idle = cpu_ticks(proc.pid), time.perf_counter()
-time.sleep(a.idle_secs)
-c1, t_idle = cpu_ticks(proc.pid), time.perf_counter() - t_idle
-res["idle_secs"] = t_idle
-res["idle_cpu_pct"] = 100 * (c1 - c0) / TICK / t_idle
-res["idle_rss_kib"] = status(proc.pid)["VmRSS"]
-b.save(a.out + ".footprint", res)  # kept even if the latency run fails
-lat = latency_run(g["white"][1], g["black"][1], a.moves)
-st = status(proc.pid)
-res["load_rss_kib"], res["load_hwm_kib"] = st["VmRSS"], st["VmHWM"]
-res["wildt"] = {"moves": len(lat), "p50_ms": 1000 * pct(lat, 50), "p99_ms": 1000 * pct(lat, 99), "max_ms": 1000 * max(lat)}
-proc.send_signal(signal.SIGTERM)
-proc.wait(timeout=30)
-sock.close()
+    sock_path = os.path.join(a.work, "notify.sock")
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(sock_path)
+    sock.settimeout(10)
+    env = dict(os.environ, NOTIFY_SOCKET=sock_path)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([b.WILDT, "serve", "--config", cfg], env=env, stderr=open(os.path.join(a.work, "log"), "w"))
+    while True:
+        msg = sock.recv(4096).decode()
+        if "READY=1" in msg.split("\n"):
+            break
+    res["ready_ms"] = 1000 * (time.perf_counter() - t0)
+    time.sleep(2)
+    c0, t_idle = cpu_ticks(proc.pid), time.perf_counter()
+    time.sleep(a.idle_secs)
+    c1, t_idle = cpu_ticks(proc.pid), time.perf_counter() - t_idle
+    res["idle_secs"] = t_idle
+    res["idle_cpu_pct"] = 100 * (c1 - c0) / TICK / t_idle
+    res["idle_rss_kib"] = status(proc.pid)["VmRSS"]
+    b.save(a.out + ".footprint", res)  # kept even if the latency run fails
+    try:
+        lat = latency_run(g["white"][1], g["black"][1], a.moves)
+    except BaseException:
+        proc.kill()  # never leave a daemon behind: it would take the next run's mail
+        raise
+    st = status(proc.pid)
+    res["load_rss_kib"], res["load_hwm_kib"] = st["VmRSS"], st["VmHWM"]
+    res["wildt"] = {"moves": len(lat), "p50_ms": 1000 * pct(lat, 50), "p99_ms": 1000 * pct(lat, 99), "max_ms": 1000 * max(lat)}
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
+    sock.close()
+    b.save(a.out + ".wildt", res)  # kept even if the baseline run fails
 
 if a.baseline_poll:
     for u in (REF, WHITE, BLACK):
@@ -166,9 +173,11 @@ if a.baseline_poll:
          "--password", REFPW, "--smtp", f"{HOST}:{SMTP_PORT}", "--poll", str(a.baseline_poll)]
     )
     time.sleep(1)
-    lat = latency_run(bg["white"][1], bg["black"][1], a.moves)
+    try:
+        lat = latency_run(bg["white"][1], bg["black"][1], a.moves)
+    finally:
+        bp.terminate()
     res["baseline"] = {"moves": len(lat), "p50_ms": 1000 * pct(lat, 50), "p99_ms": 1000 * pct(lat, 99),
                        "max_ms": 1000 * max(lat), "poll_s": a.baseline_poll}
-    bp.terminate()
     bp.wait()
 b.save(a.out, res)
