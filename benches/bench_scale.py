@@ -1,0 +1,89 @@
+# benches/bench_scale.py — does a move cost more late in a game or in a big
+# database? Per-move cost of `wildt serve --once` (Maildir in, file outbox) for
+# G move mails (one per game) at ply 1 vs at ply P (games advanced by a knight
+# shuffle), and with H games in the database vs only the G games moved.
+# Per-move cost = (run with G mails - run with an empty inbox) / G, median of R.
+# Does IO: work folders, subprocesses (wildt and the bench_mkgames example).
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+
+import benchlib as b
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--games", type=int, default=200)
+ap.add_argument("--ply", type=int, default=300)
+ap.add_argument("--big", type=int, default=100_000)
+ap.add_argument("--rounds", type=int, default=3)
+ap.add_argument("--mkgames", default=os.path.join(b.ROOT, "target", "release", "examples", "bench_mkgames"))
+ap.add_argument("--work", default="/tmp/wildt-bench/scale")
+ap.add_argument("--out", required=True)
+a = ap.parse_args()
+assert a.ply % 4 == 0, "the shuffle returns to the start every 4 plies"
+REF = "chess@club.example"
+shutil.rmtree(a.work, ignore_errors=True)
+
+
+def setup(name, total):
+    d = os.path.join(a.work, name)
+    os.makedirs(d)
+    cfg = os.path.join(d, "wildt.toml")
+    b.write_config(
+        cfg,
+        db=os.path.join(d, "wildt.db"),
+        referee=REF,
+        inbox={"kind": "maildir", "path": os.path.join(d, "mail")},
+        outbox={"kind": "file", "path": os.path.join(d, "outbox")},
+    )
+    out = subprocess.run([a.mkgames, cfg, str(total), str(a.games)], check=True, capture_output=True)
+    games = [json.loads(line) for line in out.stdout.decode().splitlines()]
+    return d, cfg, games
+
+
+def serve(cfg):
+    wall, cpu, _, out = b.timed([b.WILDT, "serve", "--once", "--config", cfg])
+    return wall, cpu
+
+
+def per_move(d, cfg, games, first_ply):
+    """Median over rounds of (wall, cpu) per move above an empty run, in ms."""
+    empty = statistics.median(serve(cfg)[0] for _ in range(3))
+    walls, cpus = [], []
+    for r in range(a.rounds):
+        p = first_ply + r
+        mails = b.round_robin_mails(games, [[b.SHUFFLE[p % 4]] for _ in games], f"s{r}", start_ply=p)
+        shutil.rmtree(os.path.join(d, "mail"), ignore_errors=True)
+        # unique names: a reused Maildir name is a duplicate source for wildt
+        b.write_maildir(os.path.join(d, "mail"), mails, prefix=f"p{p}-")
+        before = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
+        wall, cpu = serve(cfg)
+        after = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
+        assert after - before == len(games), f"{after - before} of {len(games)} moves recorded"
+        walls.append(1000 * (wall - empty) / len(games))
+        cpus.append(1000 * cpu / len(games))
+    return {"ms_per_move": statistics.median(walls), "cpu_ms_per_move": statistics.median(cpus), "empty_run_ms": 1000 * empty}
+
+
+res = {"games": a.games, "ply": a.ply, "big": a.big}
+# small database: G games, measured at ply 1, then advanced to ply P and measured again
+d, cfg, games = setup("small", a.games)
+res["ply_low"] = per_move(d, cfg, games, 0)
+# advance to ply P (untimed)
+adv = [b.SHUFFLE[p % 4] for p in range(a.rounds, a.ply)]
+mails = b.round_robin_mails(games, [adv for _ in games], "adv", start_ply=a.rounds)
+shutil.rmtree(os.path.join(d, "mail"), ignore_errors=True)
+b.write_maildir(os.path.join(d, "mail"), mails, prefix="adv-")
+serve(cfg)
+n = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
+assert n == a.games * a.ply, f"{n} moves recorded, expected {a.games * a.ply}"
+res["ply_high"] = per_move(d, cfg, games, a.ply)
+res["ply_ratio"] = res["ply_high"]["ms_per_move"] / res["ply_low"]["ms_per_move"]
+
+# big database: H games, the last G of them moved at ply 1
+d, cfg, games = setup("big", a.big)
+res["db_big"] = per_move(d, cfg, games, 0)
+res["db_ratio"] = res["db_big"]["ms_per_move"] / res["ply_low"]["ms_per_move"]
+b.save(a.out, res)

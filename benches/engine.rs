@@ -1,0 +1,111 @@
+//! Criterion benches of wildt's pure core, per unit of work [pure: no IO but
+//! reading the fixture files once]: intake of move mails (per message), the
+//! referee judging each ply of the 64-ply fixture game from its record (per
+//! ply), and `Record::replay` of a 300-ply game (what loading a long game costs).
+//! Run by `benches/run.sh` with `cargo bench --bench engine`.
+
+use std::hint::black_box;
+use std::path::Path;
+
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
+use wildt::command::Command;
+use wildt::intake::{IntakeConfig, read};
+use wildt::notation::IccfMove;
+use wildt::referee::{Record, Verdict, judge};
+
+fn intake_cfg() -> IntakeConfig {
+    IntakeConfig {
+        referee_local: "chess".to_owned(),
+        referee_domain: "club.example".to_owned(),
+        max_message_bytes: 1 << 20,
+    }
+}
+
+/// The fixture corpus if this branch has one, else generated move mails of the
+/// shapes players send: bare, numbered, with a quote, with a signature.
+fn corpus() -> Vec<Vec<u8>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mail");
+    let mut mails: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "eml"))
+                .filter_map(|p| std::fs::read(p).ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    if mails.is_empty() {
+        let bodies = [
+            "5254",
+            "1. 5254",
+            "12... 3746\r\n\r\nAnna",
+            "2. 7163\r\n\r\nOn Sun, Ben wrote:\r\n> 1... 5755\r\n> thanks",
+            "I play 6125 and offer a draw.\r\n-- \r\nAnna Example\r\nChess Club",
+        ];
+        for (i, body) in bodies.iter().enumerate() {
+            mails.push(format!(
+                "From: Anna <anna@example.org>\r\nTo: chess+17-k3x9qp2m@club.example\r\nSubject: Re: Game 17\r\nMessage-ID: <m{i}@example.org>\r\nIn-Reply-To: <wildt-game-x@club.example>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
+            ).into_bytes());
+        }
+    }
+    mails
+}
+
+fn moves(text: &str) -> Vec<IccfMove> {
+    text.split_whitespace()
+        .map(|t| t.parse().expect("fixture move"))
+        .collect()
+}
+
+fn bench(c: &mut Criterion) {
+    let cfg = intake_cfg();
+    let mails = corpus();
+    let mut g = c.benchmark_group("intake");
+    g.throughput(Throughput::Elements(mails.len() as u64));
+    g.bench_function("read corpus (per message)", |b| {
+        b.iter(|| {
+            for m in &mails {
+                black_box(read(black_box(m), &cfg));
+            }
+        })
+    });
+    g.finish();
+
+    let long = moves(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/e2e/long-game.iccf"),
+        )
+        .expect("long-game fixture"),
+    );
+    // Records before each ply, built once: the bench times only the judging.
+    let records: Vec<Record> = (0..long.len())
+        .map(|i| Record::replay(None, long[..i].iter().copied()).expect("legal fixture"))
+        .collect();
+    let commands: Vec<Command> = long.iter().map(|m| Command::single(*m)).collect();
+    let mut g = c.benchmark_group("referee");
+    g.throughput(Throughput::Elements(long.len() as u64));
+    g.bench_function("judge 64-ply game (per ply)", |b| {
+        b.iter(|| {
+            for (r, cmd) in records.iter().zip(&commands) {
+                let v = judge(black_box(r), r.turn(), black_box(cmd));
+                assert!(matches!(v, Verdict::Moved { .. }));
+            }
+        })
+    });
+    g.finish();
+
+    let shuffle = moves("7163 7866 6371 6678");
+    let three_hundred: Vec<IccfMove> = shuffle.iter().copied().cycle().take(300).collect();
+    let mut g = c.benchmark_group("record");
+    g.throughput(Throughput::Elements(300));
+    g.bench_function("replay 300-ply game", |b| {
+        b.iter_batched(
+            || three_hundred.clone(),
+            |mv| Record::replay(None, mv).expect("legal"),
+            BatchSize::SmallInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(engine, bench);
+criterion_main!(engine);

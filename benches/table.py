@@ -1,0 +1,88 @@
+# benches/table.py — prints the Markdown table of benches/run.sh from the JSON
+# results in a folder (pipeline, servers, daemon, scale, engine.txt): wildt,
+# baseline, ratio, target, met? Missing stages are left out. Does IO: reads files.
+import json
+import os
+import re
+import sys
+
+d = sys.argv[1]
+
+
+def load(name):
+    p = os.path.join(d, name)
+    if not os.path.exists(p):
+        return None
+    with open(p) as f:
+        return json.load(f) if ".json" in name else f.read()
+
+
+rows = []
+
+
+def row(what, w, base, ratio, target, met):
+    rows.append((what, w, base, ratio, target, "yes" if met else "**no**" if met is not None else "—"))
+
+
+def f(x, nd=0):
+    return f"{x:,.{nd}f}"
+
+
+p = load("pipeline.json")
+if p:
+    w, bl = p["wildt"], p["baseline"]
+    r = w["msg_per_s"] / bl["msg_per_s"]
+    row(f"Pipeline, {p['messages']:,} msgs / {p['games']:,} games: msg/s (wall)", f(w["msg_per_s"]),
+        f(bl["msg_per_s"]), f"{r:.1f}×", "≥ 20× and ≥ 5,000", r >= 20 and w["msg_per_s"] >= 5000)
+    row("Pipeline: CPU ms per message", f(w["cpu_ms_per_msg"], 3), f(bl["cpu_ms_per_msg"], 3),
+        f"1/{bl['cpu_ms_per_msg'] / w['cpu_ms_per_msg']:.1f}", "", None)
+    row("Pipeline: peak RSS (MiB)", f(w["peak_rss_kib"] / 1024, 1), f(bl["peak_rss_kib"] / 1024, 1),
+        f"{w['peak_rss_kib'] / bl['peak_rss_kib']:.2f}×", "", None)
+s = load("servers.json")
+if s:
+    w, bl, c = s["wildt"], s["baseline"], s["ceiling"]
+    row(f"Real servers, {s['messages']:,} moves / {s['games']} games: msg/s end to end", f(w["msg_per_s"]),
+        f(bl["msg_per_s"]), f"{w['msg_per_s'] / bl['msg_per_s']:.1f}×", "", None)
+    row(f"Real servers: % of Postfix ceiling ({f(c['mails_per_s'])} mails/s = {f(c['msg_per_s'])} moves/s)",
+        f"{s['wildt_pct_of_ceiling']:.0f} %", f"{s['baseline_pct_of_ceiling']:.0f} %", "", "≥ 90 %",
+        s["wildt_pct_of_ceiling"] >= 90)
+    r = bl["cpu_ms_per_msg"] / w["cpu_ms_per_msg"]
+    row("Real servers: CPU ms per message", f(w["cpu_ms_per_msg"], 3), f(bl["cpu_ms_per_msg"], 3), f"1/{r:.1f}",
+        "≤ 1/20 of baseline", r >= 20)
+dm = load("daemon.json") or load("daemon.json.footprint")
+if dm and "wildt" in dm:
+    w, bl = dm["wildt"], dm.get("baseline")
+    row(f"Latency SMTP→confirmation, {w['moves']} moves: p50 ms", f(w["p50_ms"]),
+        f(bl["p50_ms"]) + f" (polls {bl['poll_s']} s)" if bl else "—",
+        f"{bl['p50_ms'] / w['p50_ms']:.1f}× faster" if bl else "", "", None)
+    row("Latency: p99 ms", f(w["p99_ms"]), f(bl["p99_ms"]) if bl else "—",
+        f"{bl['p99_ms'] / w['p99_ms']:.1f}× faster" if bl else "", "< 1,000", w["p99_ms"] < 1000)
+if dm:
+    row("Idle RSS (MiB, VmRSS)", f(dm["idle_rss_kib"] / 1024, 1), "", "", "< 20", dm["idle_rss_kib"] < 20 * 1024)
+    if "load_rss_kib" in dm:
+        row("RSS after the latency load (MiB, VmRSS / VmHWM)",
+            f"{dm['load_rss_kib'] / 1024:.1f} / {dm['load_hwm_kib'] / 1024:.1f}", "", "", "", None)
+    row(f"Idle CPU over {dm['idle_secs']:.0f} s", f"{dm['idle_cpu_pct']:.3f} %", "", "", "< 0.1 %",
+        dm["idle_cpu_pct"] < 0.1)
+    row("Spawn → READY=1 (ms)", f(dm["ready_ms"]), "", "", "≤ 300", dm["ready_ms"] <= 300)
+sc = load("scale.json")
+if sc:
+    lo, hi, big = sc["ply_low"], sc["ply_high"], sc["db_big"]
+    row(f"Scale: ms per move at ply 1 → ply {sc['ply']} ({sc['games']} games)",
+        f"{lo['ms_per_move']:.3f} → {hi['ms_per_move']:.3f}", "", f"{sc['ply_ratio']:.2f}×", "within 20 %",
+        sc["ply_ratio"] <= 1.2)
+    row(f"Scale: ms per move, {sc['games']} → {sc['big']:,} games in the DB",
+        f"{lo['ms_per_move']:.3f} → {big['ms_per_move']:.3f}", "", f"{sc['db_ratio']:.2f}×", "within 20 %",
+        sc["db_ratio"] <= 1.2)
+e = load("engine.txt")
+if e:
+    pat = r"^(\S+/[^\n]+?)\s*\n\s*time:\s+\[\S+ \S+ (\S+ \S+) \S+ \S+\]\s*\n\s*thrpt:\s+\[\S+ \S+ (\S+) (\S+)"
+    scale = {"elem/s": 1, "Kelem/s": 1e3, "Melem/s": 1e6, "Gelem/s": 1e9}
+    for name, t, v, unit in re.findall(pat, e, re.M):
+        per = 1e6 / (float(v) * scale[unit])
+        row(f"Core (criterion): {name.strip()}", f"{per:.2f} µs per unit ({t} per iteration)", "", "", "", None)
+
+print("| measure | wildt | baseline | ratio | target | met? |")
+print("| --- | --- | --- | --- | --- | --- |")
+for r in rows:
+    print("| " + " | ".join(r) + " |")

@@ -1,0 +1,5 @@
+//! Build script: rebuilds when a migration is added or changed, because
+//! `sqlx::migrate!` embeds the `migrations/` folder at compile time.
+fn main() {
+    println!("cargo:rerun-if-changed=migrations");
+}
