@@ -278,6 +278,12 @@ impl ImapInbox {
         }
     }
 
+    /// Drops the current session (if the caller gave up on it); the next call
+    /// opens a new one.
+    pub fn drop_session(&mut self) {
+        self.session = None;
+    }
+
     /// The session, opened anew if the last one was lost.
     async fn take_session(&mut self) -> Result<Session, InboxError> {
         if let Some(session) = self.session.take() {
