@@ -172,11 +172,33 @@ fn source_of(id: &InboxId) -> String {
 }
 
 fn notify(state: &[sd_notify::NotifyState<'_>]) {
-    // Without NOTIFY_SOCKET this is a no-op; a failure to reach systemd is
-    // worth a log line but never worth stopping the referee.
-    if let Err(e) = sd_notify::notify(false, state) {
+    // Without NOTIFY_SOCKET this is a no-op. The datagram is sent without
+    // blocking: a notify socket nobody reads (its queue holds only a few
+    // datagrams) must never stall the referee — a blocking send here once
+    // froze the whole loop after ten pings. A dropped ping is logged; missing
+    // the watchdog is systemd's to judge, not a reason to hang.
+    if let Err(e) = notify_nonblocking(state) {
         debug!(error = %e, "sd_notify");
     }
+}
+
+fn notify_nonblocking(state: &[sd_notify::NotifyState<'_>]) -> std::io::Result<()> {
+    use std::os::unix::net::{SocketAddr, UnixDatagram};
+    let Some(path) = std::env::var_os("NOTIFY_SOCKET") else {
+        return Ok(());
+    };
+    let addr = match path.to_str().and_then(|p| p.strip_prefix('@')) {
+        Some(name) => {
+            use std::os::linux::net::SocketAddrExt as _;
+            SocketAddr::from_abstract_name(name.as_bytes())?
+        }
+        None => SocketAddr::from_pathname(&path)?,
+    };
+    let msg: String = state.iter().map(|s| format!("{s}\n")).collect();
+    let sock = UnixDatagram::unbound()?;
+    sock.set_nonblocking(true)?;
+    sock.send_to_addr(msg.as_bytes(), &addr)?;
+    Ok(())
 }
 
 /// Sends every due outbox row once. Transient failures are retried later with

@@ -114,3 +114,84 @@ fn serve_reports_ready_watchdog_and_stopping_then_exits_zero_on_sigterm() {
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(0));
 }
+
+/// Regression: the notify send used to block once the socket's small queue was
+/// full, freezing the daemon (found by the latency benchmark, whose stand-in
+/// socket stopped reading after READY).
+#[test]
+fn serve_keeps_handling_mail_when_nobody_reads_the_notify_socket() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = temp_config(dir.path());
+    let sock_path = dir.path().join("notify.sock");
+    // Bound and never read: its queue fills after a handful of datagrams.
+    let _sock = UnixDatagram::bind(&sock_path).unwrap();
+    let created = Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args([
+            "game",
+            "new",
+            "--no-mail",
+            "--json",
+            "--white",
+            "anna@example.org",
+            "--black",
+            "ben@example.net",
+            "--config",
+        ])
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    let game: serde_json::Value = serde_json::from_slice(&created.stdout).unwrap();
+    let white = game["white"]["address"].as_str().unwrap().to_owned();
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg("WATCHDOG_PID=$$ exec \"$0\" serve --config \"$1\"")
+        .arg(env!("CARGO_BIN_EXE_wildt"))
+        .arg(&cfg)
+        .env("NOTIFY_SOCKET", &sock_path)
+        // A ping every 50 ms: the queue is full long before the mail comes.
+        .env("WATCHDOG_USEC", "100000")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    let new = dir.path().join("mail/new");
+    std::fs::create_dir_all(&new).unwrap();
+    std::fs::write(
+        new.join("move.eml"),
+        format!("From: anna@example.org\r\nTo: {white}\r\nSubject: move\r\nMessage-ID: <n1@example.org>\r\n\r\n1. 5254\r\n"),
+    )
+    .unwrap();
+    let outbox = dir.path().join("outbox");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut answered = 0;
+    while Instant::now() < deadline {
+        answered = std::fs::read_dir(&outbox)
+            .map(|rd| {
+                rd.filter(|e| {
+                    e.as_ref()
+                        .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "eml"))
+                })
+                .count()
+            })
+            .unwrap_or(0);
+        if answered >= 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    if answered < 2 {
+        // Frozen: a stop request would not be heard either.
+        child.kill().unwrap();
+        child.wait().unwrap();
+        panic!("the move was not answered while the notify socket was full");
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(answered, 2);
+    assert_eq!(status.code(), Some(0));
+}
