@@ -59,6 +59,26 @@ fn unit_file_security_exposure_is_at_most_1_5() {
     assert!(score <= 1.5, "{line}");
 }
 
+/// `wildt serve` as systemd starts it: NOTIFY_SOCKET, WATCHDOG_USEC, and
+/// WATCHDOG_PID set to the service's own pid (`exec` keeps the shell's).
+fn serve_under_watchdog(
+    cfg: &std::path::Path,
+    sock: &std::path::Path,
+    usec: u64,
+) -> std::process::Child {
+    Command::new("sh")
+        .arg("-c")
+        .arg("WATCHDOG_PID=$$ exec \"$0\" serve --config \"$1\"")
+        .arg(env!("CARGO_BIN_EXE_wildt"))
+        .arg(cfg)
+        .env("NOTIFY_SOCKET", sock)
+        .env("WATCHDOG_USEC", usec.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
 fn receive_until(sock: &UnixDatagram, want: &str, seen: &mut Vec<String>) -> bool {
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut buf = [0u8; 4096];
@@ -88,18 +108,7 @@ fn serve_reports_ready_watchdog_and_stopping_then_exits_zero_on_sigterm() {
     let sock = UnixDatagram::bind(&sock_path).unwrap();
     sock.set_read_timeout(Some(Duration::from_millis(200)))
         .unwrap();
-    // systemd sets WATCHDOG_PID to the service's pid; `exec` keeps the shell's.
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("WATCHDOG_PID=$$ exec \"$0\" serve --config \"$1\"")
-        .arg(env!("CARGO_BIN_EXE_wildt"))
-        .arg(&cfg)
-        .env("NOTIFY_SOCKET", &sock_path)
-        .env("WATCHDOG_USEC", "400000")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = serve_under_watchdog(&cfg, &sock_path, 400_000);
     let mut seen = Vec::new();
     assert!(receive_until(&sock, "READY=1", &mut seen), "{seen:?}");
     // Two pings after READY: the watchdog keeps going while idle.
@@ -142,18 +151,8 @@ fn serve_keeps_handling_mail_when_nobody_reads_the_notify_socket() {
         .unwrap();
     let game: serde_json::Value = serde_json::from_slice(&created.stdout).unwrap();
     let white = game["white"]["address"].as_str().unwrap().to_owned();
-    let mut child = Command::new("sh")
-        .arg("-c")
-        .arg("WATCHDOG_PID=$$ exec \"$0\" serve --config \"$1\"")
-        .arg(env!("CARGO_BIN_EXE_wildt"))
-        .arg(&cfg)
-        .env("NOTIFY_SOCKET", &sock_path)
-        // A ping every 50 ms: the queue is full long before the mail comes.
-        .env("WATCHDOG_USEC", "100000")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    // A ping every 50 ms: the queue is full long before the mail comes.
+    let mut child = serve_under_watchdog(&cfg, &sock_path, 100_000);
     std::thread::sleep(Duration::from_secs(2));
     let new = dir.path().join("mail/new");
     std::fs::create_dir_all(&new).unwrap();
