@@ -254,56 +254,34 @@ pub fn verdict_mails(
                 mails.push(m);
             }
         }
-        Verdict::DrawOffered { by } => {
-            let mut m = game.mail(
-                seat,
-                Event::Notice,
-                "draw offer sent",
-                format!(
-                    "Game {}: your draw offer has been passed on to your opponent.\n\n{}",
-                    game.id,
-                    game.picture(after)
-                ),
-            );
-            m.in_reply_to = answering.map(str::to_owned);
-            mails.push(m);
-            mails.push(game.mail(
-                opp,
-                Event::Notice,
+        Verdict::DrawOffered { by } => mails.extend(notice_pair(
+            game,
+            seat,
+            after,
+            answering,
+            ("draw offer sent", "your draw offer has been passed on to your opponent.".to_owned()),
+            (
                 "draw offered",
                 format!(
-                    "Game {}: {} offers a draw.\nReply \"accept draw\" or \"decline draw\"; a move also declines it.\n\n{}",
-                    game.id,
-                    ColorName(*by),
-                    game.picture(after)
+                    "{} offers a draw.\nReply \"accept draw\" or \"decline draw\"; a move also declines it.",
+                    ColorName(*by)
                 ),
-            ));
-        }
-        Verdict::DrawDeclined { by } => {
-            let mut m = game.mail(
-                seat,
-                Event::Notice,
+            ),
+        )),
+        Verdict::DrawDeclined { by } => mails.extend(notice_pair(
+            game,
+            seat,
+            after,
+            answering,
+            ("draw declined", "you declined the draw offer.".to_owned()),
+            (
                 "draw declined",
                 format!(
-                    "Game {}: you declined the draw offer.\n\n{}",
-                    game.id,
-                    game.picture(after)
+                    "{} declined your draw offer. The game goes on.",
+                    ColorName(*by)
                 ),
-            );
-            m.in_reply_to = answering.map(str::to_owned);
-            mails.push(m);
-            mails.push(game.mail(
-                opp,
-                Event::Notice,
-                "draw declined",
-                format!(
-                    "Game {}: {} declined your draw offer. The game goes on.\n\n{}",
-                    game.id,
-                    ColorName(*by),
-                    game.picture(after)
-                ),
-            ));
-        }
+            ),
+        )),
         Verdict::Status => {
             let to_play = after.end.is_none() && after.turn() == seat;
             let mut body = format!(
@@ -331,6 +309,25 @@ pub fn verdict_mails(
         }
     }
     mails
+}
+
+/// A notice to the player who gave the command (answering their message) and
+/// one to the opponent, each `Game N: <text>` followed by the board.
+fn notice_pair(
+    game: &GameContext<'_>,
+    seat: Color,
+    after: &Record,
+    answering: Option<&str>,
+    mine: (&str, String),
+    theirs: (&str, String),
+) -> [OutMail; 2] {
+    let body = |text: &str| format!("Game {}: {text}\n\n{}", game.id, game.picture(after));
+    let mut m = game.mail(seat, Event::Notice, mine.0, body(&mine.1));
+    m.in_reply_to = answering.map(str::to_owned);
+    [
+        m,
+        game.mail(!seat, Event::Notice, theirs.0, body(&theirs.1)),
+    ]
 }
 
 fn game_over(game: &GameContext<'_>, after: &Record, end: GameEnd) -> Vec<OutMail> {
