@@ -16,16 +16,22 @@
 //! - [`store`]    SQLite: games, moves, processed mail, outbox              [IO]
 //! - [`mail`]     inbox (Maildir, IMAP) and outbox (file, SMTP, sendmail)   [IO]
 //! - [`daemon`]   the loop: wait, take a message, one transaction, send     [IO]
+//!
+//! The IO modules are behind the default feature `server`; without it the
+//! crate is the pure core alone (what the fuzz targets build).
 
 pub mod auth;
 pub mod command;
 pub mod config;
+#[cfg(feature = "server")]
 pub mod daemon;
 pub mod decide;
 pub mod game;
 pub mod intake;
+#[cfg(feature = "server")]
 pub mod mail;
 pub mod notation;
 pub mod referee;
 pub mod reply;
+#[cfg(feature = "server")]
 pub mod store;
