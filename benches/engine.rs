@@ -18,6 +18,7 @@ fn intake_cfg() -> IntakeConfig {
         referee_local: "chess".to_owned(),
         referee_domain: "club.example".to_owned(),
         max_message_bytes: 1 << 20,
+        max_commands: wildt::intake::DEFAULT_MAX_COMMANDS,
     }
 }
 

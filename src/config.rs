@@ -109,6 +109,7 @@ struct RawLimits {
     max_message_bytes: Option<usize>,
     replies_per_sender_per_hour: Option<u32>,
     games_per_player: Option<u32>,
+    commands_per_message: Option<usize>,
 }
 
 /// How a connection is secured.
@@ -205,6 +206,9 @@ pub struct Limits {
     pub replies_per_sender_per_hour: u32,
     /// Unfinished games one address may play at once (default 50).
     pub games_per_player: u32,
+    /// Moves and command words one message may hold (default 600); a
+    /// whole-record echo counts each move. Above it the text is not read.
+    pub commands_per_message: usize,
 }
 
 /// Who may move, and whose word on the sender wildt trusts.
@@ -261,6 +265,16 @@ impl Config {
                 max_message_bytes: raw.limits.max_message_bytes.unwrap_or(1024 * 1024),
                 replies_per_sender_per_hour: raw.limits.replies_per_sender_per_hour.unwrap_or(60),
                 games_per_player: raw.limits.games_per_player.unwrap_or(50),
+                commands_per_message: match raw.limits.commands_per_message {
+                    None => crate::intake::DEFAULT_MAX_COMMANDS,
+                    Some(0) => {
+                        return Err(invalid(
+                            "limits.commands_per_message",
+                            "must be at least 1: a message holds at least one command",
+                        ));
+                    }
+                    Some(n) => n,
+                },
             },
             security: security(raw.security)?,
         })
@@ -497,6 +511,41 @@ mod tests {
         assert!(matches!(
             Config::parse(&text).unwrap_err(),
             ConfigError::Toml(_)
+        ));
+    }
+
+    #[test]
+    fn limits_have_defaults_and_keys() {
+        let c = Config::parse(LOCAL_TOML).unwrap();
+        assert_eq!(
+            c.limits,
+            Limits {
+                max_message_bytes: 1024 * 1024,
+                replies_per_sender_per_hour: 60,
+                games_per_player: 50,
+                commands_per_message: 600,
+            }
+        );
+        let text = format!(
+            "{LOCAL_TOML}\n[limits]\nmax_message_bytes = 4096\nreplies_per_sender_per_hour = 3\n\
+             games_per_player = 2\ncommands_per_message = 5\n"
+        );
+        assert_eq!(
+            Config::parse(&text).unwrap().limits,
+            Limits {
+                max_message_bytes: 4096,
+                replies_per_sender_per_hour: 3,
+                games_per_player: 2,
+                commands_per_message: 5,
+            }
+        );
+        let zero = format!("{LOCAL_TOML}\n[limits]\ncommands_per_message = 0\n");
+        assert!(matches!(
+            Config::parse(&zero).unwrap_err(),
+            ConfigError::Invalid {
+                key: "limits.commands_per_message",
+                ..
+            }
         ));
     }
 }

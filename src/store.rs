@@ -335,6 +335,7 @@ impl Store {
             referee_local: config.referee.local.clone(),
             referee_domain: config.referee.domain.clone(),
             max_message_bytes: config.limits.max_message_bytes,
+            max_commands: config.limits.commands_per_message,
         };
         let intake = intake::read(raw, &intake_cfg);
         let stored = match &intake.game_address {

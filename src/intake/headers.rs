@@ -280,6 +280,7 @@ mod tests {
             referee_local: "chess".into(),
             referee_domain: "club.example".into(),
             max_message_bytes: 1024,
+            max_commands: super::super::DEFAULT_MAX_COMMANDS,
         }
     }
 

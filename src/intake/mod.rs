@@ -37,7 +37,15 @@ pub struct IntakeConfig {
     pub referee_domain: String,
     /// Larger messages are not parsed (only their header block is).
     pub max_message_bytes: usize,
+    /// A text with more moves and command words than this is not read
+    /// (`[limits] commands_per_message`; a whole-record echo counts each move).
+    pub max_commands: usize,
 }
+
+/// The default commands-per-message limit: room for the whole record of the
+/// longest game ever played in a tournament (269 moves, 538 plies) and a few
+/// command words.
+pub const DEFAULT_MAX_COMMANDS: usize = 600;
 
 /// Everything the daemon needs to decide about one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,8 +137,9 @@ pub enum Unclear {
     /// A move together with another command, or two different commands
     /// (e.g. `5254` and "resign", or "accept draw" and "no draw").
     MixedCommands { found: Vec<String> },
-    /// More moves than any game has: not read as a record.
-    TooManyMoves { count: usize },
+    /// More moves and command words than one message may hold
+    /// (`[limits] commands_per_message`): not read at all.
+    TooManyCommands { count: usize, limit: usize },
     /// Not a readable mail message (no header block).
     Malformed,
 }
@@ -145,6 +154,7 @@ pub enum Unclear {
 ///     referee_local: "chess".into(),
 ///     referee_domain: "club.example".into(),
 ///     max_message_bytes: 256 * 1024,
+///     max_commands: 600,
 /// };
 /// let raw = b"From: Anna <anna@example.org>\r\n\
 ///             To: chess+17-k3x9qp2m@club.example\r\n\
@@ -194,7 +204,7 @@ pub fn read(raw: &[u8], cfg: &IntakeConfig) -> Intake {
         Some(message) => {
             let body = text::player_text(&message);
             let subject_line = subject::command_text(&intake.subject);
-            scan::decide(&body, subject_line.as_deref())
+            scan::decide(&body, subject_line.as_deref(), cfg.max_commands)
         }
         None => Reading::Unclear(Unclear::Malformed),
     };
@@ -299,9 +309,9 @@ impl fmt::Display for Unclear {
                 "your message holds more than one command ({}); send one at a time",
                 found.join(", ")
             ),
-            Unclear::TooManyMoves { count } => write!(
+            Unclear::TooManyCommands { count, limit } => write!(
                 f,
-                "your message holds {count} moves, more than a game record can; send your move alone"
+                "your message holds {count} moves and commands, more than the {limit} one message may hold; send your move alone"
             ),
             Unclear::Malformed => write!(f, "the message could not be read as an e-mail"),
         }
@@ -426,7 +436,7 @@ impl Unclear {
             Unclear::VagueDraw { .. } => "vague_draw",
             Unclear::Uncertain { .. } => "uncertain",
             Unclear::MixedCommands { .. } => "mixed_commands",
-            Unclear::TooManyMoves { .. } => "too_many_moves",
+            Unclear::TooManyCommands { .. } => "too_many_commands",
             Unclear::Malformed => "malformed",
         }
     }

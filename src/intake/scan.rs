@@ -18,8 +18,6 @@ use crate::notation::{IccfMove, ParseError};
 
 use super::{Reading, Unclear};
 
-/// More plies than any game record holds: refuse to read it as one.
-const MAX_MOVES: usize = 1200;
 /// Separate move-holding lines compared with each other; a real mail has a few.
 const MAX_SEGMENTS: usize = 64;
 /// Longest text quoted back in an `Unclear`.
@@ -426,14 +424,17 @@ struct Findings {
 }
 
 /// Reads the player's body text and subject (already without wildt's own
-/// subject and reply prefixes) as one command.
-pub(super) fn decide(body: &str, subject: Option<&str>) -> Reading {
+/// subject and reply prefixes) as one command. A text with more than
+/// `max_commands` moves and command words is not read at all.
+pub(super) fn decide(body: &str, subject: Option<&str>, max_commands: usize) -> Reading {
     let mut f = Findings::default();
     for line in subject.into_iter().chain(body.lines()) {
         read_line(line, &mut f);
-        if f.moves_seen > MAX_MOVES {
-            return Reading::Unclear(Unclear::TooManyMoves {
-                count: f.moves_seen,
+        let count = f.moves_seen + f.keywords.len();
+        if count > max_commands {
+            return Reading::Unclear(Unclear::TooManyCommands {
+                count,
+                limit: max_commands,
             });
         }
     }
@@ -890,8 +891,11 @@ fn merge(segments: Vec<Vec<WrittenMove>>) -> Result<Vec<WrittenMove>, Vec<String
 mod tests {
     use super::*;
 
+    /// The default `[limits] commands_per_message`.
+    const TEST_LIMIT: usize = crate::intake::DEFAULT_MAX_COMMANDS;
+
     fn play(text: &str) -> Vec<String> {
-        match decide(text, None) {
+        match decide(text, None, TEST_LIMIT) {
             Reading::Command(Command::Play { line, .. }) => {
                 line.iter().map(super::super::written_move_text).collect()
             }
@@ -900,14 +904,14 @@ mod tests {
     }
 
     fn unclear(text: &str) -> Unclear {
-        match decide(text, None) {
+        match decide(text, None, TEST_LIMIT) {
             Reading::Unclear(u) => u,
             other => panic!("expected unclear for {text:?}, got {other:?}"),
         }
     }
 
     fn command(text: &str) -> Command {
-        match decide(text, None) {
+        match decide(text, None, TEST_LIMIT) {
             Reading::Command(c) => c,
             other => panic!("expected a command for {text:?}, got {other:?}"),
         }
@@ -986,7 +990,7 @@ mod tests {
 
     #[test]
     fn subject_and_body_with_different_moves_are_several_moves() {
-        let r = decide("13. 7163", Some("Game 17: 13. 5254"));
+        let r = decide("13. 7163", Some("Game 17: 13. 5254"), TEST_LIMIT);
         assert!(
             matches!(r, Reading::Unclear(Unclear::SeveralMoves { .. })),
             "{r:?}"
@@ -995,7 +999,7 @@ mod tests {
 
     #[test]
     fn same_move_in_subject_and_body_is_one_move() {
-        let r = decide("12... 3746 13. 5254", Some("13. 5254"));
+        let r = decide("12... 3746 13. 5254", Some("13. 5254"), TEST_LIMIT);
         let Reading::Command(Command::Play { line, .. }) = r else {
             panic!("{r:?}")
         };
@@ -1004,7 +1008,7 @@ mod tests {
 
     #[test]
     fn game_number_in_subject_is_not_a_move() {
-        let r = decide("", Some("Game 1717: 13. 5254"));
+        let r = decide("", Some("Game 1717: 13. 5254"), TEST_LIMIT);
         let Reading::Command(Command::Play { line, .. }) = r else {
             panic!("{r:?}")
         };
@@ -1168,7 +1172,7 @@ mod tests {
     #[test]
     fn move_with_draw_offer_is_one_command() {
         assert_eq!(
-            decide("13. 5254 draw?", None),
+            decide("13. 5254 draw?", None, TEST_LIMIT),
             Reading::Command(Command::Play {
                 line: vec![WrittenMove {
                     number: Some(MoveNumber {
@@ -1286,8 +1290,30 @@ mod tests {
     }
 
     #[test]
-    fn too_many_moves_are_refused() {
-        let text = "5254 ".repeat(MAX_MOVES + 5);
-        assert!(matches!(unclear(&text), Unclear::TooManyMoves { .. }));
+    fn more_commands_than_the_limit_are_not_read() {
+        // Exactly at the limit a whole record is still read (and judged later)...
+        let record = "5254 5755 ".repeat(TEST_LIMIT / 2);
+        assert!(matches!(
+            decide(&record, None, TEST_LIMIT),
+            Reading::Command(_)
+        ));
+        // ...one more command word and the message is not read at all.
+        let over = format!("{record}\ndraw?");
+        assert_eq!(
+            decide(&over, None, TEST_LIMIT),
+            Reading::Unclear(Unclear::TooManyCommands {
+                count: TEST_LIMIT + 1,
+                limit: TEST_LIMIT
+            })
+        );
+        // Command words count as much as moves.
+        let words = "resign\n".repeat(11);
+        assert!(matches!(
+            decide(&words, None, 10),
+            Reading::Unclear(Unclear::TooManyCommands {
+                count: 11,
+                limit: 10
+            })
+        ));
     }
 }

@@ -372,8 +372,19 @@ async fn rekey_replaces_only_that_seats_key() {
     ));
 }
 
-/// A player's move mail to the game address of `seat`, through the daemon's path.
+/// A player's move mail to the game address of `seat`, through the daemon's
+/// path; how many of the sender's replies the hourly limit dropped.
 async fn mail_move(t: &TempStore, game: i64, seat: Color, n: usize, body: &str) -> usize {
+    mail_decision(t, game, seat, n, body).await.rate_limited
+}
+
+async fn mail_decision(
+    t: &TempStore,
+    game: i64,
+    seat: Color,
+    n: usize,
+    body: &str,
+) -> wildt::decide::Decision {
     let g = t.store.game(game).await.unwrap().unwrap();
     let player = g.view.player(seat);
     let to = wildt::decide::game_address(&t.config.referee, game, &player.key);
@@ -387,7 +398,7 @@ async fn mail_move(t: &TempStore, game: i64, seat: Color, n: usize, body: &str) 
         .await
         .unwrap()
     {
-        wildt::store::Handled::Decided { decision, .. } => decision.rate_limited,
+        wildt::store::Handled::Decided { decision, .. } => *decision,
         other => panic!("{other:?}"),
     }
 }
@@ -430,4 +441,56 @@ async fn a_sender_writing_again_and_again_gets_at_most_the_hourly_replies() {
         dropped.push(mail_move(&t, id, Color::White, n, "hello again").await);
     }
     assert_eq!(dropped, [0, 0, 0, 0, 1, 1]);
+}
+
+/// `[limits] commands_per_message`: a whole-record echo counts each move, so
+/// with a limit of 4 the record of five plies is not read (and nothing moves),
+/// while with the default the same mail plays the move.
+#[tokio::test]
+async fn a_message_with_more_commands_than_the_limit_moves_nothing() {
+    let mut t = temp_store().await;
+    let id = new_game(&t, None).await;
+    play(&t, id, &["5254", "5755", "7163", "2836"]).await;
+    let record = "1. 5254 5755 2. 7163 2836 3. 6125";
+    t.config.limits.commands_per_message = 4;
+    let d = mail_decision(&t, id, Color::White, 0, record).await;
+    assert_eq!(d.outcome, wildt::decide::Outcome::Unclear, "{d:?}");
+    assert!(d.detail.contains("5 moves and commands"), "{}", d.detail);
+    let answer = &d.mails[0];
+    assert_eq!(answer.to, "anna@example.org");
+    assert!(
+        answer
+            .body
+            .contains("5 moves and commands, more than the 4"),
+        "{}",
+        answer.body
+    );
+    assert_eq!(
+        t.store
+            .game(id)
+            .await
+            .unwrap()
+            .unwrap()
+            .view
+            .record
+            .plies()
+            .len(),
+        4
+    );
+
+    t.config.limits = Config::parse(LOCAL_TOML).unwrap().limits;
+    let d = mail_decision(&t, id, Color::White, 1, record).await;
+    assert_eq!(d.outcome, wildt::decide::Outcome::Moved, "{d:?}");
+    assert_eq!(
+        t.store
+            .game(id)
+            .await
+            .unwrap()
+            .unwrap()
+            .view
+            .record
+            .plies()
+            .len(),
+        5
+    );
 }

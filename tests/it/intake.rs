@@ -21,6 +21,7 @@ fn config() -> IntakeConfig {
         referee_local: "chess".into(),
         referee_domain: "club.example".into(),
         max_message_bytes: 256 * 1024,
+        max_commands: wildt::intake::DEFAULT_MAX_COMMANDS,
     }
 }
 
@@ -351,7 +352,7 @@ fn pathological_megabyte_bodies_are_decided() {
     let cases = [
         (">".repeat(MIB), "nothing_found", true),
         ("5".repeat(MIB), "not_a_move", false),
-        ("5254 ".repeat(MIB / 5), "too_many_moves", false),
+        ("5254 ".repeat(MIB / 5), "too_many_commands", false),
         ("<blockquote>".repeat(MIB / 12), "nothing_found", true),
         (
             "On Sun, Ben wrote:\n".repeat(MIB / 19),
