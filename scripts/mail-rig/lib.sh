@@ -12,6 +12,17 @@ IMAPS_PORT=${WILDT_RIG_IMAPS_PORT:-10993}
 LMTP_PORT=${WILDT_RIG_LMTP_PORT:-10024}
 SMTP_PORT=${WILDT_RIG_SMTP_PORT:-10025}
 SMTPS_PORT=${WILDT_RIG_SMTPS_PORT:-10465}
+# Sender authentication (DKIM), two hops as on the Internet: the players'
+# provider (submission with SASL; OpenDKIM signs for example.org and
+# example.net) relays to the club's MX (OpenDKIM verifies and stamps
+# Authentication-Results as mx.club.example), which delivers to Dovecot.
+SUBMIT_PORT=${WILDT_RIG_SUBMIT_PORT:-10587}
+MX_PORT=${WILDT_RIG_MX_PORT:-10026}
+SASL_PORT=${WILDT_RIG_SASL_PORT:-10012}
+DKIM_SIGN_PORT=${WILDT_RIG_DKIM_SIGN_PORT:-10892}
+DKIM_VERIFY_PORT=${WILDT_RIG_DKIM_VERIFY_PORT:-10891}
+MX_AUTHSERV_ID=mx.club.example
+DKIM_SELECTOR=rig
 
 DOMAINS="club.example example.org example.net"
 
@@ -35,6 +46,7 @@ rig_install() {
   [ -x /usr/lib/dovecot/lmtp ] || need+=(dovecot-lmtpd)
   [ -x /usr/lib/postfix/sbin/master ] || need+=(postfix)
   command -v openssl >/dev/null || need+=(openssl)
+  command -v opendkim >/dev/null || need+=(opendkim)
   [ ${#need[@]} -eq 0 ] && return 0
   rig_log "installing ${need[*]}"
   # Debian asks what kind of mail system to set up; we configure our own.
@@ -103,6 +115,7 @@ rig_prepare() {
   fi
   rig_dovecot_config
   rig_postfix_config
+  rig_dkim_config
   chown -R vmail:vmail "$MAILROOT/home"
   cat > "$MAILROOT/env" <<ENV
 export WILDT_RIG_ROOT=$MAILROOT
@@ -113,6 +126,12 @@ export WILDT_RIG_LMTP_PORT=$LMTP_PORT
 export WILDT_RIG_SMTP_PORT=$SMTP_PORT
 export WILDT_RIG_SMTPS_PORT=$SMTPS_PORT
 export WILDT_RIG_CA=$MAILROOT/cert.pem
+export WILDT_RIG_SUBMIT_PORT=$SUBMIT_PORT
+export WILDT_RIG_MX_PORT=$MX_PORT
+export WILDT_RIG_SASL_PORT=$SASL_PORT
+export WILDT_RIG_DKIM_SIGN_PORT=$DKIM_SIGN_PORT
+export WILDT_RIG_DKIM_VERIFY_PORT=$DKIM_VERIFY_PORT
+export WILDT_RIG_MX_AUTHSERV_ID=$MX_AUTHSERV_ID
 ENV
 }
 
@@ -184,6 +203,11 @@ service auth {
   unix_listener auth-userdb {
     mode = 0666
   }
+  # Postfix's SASL on the provider's submission port asks here.
+  inet_listener auth-client {
+    address = $RIG_HOST
+    port = $SASL_PORT
+  }
 }
 protocol imap {
   # Tests run in parallel, many as the referee from one address.
@@ -246,7 +270,87 @@ C
 $RIG_HOST:$SMTPS_PORT inet n - n - - smtpd
   -o smtpd_tls_wrappermode=yes
   -o smtpd_tls_security_level=encrypt
+$RIG_HOST:$SUBMIT_PORT inet n - n - - smtpd
+  -o syslog_name=postfix/provider
+  -o smtpd_sasl_auth_enable=yes
+  -o smtpd_sasl_type=dovecot
+  -o smtpd_sasl_path=inet:$RIG_HOST:$SASL_PORT
+  -o smtpd_sasl_security_options=noanonymous
+  -o smtpd_client_restrictions=permit_sasl_authenticated,reject
+  -o smtpd_sender_login_maps=texthash:$pf/etc/sender_logins
+  -o smtpd_sender_restrictions=reject_sender_login_mismatch
+  -o smtpd_milters=inet:$RIG_HOST:$DKIM_SIGN_PORT
+  -o milter_default_action=tempfail
+  -o content_filter=smtp:[$RIG_HOST]:$MX_PORT
+$RIG_HOST:$MX_PORT inet n - n - - smtpd
+  -o syslog_name=postfix/mx
+  -o myhostname=$MX_AUTHSERV_ID
+  -o smtpd_milters=inet:$RIG_HOST:$DKIM_VERIFY_PORT
+  -o milter_default_action=tempfail
 M
+  # A user may send only as themself on the provider's port.
+  rig_users | while read -r addr _; do echo "$addr $addr"; done > "$pf/etc/sender_logins"
+}
+
+# One RSA key signs for both player domains (selector "rig"); the verifier
+# reads its public half from a file in place of DNS (OpenDKIM's
+# TestPublicKeys), so no resolver is needed.
+rig_dkim_config() {
+  local d=$MAILROOT/dkim pub
+  mkdir -p "$d"
+  if [ ! -s "$d/rig.key" ]; then
+    openssl genrsa -out "$d/rig.key" 2048 2>/dev/null
+  fi
+  chmod 600 "$d/rig.key"
+  pub=$(openssl rsa -in "$d/rig.key" -pubout -outform DER 2>/dev/null | base64 -w0)
+  : > "$d/public-keys"
+  for domain in example.org example.net; do
+    echo "$DKIM_SELECTOR._domainkey.$domain v=DKIM1; k=rsa; p=$pub" >> "$d/public-keys"
+  done
+  cat > "$d/sign.conf" <<C
+# The players' provider: signs everything its users submit.
+Mode s
+Socket inet:$DKIM_SIGN_PORT@$RIG_HOST
+PidFile $MAILROOT/run/opendkim-sign.pid
+Domain example.org,example.net
+Selector $DKIM_SELECTOR
+KeyFile $d/rig.key
+# The rig lives under /tmp, which OpenDKIM counts as an unsafe place for keys.
+RequireSafeKeys no
+InternalHosts $RIG_HOST
+Canonicalization relaxed/relaxed
+C
+  cat > "$d/verify.conf" <<C
+# The club's MX: verifies, stamps Authentication-Results with its own
+# authserv-id (also on unsigned mail: dkim=none), and removes any such header
+# that arrived with the message (a forger's copy).
+Mode v
+Socket inet:$DKIM_VERIFY_PORT@$RIG_HOST
+PidFile $MAILROOT/run/opendkim-verify.pid
+AuthservID $MX_AUTHSERV_ID
+AlwaysAddARHeader yes
+RemoveARFrom $MX_AUTHSERV_ID
+RemoveARAll yes
+TestPublicKeys $d/public-keys
+InternalHosts 192.0.2.1
+C
+}
+
+rig_start_dkim() {
+  local which
+  for which in sign verify; do
+    if rig_pid "$MAILROOT/run/opendkim-$which.pid" >/dev/null; then
+      continue
+    fi
+    opendkim -x "$MAILROOT/dkim/$which.conf" </dev/null >>"$MAILROOT/log/opendkim-start.out" 2>&1 ||
+      rig_die "opendkim ($which) did not start: $(tail -n 5 "$MAILROOT/log/opendkim-start.out")"
+  done
+  rig_wait_ports "$DKIM_SIGN_PORT" "$DKIM_VERIFY_PORT"
+}
+
+rig_stop_dkim() {
+  rig_stop_pid "opendkim (sign)" "$MAILROOT/run/opendkim-sign.pid"
+  rig_stop_pid "opendkim (verify)" "$MAILROOT/run/opendkim-verify.pid"
 }
 
 rig_dovecot_pidfile() { echo "$MAILROOT/run/master.pid"; }
@@ -256,26 +360,26 @@ rig_start_dovecot() {
   if rig_pid "$(rig_dovecot_pidfile)" >/dev/null; then
     rig_log "dovecot already running"
   else
-    rig_ports_free "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT"
+    rig_ports_free "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT" "$SASL_PORT"
     # Daemonizes; its master pid lands in base_dir/master.pid. No inherited
     # stdio: a daemon holding our caller's pipe would keep `start.sh | x` open.
     dovecot -c "$MAILROOT/dovecot.conf" </dev/null >>"$MAILROOT/log/dovecot-start.out" 2>&1 ||
       rig_die "dovecot did not start: $(tail -n 5 "$MAILROOT/log/dovecot-start.out"); see also $MAILROOT/log/dovecot.log"
   fi
-  rig_wait_ports "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT"
+  rig_wait_ports "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT" "$SASL_PORT"
 }
 
 rig_start_postfix() {
   if rig_pid "$(rig_postfix_pidfile)" >/dev/null; then
     rig_log "postfix already running"
   else
-    rig_ports_free "$SMTP_PORT" "$SMTPS_PORT"
+    rig_ports_free "$SMTP_PORT" "$SMTPS_PORT" "$SUBMIT_PORT" "$MX_PORT"
     postfix -c "$MAILROOT/postfix/etc" check </dev/null >>"$MAILROOT/log/postfix-start.out" 2>&1 ||
       rig_die "postfix check failed: $(tail -n 5 "$MAILROOT/log/postfix-start.out")"
     postfix -c "$MAILROOT/postfix/etc" start </dev/null >>"$MAILROOT/log/postfix-start.out" 2>&1 ||
       rig_die "postfix did not start: $(tail -n 5 "$MAILROOT/log/postfix-start.out"); see also $MAILROOT/log/postfix.log"
   fi
-  rig_wait_ports "$SMTP_PORT" "$SMTPS_PORT"
+  rig_wait_ports "$SMTP_PORT" "$SMTPS_PORT" "$SUBMIT_PORT" "$MX_PORT"
 }
 
 # The processes of the session a daemon's master leads (it called setsid, so
@@ -327,7 +431,7 @@ rig_stop_dovecot() {
     done
     kill -KILL "$kid" 2>/dev/null || true
   done
-  rig_wait_ports_closed "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT"
+  rig_wait_ports_closed "$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT" "$SASL_PORT"
 }
 
 rig_stop_postfix() {
@@ -335,7 +439,7 @@ rig_stop_postfix() {
     postfix -c "$MAILROOT/postfix/etc" stop 2>/dev/null || true
   fi
   rig_stop_pid postfix "$(rig_postfix_pidfile)"
-  rig_wait_ports_closed "$SMTP_PORT" "$SMTPS_PORT"
+  rig_wait_ports_closed "$SMTP_PORT" "$SMTPS_PORT" "$SUBMIT_PORT" "$MX_PORT"
 }
 
 # stop.sh and ctl.sh use the ports start.sh wrote down, not today's env.
@@ -348,5 +452,10 @@ rig_load_env() {
     LMTP_PORT=$WILDT_RIG_LMTP_PORT
     SMTP_PORT=$WILDT_RIG_SMTP_PORT
     SMTPS_PORT=${WILDT_RIG_SMTPS_PORT:-$SMTPS_PORT}
+    SUBMIT_PORT=${WILDT_RIG_SUBMIT_PORT:-$SUBMIT_PORT}
+    MX_PORT=${WILDT_RIG_MX_PORT:-$MX_PORT}
+    SASL_PORT=${WILDT_RIG_SASL_PORT:-$SASL_PORT}
+    DKIM_SIGN_PORT=${WILDT_RIG_DKIM_SIGN_PORT:-$DKIM_SIGN_PORT}
+    DKIM_VERIFY_PORT=${WILDT_RIG_DKIM_VERIFY_PORT:-$DKIM_VERIFY_PORT}
   fi
 }

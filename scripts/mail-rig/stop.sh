@@ -9,4 +9,5 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 rig_load_env
 rig_stop_postfix
 rig_stop_dovecot
+rig_stop_dkim
 rig_log "stopped"

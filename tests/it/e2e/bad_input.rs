@@ -5,9 +5,11 @@
 //! with no outbox row, and a later valid move's confirmation arrives while
 //! nothing else does.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::{Mail, Options, Referee, fresh_inboxes, message_id_of, move_mail, player, wait_mails};
+use super::{
+    Mail, Options, Referee, decided, fresh_inboxes, message_id_of, move_mail, player, wait_mails,
+};
 use crate::support::{Reader, unique};
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -22,35 +24,6 @@ fn mail_with(from: &str, to: &str, extra: &str, body: &str) -> Vec<u8> {
     .into_bytes()
 }
 
-/// The outcome, detail and number of outbox rows of the message with this id,
-/// once wildt has decided it.
-async fn decided(r: &Referee, message_id: &str) -> (String, String, i64) {
-    let deadline = Instant::now() + WAIT;
-    loop {
-        if r.db.exists() {
-            let pool = r.db().await;
-            let row: Option<(String, String, i64)> = sqlx::query_as(
-                "SELECT m.outcome, m.detail, (SELECT COUNT(*) FROM outbox o WHERE o.message = m.id)
-                 FROM messages m WHERE m.message_id = ?",
-            )
-            .bind(message_id)
-            .fetch_optional(&pool)
-            .await
-            .expect("messages query");
-            pool.close().await;
-            if let Some(row) = row {
-                return row;
-            }
-        }
-        assert!(
-            Instant::now() < deadline,
-            "{message_id} was not decided within {WAIT:?}:\n{}",
-            r.log()
-        );
-        tokio::time::sleep(super::POLL).await;
-    }
-}
-
 /// Sends `raw`, waits for its decision, checks the outcome, and returns the
 /// decision's detail and outbox count.
 async fn send(
@@ -63,7 +36,7 @@ async fn send(
 ) -> (String, i64) {
     r.rig.send(envelope_from, to, raw).await;
     let id = message_id_of(raw);
-    let (got, detail, replies) = decided(r, &id).await;
+    let (got, detail, replies) = decided(r, &id, WAIT).await;
     println!("bad input: {name:<22} -> {got} ({replies} replies): {detail}");
     assert_eq!(got, outcome, "{name}: {detail}");
     (detail, replies)

@@ -8,7 +8,7 @@
 //! account and its players among the rig's `p01..p40@example.org`, and empties
 //! their INBOXes first. Accounts: whole_game p05-p07, many_games p08-p12,
 //! bad_input p13-p16, crash p17-p21, outage (SMTP) p22-p24, outage (IMAP)
-//! p25-p27, uidvalidity p28-p30, graceful_stop p31-p35.
+//! p25-p27, uidvalidity p28-p30, graceful_stop p31-p35, sender_auth p36-p38.
 //!
 //! The disruptive scenarios (they stop the rig's servers) live in
 //! [`outage`]; `scripts/test.sh` runs them alone, after everything else.
@@ -18,6 +18,7 @@ mod crash;
 mod graceful_stop;
 mod many_games;
 pub mod outage;
+mod sender_auth;
 mod uidvalidity;
 mod whole_game;
 
@@ -49,6 +50,8 @@ pub struct Options {
     /// The referee's folder (default INBOX).
     pub mailbox: String,
     pub max_message_bytes: Option<usize>,
+    /// Lines of the `[security]` section, if any.
+    pub security: Option<String>,
 }
 
 impl Default for Options {
@@ -56,6 +59,7 @@ impl Default for Options {
         Options {
             mailbox: "INBOX".to_owned(),
             max_message_bytes: None,
+            security: None,
         }
     }
 }
@@ -111,6 +115,9 @@ impl Referee {
         );
         if let Some(max) = options.max_message_bytes {
             text.push_str(&format!("max_message_bytes = {max}\n"));
+        }
+        if let Some(security) = &options.security {
+            text.push_str(&format!("\n[security]\n{security}\n"));
         }
         let config = dir.path().join("wildt.toml");
         std::fs::write(&config, text).expect("write config");
@@ -601,4 +608,33 @@ pub fn rig_ctl(what: &str) {
         "ctl.sh {what} failed: {}",
         std::fs::read_to_string(errors.path()).unwrap_or_default()
     );
+}
+
+/// The outcome, detail and number of outbox rows of the message with this id,
+/// once wildt has decided it.
+pub async fn decided(r: &Referee, message_id: &str, within: Duration) -> (String, String, i64) {
+    let deadline = Instant::now() + within;
+    loop {
+        if r.db.exists() {
+            let pool = r.db().await;
+            let row: Option<(String, String, i64)> = sqlx::query_as(
+                "SELECT m.outcome, m.detail, (SELECT COUNT(*) FROM outbox o WHERE o.message = m.id)
+                 FROM messages m WHERE m.message_id = ?",
+            )
+            .bind(message_id)
+            .fetch_optional(&pool)
+            .await
+            .expect("messages query");
+            pool.close().await;
+            if let Some(row) = row {
+                return row;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{message_id} was not decided within {within:?}:\n{}",
+            r.log()
+        );
+        tokio::time::sleep(POLL).await;
+    }
 }

@@ -31,6 +31,13 @@ pub struct Rig {
     pub imaps_port: u16,
     pub smtp_port: u16,
     pub smtps_port: u16,
+    /// The players' provider: submission with SASL; signs with DKIM and
+    /// relays to `mx_port`.
+    pub submit_port: u16,
+    /// The club's MX: verifies DKIM and stamps `Authentication-Results`
+    /// as `mx_authserv_id`, removing any copy that claims that id.
+    pub mx_port: u16,
+    pub mx_authserv_id: String,
     pub ca: PathBuf,
 }
 
@@ -74,6 +81,10 @@ impl Rig {
             imaps_port: port("WILDT_RIG_IMAPS_PORT"),
             smtp_port: port("WILDT_RIG_SMTP_PORT"),
             smtps_port: port("WILDT_RIG_SMTPS_PORT"),
+            submit_port: port("WILDT_RIG_SUBMIT_PORT"),
+            mx_port: port("WILDT_RIG_MX_PORT"),
+            mx_authserv_id: var("WILDT_RIG_MX_AUTHSERV_ID")
+                .unwrap_or_else(|| panic!("WILDT_RIG_MX_AUTHSERV_ID is not set (rig root {root})")),
             ca: var("WILDT_RIG_CA")
                 .unwrap_or_else(|| format!("{root}/cert.pem"))
                 .into(),
@@ -119,6 +130,44 @@ impl Rig {
         let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&self.host)
             .port(self.smtp_port)
             .build();
+        send_raw(&transport, from, to, raw).await;
+    }
+
+    /// Sends as anyone straight to the club's MX, as a server on the Internet
+    /// would: no login, so no signature.
+    pub async fn send_to_mx(&self, from: &str, to: &str, raw: &[u8]) {
+        let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&self.host)
+            .port(self.mx_port)
+            .build();
+        send_raw(&transport, from, to, raw).await;
+    }
+
+    /// Sends as `user` (logged in with its password) through the players'
+    /// provider, which signs the mail and relays it to the club's MX.
+    pub async fn send_via_provider(&self, user: &str, to: &str, raw: &[u8]) {
+        let transport = AsyncSmtpTransport::<Tokio1Executor>::builder_dangerous(&self.host)
+            .port(self.submit_port)
+            .credentials(lettre::transport::smtp::authentication::Credentials::new(
+                user.to_owned(),
+                default_password(user),
+            ))
+            .build();
+        send_raw(&transport, user, to, raw).await;
+    }
+
+    /// A reader logged in as `username` over plain IMAP.
+    pub async fn reader(&self, username: &str) -> Reader {
+        Reader::login(self, username, &default_password(username)).await
+    }
+}
+
+async fn send_raw(
+    transport: &AsyncSmtpTransport<Tokio1Executor>,
+    from: &str,
+    to: &str,
+    raw: &[u8],
+) {
+    {
         let envelope = Envelope::new(
             Some(from.parse().expect("from address")),
             vec![to.parse().expect("to address")],
@@ -128,11 +177,6 @@ impl Rig {
             .send_raw(&envelope, raw)
             .await
             .unwrap_or_else(|e| panic!("test sender: SMTP to {to} failed: {e}"));
-    }
-
-    /// A reader logged in as `username` over plain IMAP.
-    pub async fn reader(&self, username: &str) -> Reader {
-        Reader::login(self, username, &default_password(username)).await
     }
 }
 
