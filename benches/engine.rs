@@ -1,7 +1,9 @@
 //! Criterion benches of wildt's pure core, per unit of work [pure: no IO but
 //! reading the fixture files once]: intake of move mails (per message), the
 //! referee judging each ply of the 64-ply fixture game from its record (per
-//! ply), and `Record::replay` of a 300-ply game (what loading a long game costs).
+//! ply), `Record::replay` of a 300-ply game (what loading a long game costs),
+//! and the intake of each hostile 1 MiB message of `tests/it/pathological.rs`
+//! (`cargo bench --bench engine -- hostile`).
 //! Run by `benches/run.sh` with `cargo bench --bench engine`.
 
 use std::hint::black_box;
@@ -12,6 +14,12 @@ use wildt::command::Command;
 use wildt::intake::{IntakeConfig, read};
 use wildt::notation::IccfMove;
 use wildt::referee::{Record, Verdict, judge};
+
+/// The hostile messages the intake tests decide, shared with them (the tests
+/// check each answer; the bench only times them).
+#[allow(dead_code)]
+#[path = "../tests/it/pathological.rs"]
+mod pathological;
 
 fn intake_cfg() -> IntakeConfig {
     IntakeConfig {
@@ -108,5 +116,21 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(engine, bench);
+/// Each hostile 1 MiB message through the intake (bytes -> the answer; what
+/// `decide` adds after it is a lookup and a few lines of text).
+fn hostile(c: &mut Criterion) {
+    let cfg = IntakeConfig {
+        max_message_bytes: 2 * pathological::MIB,
+        ..intake_cfg()
+    };
+    let mut g = c.benchmark_group("hostile 1 MiB");
+    g.sample_size(10);
+    for case in pathological::cases() {
+        g.throughput(Throughput::Bytes(case.raw.len() as u64));
+        g.bench_function(case.name, |b| b.iter(|| read(black_box(&case.raw), &cfg)));
+    }
+    g.finish();
+}
+
+criterion_group!(engine, bench, hostile);
 criterion_main!(engine);

@@ -11,6 +11,7 @@ mod imap_inbox;
 mod intake;
 mod notation;
 mod notation_cli;
+mod pathological;
 mod serve_maildir;
 mod smtp_transport;
 mod systemd;
