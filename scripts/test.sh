@@ -1,7 +1,8 @@
 #!/bin/bash
 # The project's test command (CI runs it through .ci/run): starts the mail rig
 # (scripts/mail-rig), then cargo fmt --check, clippy with warnings as errors,
-# and every test; stops the rig it started on exit.
+# and every test, then a short fuzz run of the pure core (scripts/fuzz.sh, a
+# minute per target); stops the rig it started on exit.
 # The end-to-end scenarios that stop the rig's servers (e2e::outage) are left
 # out of the main run and run alone afterwards; the e2e runs show what they
 # did (--nocapture).
@@ -33,3 +34,5 @@ cargo clippy --all-targets --locked -- -D warnings
 cargo test --locked -- --skip e2e::
 cargo test --locked --test it e2e:: -- --skip e2e::outage --nocapture
 cargo test --locked --test it e2e::outage -- --test-threads=1 --nocapture
+# Both fuzz targets at once, a minute each (FUZZ_SECONDS to change it).
+scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
