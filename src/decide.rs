@@ -11,8 +11,9 @@ use subtle::ConstantTimeEq;
 
 use crate::auth::{AuthOutcome, Policy};
 use crate::config::RefereeConfig;
-use crate::intake::{Disposition, Intake, Reading};
-use crate::referee::{Record, Verdict, judge};
+use crate::intake::{Disposition, Intake, Reading, Unclear};
+use crate::notation::{IccfMove, IllegalMove, MoveError, ParseError, parse_move};
+use crate::referee::{Record, Rejection, Verdict, judge};
 use crate::reply::{self, Event, GameContext, OutMail, Seat};
 
 /// A player's seat as stored: registered address and secret key.
@@ -393,14 +394,54 @@ fn wrong_address_notice(game: i64, seat: &Seat, answering: Option<&str>) -> OutM
     m
 }
 
+/// Black's old-form rook promotion straight ahead (`3232` for `32312`) looks
+/// like a move from a square to itself, so the intake cannot read it as a
+/// move; with the game at hand it is recognised, and answered with the
+/// standard form, like every other old-form promotion.
+fn old_form_promotion(
+    record: &Record,
+    seat: Color,
+    unclear: &Unclear,
+) -> Option<(IccfMove, IllegalMove)> {
+    let Unclear::NotAMove {
+        error: ParseError::SameSquare { text, square },
+        ..
+    } = unclear
+    else {
+        return None;
+    };
+    if record.turn() != seat || record.is_over() {
+        return None;
+    }
+    match parse_move(text, record.position()) {
+        Err(MoveError::Illegal(why @ IllegalMove::OldPromotionForm { .. })) => Some((
+            IccfMove {
+                from: *square,
+                to: *square,
+                promotion: None,
+            },
+            why,
+        )),
+        _ => None,
+    }
+}
+
 fn judged(
     ctx: &GameContext<'_>,
     seat: Color,
     reading: &Reading,
     answering: Option<&str>,
 ) -> Decision {
-    let command = match reading {
-        Reading::Command(c) => c,
+    let verdict = match reading {
+        Reading::Command(c) => judge(ctx.record, seat, c),
+        Reading::Unclear(unclear) if old_form_promotion(ctx.record, seat, unclear).is_some() => {
+            let (mv, why) = old_form_promotion(ctx.record, seat, unclear).expect("just checked");
+            Verdict::Rejected(Rejection::Illegal {
+                number: ctx.record.next_number(),
+                mv,
+                why,
+            })
+        }
         Reading::Unclear(unclear) => {
             let mut d = Decision::new(Outcome::Unclear, unclear.to_string());
             d.seat = Some(seat);
@@ -432,7 +473,6 @@ fn judged(
             return d;
         }
     };
-    let verdict = judge(ctx.record, seat, command);
     let mut after = ctx.record.clone();
     after.apply(&verdict);
     let outcome = match &verdict {

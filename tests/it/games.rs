@@ -494,3 +494,38 @@ async fn a_message_with_more_commands_than_the_limit_moves_nothing() {
         5
     );
 }
+
+/// Black's old-form rook promotion straight ahead, `3232` (c2-c1, rook), looks
+/// like a move from a square to itself. With the game at hand it is answered
+/// like every old-form promotion: with the standard form, and nothing moves.
+#[tokio::test]
+async fn blacks_old_form_rook_promotion_straight_ahead_is_answered_with_the_standard_form() {
+    let t = temp_store().await;
+    let id = new_game(&t, Some("4k3/8/8/8/8/8/2p5/4K3 b - - 0 1")).await;
+    let d = mail_decision(&t, id, Color::Black, 0, "3232").await;
+    assert_eq!(d.outcome, wildt::decide::Outcome::Rejected, "{d:?}");
+    assert!(
+        matches!(
+            &d.verdict,
+            Some(Verdict::Rejected(Rejection::Illegal { why, .. }))
+                if matches!(why, wildt::notation::IllegalMove::OldPromotionForm { standard, .. }
+                    if standard.to_string() == "32312")
+        ),
+        "{:?}",
+        d.verdict
+    );
+    assert!(d.mails[0].body.contains("32312"), "{}", d.mails[0].body);
+    assert!(
+        t.store
+            .game(id)
+            .await
+            .unwrap()
+            .unwrap()
+            .view
+            .record
+            .plies()
+            .is_empty()
+    );
+    let d = mail_decision(&t, id, Color::Black, 1, "32312").await;
+    assert_eq!(d.outcome, wildt::decide::Outcome::Moved, "{d:?}");
+}
