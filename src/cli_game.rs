@@ -116,7 +116,7 @@ fn game_json(g: &StoredGame, referee: &wildt::config::RefereeConfig) -> Value {
 }
 
 fn print_json(v: &Value) -> anyhow::Result<()> {
-    println!("{}", serde_json::to_string_pretty(v)?);
+    outln!("{}", serde_json::to_string_pretty(v)?)?;
     Ok(())
 }
 
@@ -162,17 +162,17 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             if json {
                 print_json(&json!({"id": v["id"], "white": v["white"], "black": v["black"]}))?;
             } else {
-                println!("Game {} created.", g.view.id);
-                println!(
+                outln!("Game {} created.", g.view.id)?;
+                outln!(
                     "White {} sends moves to {}",
                     v["white"]["email"].as_str().unwrap_or_default(),
                     v["white"]["address"].as_str().unwrap_or_default()
-                );
-                println!(
+                )?;
+                outln!(
                     "Black {} sends moves to {}",
                     v["black"]["email"].as_str().unwrap_or_default(),
                     v["black"]["address"].as_str().unwrap_or_default()
-                );
+                )?;
             }
             ExitCode::SUCCESS
         }
@@ -187,7 +187,7 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                 ))?;
             } else {
                 for g in &games {
-                    println!(
+                    outln!(
                         "{:>5}  {} - {}  {}  {} plies  {}",
                         g.view.id,
                         g.view.white.email,
@@ -195,7 +195,7 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                         g.view.record.end.map_or("*", |e| e.result.as_str()),
                         g.view.record.plies().len(),
                         status_line(&g.view.record)
-                    );
+                    )?;
                 }
             }
             ExitCode::SUCCESS
@@ -206,26 +206,27 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                 print_json(&game_json(&g, referee))?;
             } else {
                 let r = &g.view.record;
-                println!(
+                outln!(
                     "Game {id}: {} (White) - {} (Black)",
-                    g.view.white.email, g.view.black.email
-                );
+                    g.view.white.email,
+                    g.view.black.email
+                )?;
                 if let Some(e) = &g.event {
-                    println!("Event: {e}");
+                    outln!("Event: {e}")?;
                 }
-                println!();
+                outln!()?;
                 print!("{}", board_diagram(r.position()));
-                println!();
+                outln!()?;
                 let text = record_text(r, true);
-                println!(
+                outln!(
                     "Record: {}",
                     if text.is_empty() {
                         "(no moves yet)"
                     } else {
                         &text
                     }
-                );
-                println!("{}", status_line(r));
+                )?;
+                outln!("{}", status_line(r))?;
             }
             ExitCode::SUCCESS
         }
@@ -273,16 +274,16 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                         );
                     }
                     Verdict::Moved { ply, number, .. } => {
-                        println!(
+                        outln!(
                             "{} {} ({}) recorded.",
                             MoveNumberText(*number),
                             ply.iccf,
                             ply.san
-                        );
+                        )?;
                     }
-                    other => println!("{other:?}"),
+                    other => outln!("{other:?}")?,
                 }
-                println!("{}", status_line(&g.view.record));
+                outln!("{}", status_line(&g.view.record))?;
             }
             if rejected {
                 ExitCode::from(2)
@@ -303,9 +304,9 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             if json {
                 print_json(&json!({"id": id, "seat": seat, "email": email, "address": address}))?;
             } else {
-                println!(
+                outln!(
                     "{seat} ({email}) now sends moves to {address}; the old address no longer works."
-                );
+                )?;
             }
             ExitCode::SUCCESS
         }
@@ -346,9 +347,9 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
             if json {
                 print_json(&json!({"duplicate": true, "outcome": outcome}))?;
             } else {
-                println!(
+                outln!(
                     "Already processed (outcome: {outcome}); the daemon would not decide it again."
-                );
+                )?;
             }
         }
         Handled::Decided {
@@ -393,13 +394,13 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                     "replies": replies,
                 }))?;
             } else {
-                println!("From:     {}", intake.from.as_deref().unwrap_or("(none)"));
-                println!(
+                outln!("From:     {}", intake.from.as_deref().unwrap_or("(none)"))?;
+                outln!(
                     "Game:     {}",
                     decision.game.map_or("(none)".to_owned(), |g| g.to_string())
-                );
-                println!("Player:   {}", seat.unwrap_or("(none)"));
-                println!(
+                )?;
+                outln!("Player:   {}", seat.unwrap_or("(none)"))?;
+                outln!(
                     "Read:     {}",
                     command.as_deref().map_or_else(
                         || summary
@@ -408,19 +409,19 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                             .unwrap_or_else(|| summary.outcome.to_owned()),
                         str::to_owned
                     )
-                );
-                println!("Outcome:  {} - {}", decision.outcome, decision.detail);
+                )?;
+                outln!("Outcome:  {} - {}", decision.outcome, decision.detail)?;
                 if decision.mails.is_empty() {
-                    println!("Replies:  none");
+                    outln!("Replies:  none")?;
                 }
                 for m in &decision.mails {
-                    println!(
+                    outln!(
                         "\n--- reply to {} ({}) ---\nSubject: {}\n\n{}",
                         m.to,
                         m.event.as_str(),
                         m.subject,
                         m.body
-                    );
+                    )?;
                 }
             }
         }

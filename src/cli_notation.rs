@@ -108,7 +108,7 @@ pub fn run(cmd: NotationCommand) -> anyhow::Result<ExitCode> {
         });
     }
     if opts.json {
-        println!("{}", serde_json::to_string_pretty(&rows)?);
+        outln!("{}", serde_json::to_string_pretty(&rows)?)?;
     } else {
         for row in &rows {
             let dots = if row.color == "white" { "." } else { "..." };
@@ -116,7 +116,7 @@ pub fn run(cmd: NotationCommand) -> anyhow::Result<ExitCode> {
                 Notation::Iccf => (&row.iccf, &row.san),
                 Notation::San => (&row.san, &row.iccf),
             };
-            println!("{}{dots} {first} {second}", row.number);
+            outln!("{}{dots} {first} {second}", row.number)?;
         }
     }
     match failure {

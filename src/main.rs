@@ -1,6 +1,15 @@
 //! The `wildt` command: parses arguments, calls the library, prints, sets the exit
 //! code. Errors are printed once, with their chain, here.
 
+/// `println!` that hands back the error instead of panicking, so that
+/// `wildt … | head` ends quietly when the reader goes away (see `main`).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 mod cli_game;
 mod cli_notation;
 
@@ -152,14 +161,14 @@ fn main() -> ExitCode {
                     )
                     .await?;
                     if once {
-                        println!(
+                        outln!(
                             "{} messages, {} duplicates, {} mails sent, {} to retry, {} failed",
                             summary.messages,
                             summary.duplicates,
                             summary.sent,
                             summary.retried,
                             summary.failed
-                        );
+                        )?;
                     }
                     Ok(ExitCode::SUCCESS)
                 })
@@ -168,6 +177,14 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The reader of our output went away (`wildt game list | head`):
+        // nothing more to say, and nobody to say it to.
+        Err(e)
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("wildt: {e:#}");
             ExitCode::FAILURE

@@ -157,3 +157,20 @@ fn missing_moves_is_a_usage_error_with_exit_code_2() {
     let o = wildt(&["notation", "to-san"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `wildt … | head`: when the reader of the output has gone, wildt ends
+/// quietly with success instead of panicking on the broken pipe. The pipe's
+/// reading end is closed before wildt starts, so its first line meets it.
+#[test]
+fn a_closed_output_pipe_ends_wildt_quietly() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args(["notation", "to-san", "1.", "5254", "5755"])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
