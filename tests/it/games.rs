@@ -443,6 +443,12 @@ async fn a_sender_writing_again_and_again_gets_at_most_the_hourly_replies() {
     assert_eq!(dropped, [0, 0, 0, 0, 1, 1]);
 }
 
+/// How many plies the stored game has.
+async fn plies(t: &TempStore, id: i64) -> usize {
+    let game = t.store.game(id).await.unwrap().expect("the game");
+    game.view.record.plies().len()
+}
+
 /// `[limits] commands_per_message`: a whole-record echo counts each move, so
 /// with a limit of 4 the record of five plies is not read (and nothing moves),
 /// while with the default the same mail plays the move.
@@ -465,34 +471,12 @@ async fn a_message_with_more_commands_than_the_limit_moves_nothing() {
         "{}",
         answer.body
     );
-    assert_eq!(
-        t.store
-            .game(id)
-            .await
-            .unwrap()
-            .unwrap()
-            .view
-            .record
-            .plies()
-            .len(),
-        4
-    );
+    assert_eq!(plies(&t, id).await, 4);
 
     t.config.limits = Config::parse(LOCAL_TOML).unwrap().limits;
     let d = mail_decision(&t, id, Color::White, 1, record).await;
     assert_eq!(d.outcome, wildt::decide::Outcome::Moved, "{d:?}");
-    assert_eq!(
-        t.store
-            .game(id)
-            .await
-            .unwrap()
-            .unwrap()
-            .view
-            .record
-            .plies()
-            .len(),
-        5
-    );
+    assert_eq!(plies(&t, id).await, 5);
 }
 
 /// Black's old-form rook promotion straight ahead, `3232` (c2-c1, rook), looks
