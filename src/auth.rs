@@ -200,6 +200,18 @@ pub fn authenticate(raw: &[u8], trusted_authserv_id: &str, from_domain: &str) ->
     }
 }
 
+/// The trusted server's verdict on a message's sender, as the daemon asks for
+/// it: `None` when the deployment names no trusted server, or the message has
+/// no `From` to check.
+pub fn sender_verdict(
+    raw: &[u8],
+    trusted_authserv_id: Option<&str>,
+    from: Option<&str>,
+) -> Option<AuthOutcome> {
+    let (id, from) = (trusted_authserv_id?, from?);
+    Some(authenticate(raw, id, from.rsplit('@').next().unwrap_or("")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,6 +296,24 @@ mod tests {
     fn signature_by_a_bare_top_level_domain_never_aligns() {
         assert!(!aligned("org", "example.org"));
         assert!(aligned("example.org", "mail.example.org"));
+    }
+
+    #[test]
+    fn sender_verdict_is_asked_only_with_a_trusted_server_and_a_sender() {
+        let raw =
+            msg("Authentication-Results: mx.club.example; dmarc=pass header.from=example.org\r\n");
+        assert_eq!(
+            sender_verdict(&raw, Some("mx.club.example"), Some("anna@example.org")),
+            Some(AuthOutcome::DmarcPass)
+        );
+        assert_eq!(
+            sender_verdict(&raw, Some("mx.club.example"), Some("anna@other.example")),
+            Some(AuthOutcome::Failed {
+                summary: "dmarc=pass".into()
+            })
+        );
+        assert_eq!(sender_verdict(&raw, None, Some("anna@example.org")), None);
+        assert_eq!(sender_verdict(&raw, Some("mx.club.example"), None), None);
     }
 
     #[test]

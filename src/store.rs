@@ -349,14 +349,11 @@ impl Store {
         };
         let trust = Trust {
             policy: config.security.policy,
-            auth: match (&config.security.trusted_authserv_id, &intake.from) {
-                (Some(id), Some(from)) => Some(auth::authenticate(
-                    raw,
-                    id,
-                    from.rsplit('@').next().unwrap_or(""),
-                )),
-                _ => None,
-            },
+            auth: auth::sender_verdict(
+                raw,
+                config.security.trusted_authserv_id.as_deref(),
+                intake.from.as_deref(),
+            ),
         };
         let decision = decide::decide(
             &intake,

@@ -7,7 +7,7 @@
 use std::sync::LazyLock;
 
 use libfuzzer_sys::fuzz_target;
-use wildt::auth::{Policy, authenticate};
+use wildt::auth::{Policy, sender_verdict};
 use wildt::config::RefereeConfig;
 use wildt::decide::{GameView, Limits, Player, Recent, Trust, decide};
 use wildt::intake::{DEFAULT_MAX_COMMANDS, IntakeConfig, read};
@@ -68,14 +68,9 @@ fuzz_target!(|data: &[u8]| {
         Recent::default(),
         &Trust::default(),
     );
-    let from_domain = intake
-        .from
-        .as_deref()
-        .and_then(|f| f.rsplit('@').next())
-        .unwrap_or("");
     let trust = Trust {
         policy: Policy::KeyAndAuth,
-        auth: Some(authenticate(data, "mx.club.example", from_domain)),
+        auth: sender_verdict(data, Some("mx.club.example"), intake.from.as_deref()),
     };
     let by_auth = decide(&intake, game, &referee, &limits, Recent::default(), &trust);
     // Authentication only ever takes away: what moves under key+auth moves
