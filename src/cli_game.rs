@@ -60,10 +60,14 @@ pub enum GameCommand {
     /// Export the game as PGN.
     Pgn { id: i64 },
     /// Give a player a new secret game address; the old one stops working.
+    /// The player is mailed the new address.
     Rekey {
         id: i64,
         #[arg(long = "as", value_parser = ["white", "black"])]
         seat: String,
+        /// Do not mail the player the new address (the organiser passes it on).
+        #[arg(long)]
+        no_mail: bool,
         #[arg(long)]
         json: bool,
     },
@@ -291,22 +295,34 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                 ExitCode::SUCCESS
             }
         }
-        GameCommand::Rekey { id, seat, json } => {
+        GameCommand::Rekey {
+            id,
+            seat,
+            no_mail,
+            json,
+        } => {
             let color = if seat == "white" {
                 Color::White
             } else {
                 Color::Black
             };
-            let key = store.rekey(id, color).await?;
+            let key = store
+                .rekey(id, color, (!no_mail).then_some(referee))
+                .await?;
             let g = get(&store, id).await?;
             let address = game_address(referee, id, &key);
             let email = g.view.player(color).email.clone();
             if json {
-                print_json(&json!({"id": id, "seat": seat, "email": email, "address": address}))?;
+                print_json(
+                    &json!({"id": id, "seat": seat, "email": email, "address": address, "mailed": !no_mail}),
+                )?;
             } else {
                 outln!(
                     "{seat} ({email}) now sends moves to {address}; the old address no longer works."
                 )?;
+                if !no_mail {
+                    outln!("The new address is mailed to {email}.")?;
+                }
             }
             ExitCode::SUCCESS
         }

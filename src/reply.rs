@@ -161,6 +161,24 @@ pub fn welcome_mails(game: &GameContext<'_>, event: Option<&str>) -> Vec<OutMail
         .collect()
 }
 
+/// The mail that gives a player a new game address after `wildt game rekey`:
+/// the old one no longer works, and replying to this mail reaches the new one.
+pub fn new_address_mail(game: &GameContext<'_>, seat: Color) -> OutMail {
+    let me = game.seat(seat);
+    let mut body = format!(
+        "The organiser gave you a new address for game {} (you play {} against {}).\n\
+         Your address for this game is now {} - reply to this mail to reach it.\n\
+         Mail to your old address is no longer played.\n\n",
+        game.id,
+        ColorName(seat),
+        game.seat(!seat).email,
+        me.address,
+    );
+    body.push_str(&game.picture(game.record));
+    body.push_str(&footer(game.record.turn() == seat, game.record));
+    game.mail(seat, Event::Notice, "your new game address", body)
+}
+
 fn end_text(end: GameEnd) -> String {
     format!("{} ({})", end.result, end.termination.as_str())
 }

@@ -50,6 +50,8 @@ pub enum StoreError {
         count: i64,
         limit: u32,
     },
+    #[error("cannot write the mail to {to}: {reason}")]
+    Unwritable { to: String, reason: String },
     #[error("a player cannot play against themselves ({0})")]
     SamePlayer(String),
 }
@@ -258,21 +260,55 @@ impl Store {
     }
 
     /// Gives a seat a fresh key: its old game address stops working at once.
-    pub async fn rekey(&self, game: i64, seat: Color) -> Result<String, StoreError> {
+    /// With `notify`, the player's mail with the new address is queued in the
+    /// same transaction, so the key never changes without it.
+    pub async fn rekey(
+        &self,
+        game: i64,
+        seat: Color,
+        notify: Option<&RefereeConfig>,
+    ) -> Result<String, StoreError> {
         let key = new_key();
         let sql = match seat {
             Color::White => "UPDATE games SET white_key = ?, updated_at = ? WHERE id = ?",
             Color::Black => "UPDATE games SET black_key = ?, updated_at = ? WHERE id = ?",
         };
+        let now = now_secs();
+        let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let done = sqlx::query(sql)
             .bind(&key)
-            .bind(now_secs())
+            .bind(now)
             .bind(game)
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?;
         if done.rows_affected() == 0 {
             return Err(StoreError::NoGame(game));
         }
+        if let Some(referee) = notify {
+            let g = load_game(&mut tx, game)
+                .await?
+                .ok_or(StoreError::NoGame(game))?;
+            let seat_of = |p: &Player| crate::reply::Seat {
+                email: p.email.clone(),
+                address: decide::game_address(referee, game, &p.key),
+            };
+            let (white, black) = (seat_of(&g.view.white), seat_of(&g.view.black));
+            let ctx = crate::reply::GameContext {
+                id: game,
+                white: &white,
+                black: &black,
+                record: &g.view.record,
+            };
+            let mail = crate::reply::new_address_mail(&ctx, seat);
+            let r = render(&mail, referee, Some(&g.thread_root), &[]).map_err(|reason| {
+                StoreError::Unwritable {
+                    to: mail.to.clone(),
+                    reason,
+                }
+            })?;
+            enqueue(&mut tx, None, &mail, &r, &referee.address, now).await?;
+        }
+        tx.commit().await?;
         Ok(key)
     }
 

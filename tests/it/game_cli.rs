@@ -120,3 +120,73 @@ fn missing_config_file_is_a_clear_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/nonexistent/wildt.toml"), "{err}");
 }
+
+/// `game rekey` prints the seat's new address, the game shows it, and the
+/// player's mail with it goes out with the next `serve`; `--no-mail` queues
+/// nothing.
+#[test]
+fn organiser_rekeys_a_seat_and_the_player_is_mailed_the_new_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = temp_config(dir.path());
+    let created = json_of(&wildt(
+        &cfg,
+        &[
+            "game",
+            "new",
+            "--white",
+            "anna@example.org",
+            "--black",
+            "ben@example.net",
+            "--no-mail",
+            "--json",
+        ],
+    ));
+    let id = created["id"].as_i64().unwrap().to_string();
+    let old = created["black"]["address"].as_str().unwrap();
+
+    let rekeyed = json_of(&wildt(
+        &cfg,
+        &["game", "rekey", &id, "--as", "black", "--json"],
+    ));
+    let new = rekeyed["address"].as_str().unwrap();
+    assert_ne!(new, old);
+    assert_eq!(rekeyed["email"], "ben@example.net");
+    assert_eq!(rekeyed["mailed"], true);
+    let shown = json_of(&wildt(&cfg, &["game", "show", &id, "--json"]));
+    assert_eq!(shown["black"]["address"], new);
+    assert_eq!(shown["white"]["address"], created["white"]["address"]);
+
+    let out = wildt(&cfg, &["serve", "--once"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sent: Vec<String> = std::fs::read_dir(dir.path().join("outbox"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(sent.len(), 1, "{sent:#?}");
+    assert!(sent[0].contains("To: ben@example.net"), "{}", sent[0]);
+    assert!(sent[0].contains(&format!("Reply-To: {new}")), "{}", sent[0]);
+    let mail = mail_parser::MessageParser::default()
+        .parse(sent[0].as_bytes())
+        .unwrap();
+    let body = mail.body_text(0).unwrap();
+    assert!(body.contains(&format!("is now {new}")), "{body}");
+    assert!(!body.contains(old), "{body}");
+
+    let quiet = json_of(&wildt(
+        &cfg,
+        &["game", "rekey", &id, "--as", "white", "--no-mail", "--json"],
+    ));
+    assert_eq!(quiet["mailed"], false);
+    let out = wildt(&cfg, &["serve", "--once"]);
+    assert!(out.status.success());
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("outbox"))
+            .unwrap()
+            .count(),
+        1
+    );
+}

@@ -361,15 +361,65 @@ async fn rekey_replaces_only_that_seats_key() {
     let t = temp_store().await;
     let id = new_game(&t, None).await;
     let before = t.store.game(id).await.unwrap().unwrap();
-    let key = t.store.rekey(id, Color::Black).await.unwrap();
+    let key = t.store.rekey(id, Color::Black, None).await.unwrap();
     let after = t.store.game(id).await.unwrap().unwrap();
     assert_eq!(after.view.black.key, key);
     assert_ne!(after.view.black.key, before.view.black.key);
     assert_eq!(after.view.white.key, before.view.white.key);
+    assert!(t.store.due_mail(i64::MAX, 10).await.unwrap().is_empty());
     assert!(matches!(
-        t.store.rekey(999, Color::White).await.unwrap_err(),
+        t.store.rekey(999, Color::White, None).await.unwrap_err(),
         wildt::store::StoreError::NoGame(999)
     ));
+}
+
+/// After a rekey, mail to the old address moves nothing and the player is
+/// told the new address; the new address moves; and the rekey itself queued
+/// the player's mail with the new address.
+#[tokio::test]
+async fn after_rekey_the_old_address_moves_nothing_and_the_new_one_does() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let old_key = t.store.game(id).await.unwrap().unwrap().view.white.key;
+    let old = wildt::decide::game_address(&t.config.referee, id, &old_key);
+    let key = t
+        .store
+        .rekey(id, Color::White, Some(&t.config.referee))
+        .await
+        .unwrap();
+    let new = wildt::decide::game_address(&t.config.referee, id, &key);
+
+    let queued = t.store.due_mail(i64::MAX, 10).await.unwrap();
+    assert_eq!(queued.len(), 1, "{queued:?}");
+    assert_eq!(queued[0].recipient, "anna@example.org");
+    let mail = mail_parser::MessageParser::default()
+        .parse(&queued[0].raw)
+        .unwrap();
+    assert_eq!(
+        mail.reply_to()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address()),
+        Some(new.as_str())
+    );
+    let body = mail.body_text(0).unwrap();
+    assert!(body.contains(&format!("is now {new}")), "{body}");
+    assert!(!body.contains(&old), "{body}");
+
+    let to_old = mail_to(&t, &old, "anna@example.org", 1, "1. 5254").await;
+    assert_eq!(to_old.outcome.as_str(), "wrong_key");
+    assert!(to_old.record_after.is_none());
+    assert_eq!(to_old.mails.len(), 1);
+    assert_eq!(to_old.mails[0].to, "anna@example.org");
+    assert!(
+        to_old.mails[0].body.contains(&new),
+        "{}",
+        to_old.mails[0].body
+    );
+    assert_eq!(plies(&t, id).await, 0);
+
+    let to_new = mail_to(&t, &new, "anna@example.org", 2, "1. 5254").await;
+    assert_eq!(to_new.outcome.as_str(), "moved", "{}", to_new.detail);
+    assert_eq!(plies(&t, id).await, 1);
 }
 
 /// A player's move mail to the game address of `seat`, through the daemon's
@@ -388,9 +438,19 @@ async fn mail_decision(
     let g = t.store.game(game).await.unwrap().unwrap();
     let player = g.view.player(seat);
     let to = wildt::decide::game_address(&t.config.referee, game, &player.key);
+    mail_to(t, &to, &player.email, n, body).await
+}
+
+/// A mail from `from` to the address `to`, through the daemon's path.
+async fn mail_to(
+    t: &TempStore,
+    to: &str,
+    from: &str,
+    n: usize,
+    body: &str,
+) -> wildt::decide::Decision {
     let raw = format!(
-        "From: {}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <rate-{game}-{n}@example.org>\r\n\r\n{body}\r\n",
-        player.email
+        "From: {from}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <mail-{n}@example.org>\r\n\r\n{body}\r\n"
     );
     match t
         .store
