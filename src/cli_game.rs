@@ -407,6 +407,10 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                     "outcome": decision.outcome.as_str(),
                     "detail": decision.detail,
                     "rate_limited": decision.rate_limited,
+                    "sender_auth": decision.auth.as_ref().map(|a| json!({
+                        "passed": a.passed(),
+                        "verdict": a.to_string(),
+                    })),
                     "replies": replies,
                 }))?;
             } else {
@@ -416,6 +420,17 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                     decision.game.map_or("(none)".to_owned(), |g| g.to_string())
                 )?;
                 outln!("Player:   {}", seat.unwrap_or("(none)"))?;
+                let trusted = config.security.trusted_authserv_id.as_deref();
+                outln!(
+                    "Sender:   {}",
+                    match (&decision.auth, trusted) {
+                        (Some(a), Some(id)) => format!("{a}, says {id}"),
+                        (_, None) => {
+                            "not checked ([security] trusted_authserv_id is not set)".to_owned()
+                        }
+                        (None, Some(_)) => "not checked (no From)".to_owned(),
+                    }
+                )?;
                 outln!(
                     "Read:     {}",
                     command.as_deref().map_or_else(

@@ -285,6 +285,7 @@ async fn handle_one(
                 info!(
                     outcome = %decision.outcome,
                     detail = %decision.detail,
+                    sender_auth = decision.auth.as_ref().map(tracing::field::display),
                     replies = mails.len(),
                     rate_limited = decision.rate_limited,
                     "decided"

@@ -153,6 +153,9 @@ pub struct Decision {
     pub mails: Vec<OutMail>,
     /// Mails to the sender dropped by the hourly limit.
     pub rate_limited: usize,
+    /// What the trusted server said about the sender (`None` when no trusted
+    /// server is configured), for the log and `wildt check`.
+    pub auth: Option<AuthOutcome>,
 }
 
 impl Decision {
@@ -166,6 +169,7 @@ impl Decision {
             detail: detail.into(),
             mails: Vec::new(),
             rate_limited: 0,
+            auth: None,
         }
     }
 }
@@ -185,6 +189,7 @@ pub fn decide(
     trust: &Trust,
 ) -> Decision {
     let mut d = decide_inner(intake, game, referee, limits, recent, trust);
+    d.auth = trust.auth.clone();
     // Bound what goes back to the sender: an autoresponder that slips through
     // the header checks must not get an endless conversation.
     if let Some(sender) = &intake.from {
@@ -309,12 +314,17 @@ fn decide_inner(
                 .as_ref()
                 .map_or_else(|| "no authentication".to_owned(), ToString::to_string);
             let mut d = Decision::new(Outcome::AuthFailed, format!("{from}: {why}"));
+            // What the club's server found, in the player's words.
+            let found = match &trust.auth {
+                Some(AuthOutcome::Failed { summary }) => format!("its checks said: {summary}"),
+                _ => "it found no proof of the sender on the message".to_owned(),
+            };
             if !recent.security_notice_sent {
                 d.mails.push(security_notice(
                     seat_address(k),
                     format!(
-                        "A message for game {} arrived with your address ({from}) as sender, but your mail server's\n\
-                         authentication did not confirm it came from you ({why}). It was not played.\n\
+                        "A message for game {} arrived with your address ({from}) as sender, but the club's mail\n\
+                         server could not confirm that it came from you ({found}). It was not played.\n\
                          If you sent it, check that your provider signs your mail (DKIM) and publishes DMARC;\n\
                          if you did not, someone tried to move for you.\n",
                         game.id
@@ -506,5 +516,6 @@ fn judged(
         detail,
         mails,
         rate_limited: 0,
+        auth: None,
     }
 }

@@ -266,6 +266,7 @@ fn check_shows_the_decision_and_changes_nothing() {
     assert_eq!(v["game"], g.id);
     assert_eq!(v["seat"], "white");
     assert_eq!(v["outcome"], "moved");
+    assert_eq!(v["sender_auth"], Value::Null);
     assert_eq!(v["replies"].as_array().unwrap().len(), 2);
     assert_eq!(club.show(g.id)["moves"].as_array().unwrap().len(), 0);
     assert!(club.outbox().is_empty());
@@ -273,6 +274,71 @@ fn check_shows_the_decision_and_changes_nothing() {
     let again = wildt(&club.cfg, &["check", path.to_str().unwrap(), "--json"]);
     let v2: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_eq!(v2["outcome"], "moved");
+}
+
+/// With a trusted server and `key+auth`, `check` says what the trusted
+/// server's header said of the sender: an aligned DKIM pass moves; the same
+/// mail whose only "pass" comes from another server's header does not.
+#[test]
+fn check_shows_the_trusted_servers_verdict_on_the_sender() {
+    let club = Club::new();
+    let mut cfg = std::fs::read_to_string(&club.cfg).unwrap();
+    cfg.push_str(
+        "\n[security]\ntrusted_authserv_id = \"mx.club.example\"\npolicy = \"key+auth\"\n",
+    );
+    std::fs::write(&club.cfg, cfg).unwrap();
+    let g = club.new_game();
+    let signed = format!(
+        "Authentication-Results: mx.club.example;\r\n dkim=pass header.d=example.org header.s=s1\r\n{}",
+        mail("anna@example.org", &g.white, "a1@example.org", "1. 5254")
+    );
+    let forged = format!(
+        "Authentication-Results: mx.elsewhere.example; dkim=pass header.d=example.org\r\n{}",
+        mail("anna@example.org", &g.white, "a2@example.org", "1. 5254")
+    );
+    let check = |name: &str, raw: &str, json: bool| {
+        let path = club.dir.path().join(name);
+        std::fs::write(&path, raw).unwrap();
+        let mut args = vec!["check", path.to_str().unwrap()];
+        if json {
+            args.push("--json");
+        }
+        let out = wildt(&club.cfg, &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+
+    let v: Value = serde_json::from_str(&check("signed.eml", &signed, true)).unwrap();
+    assert_eq!(v["outcome"], "moved", "{v}");
+    assert_eq!(v["sender_auth"]["passed"], true, "{v}");
+    assert_eq!(v["sender_auth"]["verdict"], "DKIM pass for example.org");
+    let text = check("signed.eml", &signed, false);
+    assert!(
+        text.contains("Sender:   DKIM pass for example.org, says mx.club.example"),
+        "{text}"
+    );
+
+    let v: Value = serde_json::from_str(&check("forged.eml", &forged, true)).unwrap();
+    assert_eq!(v["outcome"], "auth_failed", "{v}");
+    assert_eq!(v["sender_auth"]["passed"], false, "{v}");
+    assert_eq!(
+        v["sender_auth"]["verdict"],
+        "no Authentication-Results from the trusted server"
+    );
+    // The forged sender hears nothing; the real player is told.
+    let replies = v["replies"].as_array().unwrap();
+    assert_eq!(replies.len(), 1, "{v}");
+    assert_eq!(replies[0]["to"], "anna@example.org");
+    let body = replies[0]["body"].as_str().unwrap();
+    assert!(
+        body.contains("could not confirm that it came from you (it found no proof"),
+        "{body}"
+    );
+    assert_eq!(club.show(g.id)["moves"].as_array().unwrap().len(), 0);
 }
 
 #[test]
