@@ -519,3 +519,145 @@ fn judged(
         auth: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::intake::{DEFAULT_MAX_COMMANDS, IntakeConfig, read};
+
+    const WHITE_KEY: &str = "k3x9qp2m";
+    const BLACK_KEY: &str = "b7y2wq4n";
+
+    fn referee() -> RefereeConfig {
+        RefereeConfig {
+            address: "chess@club.example".into(),
+            local: "chess".into(),
+            domain: "club.example".into(),
+            name: "Club referee".into(),
+        }
+    }
+
+    fn game() -> GameView {
+        GameView {
+            id: 17,
+            white: Player {
+                email: "anna@example.org".into(),
+                key: WHITE_KEY.into(),
+            },
+            black: Player {
+                email: "ben@example.net".into(),
+                key: BLACK_KEY.into(),
+            },
+            record: Record::replay(None, []).expect("the start position"),
+        }
+    }
+
+    /// `1. 5254` from `from` to `to`, decided under `policy` with the trusted
+    /// server's verdict `auth` (`None`: no trusted server named).
+    fn decided(policy: Policy, auth: Option<AuthOutcome>, from: &str, to: &str) -> Decision {
+        let raw = format!(
+            "From: {from}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <m@example.org>\r\n\r\n1. 5254\r\n"
+        );
+        let intake = read(
+            raw.as_bytes(),
+            &IntakeConfig {
+                referee_local: "chess".into(),
+                referee_domain: "club.example".into(),
+                max_message_bytes: 1 << 20,
+                max_commands: DEFAULT_MAX_COMMANDS,
+            },
+        );
+        decide(
+            &intake,
+            Some(&game()),
+            &referee(),
+            &Limits {
+                replies_per_sender_per_hour: 60,
+                max_message_bytes: 1 << 20,
+            },
+            Recent::default(),
+            &Trust { policy, auth },
+        )
+    }
+
+    fn failed() -> Option<AuthOutcome> {
+        Some(AuthOutcome::Failed {
+            summary: "dkim=fail, dmarc=fail".into(),
+        })
+    }
+
+    fn passed() -> Option<AuthOutcome> {
+        Some(AuthOutcome::DmarcPass)
+    }
+
+    /// policy, the trusted server's verdict, From, To, the outcome, and who
+    /// is written to.
+    type Case<'a> = (
+        Policy,
+        &'a Option<AuthOutcome>,
+        &'a str,
+        &'a str,
+        &'a str,
+        &'a [&'a str],
+    );
+
+    /// Every policy against every kind of sender: who moves, and who is told.
+    #[test]
+    fn each_policy_lets_only_the_senders_it_names_move() {
+        let anna = "anna@example.org";
+        let white = format!("chess+17-{WHITE_KEY}@club.example");
+        let black = format!("chess+17-{BLACK_KEY}@club.example");
+        let wrong = "chess+17-zzzzzzzz@club.example";
+        let keyless = "chess+17@club.example";
+        let no_trust = None;
+        let no_header = Some(AuthOutcome::NoTrustedHeader);
+        #[rustfmt::skip]
+        let cases: [Case; 16] = [
+            // policy           verdict     From                  to        outcome           mails to
+            (Policy::Key,        &no_trust,  anna,                 &white,   "moved",          &[anna, "ben@example.net"]),
+            (Policy::Key,        &failed(),  anna,                 &white,   "moved",          &[anna, "ben@example.net"]),
+            (Policy::Key,        &passed(),  anna,                 wrong,    "wrong_key",      &[anna]),
+            (Policy::Key,        &passed(),  anna,                 keyless,  "wrong_key",      &[anna]),
+            (Policy::Key,        &passed(),  anna,                 &black,   "other_seat_key", &[anna]),
+            (Policy::Key,        &no_trust,  "eve@example.com",    &white,   "stranger",       &[anna]),
+            (Policy::KeyAndAuth, &passed(),  anna,                 &white,   "moved",          &[anna, "ben@example.net"]),
+            (Policy::KeyAndAuth, &failed(),  anna,                 &white,   "auth_failed",    &[anna]),
+            (Policy::KeyAndAuth, &no_header, anna,                 &white,   "auth_failed",    &[anna]),
+            (Policy::KeyAndAuth, &no_trust,  anna,                 &white,   "auth_failed",    &[anna]),
+            (Policy::KeyAndAuth, &passed(),  anna,                 wrong,    "wrong_key",      &[anna]),
+            (Policy::Auth,       &passed(),  anna,                 keyless,  "moved",          &[anna, "ben@example.net"]),
+            (Policy::Auth,       &passed(),  anna,                 wrong,    "moved",          &[anna, "ben@example.net"]),
+            (Policy::Auth,       &failed(),  anna,                 keyless,  "auth_failed",    &[anna]),
+            (Policy::Auth,       &no_header, anna,                 &white,   "auth_failed",    &[anna]),
+            (Policy::Auth,       &passed(),  "eve@example.com",    keyless,  "stranger",       &[]),
+        ];
+        for (policy, auth, from, to, outcome, told) in cases {
+            let d = decided(policy, auth.clone(), from, to);
+            let case = format!(
+                "{policy:?} {auth:?} {from} -> {to}: {} ({})",
+                d.outcome.as_str(),
+                d.detail
+            );
+            assert_eq!(d.outcome.as_str(), outcome, "{case}");
+            assert_eq!(d.record_after.is_some(), outcome == "moved", "{case}");
+            let to: Vec<&str> = d.mails.iter().map(|m| m.to.as_str()).collect();
+            assert_eq!(to, told, "{case}");
+            assert_eq!(d.auth, *auth, "{case}");
+        }
+    }
+
+    /// Under `auth` the authenticated From picks the seat, whatever key the
+    /// address carries: Black writing to White's address moves Black.
+    #[test]
+    fn under_auth_the_sender_not_the_key_picks_the_seat() {
+        let d = decided(
+            Policy::Auth,
+            passed(),
+            "ben@example.net",
+            &format!("chess+17-{WHITE_KEY}@club.example"),
+        );
+        assert_eq!(d.seat, Some(Color::Black));
+        assert_eq!(d.outcome.as_str(), "rejected", "{}", d.detail);
+        assert!(d.detail.contains("White's move"), "{}", d.detail);
+    }
+}

@@ -108,19 +108,25 @@ fn referee_tag(address: &str, cfg: &IntakeConfig) -> Option<Option<String>> {
 /// Longest key accepted: far above what wildt generates, low enough to refuse junk.
 const MAX_KEY_LEN: usize = 64;
 
-/// `17-k3x9qp2m` -> game 17, key `k3x9qp2m`.
+/// `17-k3x9qp2m` -> game 17, key `k3x9qp2m`; a bare `17` -> game 17 with no
+/// key, which is all `policy = "auth"` needs (under the key policies it is
+/// answered as a wrong key).
 fn parse_tag(tag: String) -> Option<GameAddress> {
-    let (game, key) = tag.split_once('-')?;
+    let (game, key) = match tag.split_once('-') {
+        Some((game, key)) => {
+            let key_ok = (8..=MAX_KEY_LEN).contains(&key.len())
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+            (game, key_ok.then_some(key)?)
+        }
+        None => (tag.as_str(), ""),
+    };
     if game.is_empty() || !game.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let game: i64 = game.parse().ok()?;
-    let key_ok = (8..=MAX_KEY_LEN).contains(&key.len())
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
-    key_ok.then(|| GameAddress {
-        game,
+    Some(GameAddress {
+        game: game.parse().ok()?,
         key: key.to_owned(),
     })
 }
@@ -285,7 +291,7 @@ mod tests {
     }
 
     #[test]
-    fn game_tag_needs_a_number_and_a_long_enough_key() {
+    fn game_tag_is_a_number_with_a_long_enough_key_or_none() {
         assert_eq!(
             parse_tag("17-k3x9qp2m".into()),
             Some(GameAddress {
@@ -293,7 +299,16 @@ mod tests {
                 key: "k3x9qp2m".into()
             })
         );
+        assert_eq!(
+            parse_tag("17".into()),
+            Some(GameAddress {
+                game: 17,
+                key: String::new()
+            })
+        );
         for bad in [
+            "17-",
+            "",
             "17-short",
             "x17-k3x9qp2m",
             "17k3x9qp2m",
