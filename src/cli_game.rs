@@ -356,7 +356,9 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
 pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Result<ExitCode> {
     let (config, store) = open(config).await?;
     let raw = std::fs::read(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    let handled = store.handle_message("cli", &raw, &config, true).await?;
+    let handled = store
+        .handle_message("cli", &raw, raw.len(), &config, true)
+        .await?;
     store.close().await;
     match handled {
         Handled::Duplicate { outcome } => {

@@ -262,7 +262,10 @@ impl Config {
             inbox: inbox(raw.inbox)?,
             outbox: outbox(raw.outbox)?,
             limits: Limits {
-                max_message_bytes: raw.limits.max_message_bytes.unwrap_or(1024 * 1024),
+                max_message_bytes: raw
+                    .limits
+                    .max_message_bytes
+                    .unwrap_or(crate::intake::DEFAULT_MAX_MESSAGE_BYTES),
                 replies_per_sender_per_hour: raw.limits.replies_per_sender_per_hour.unwrap_or(60),
                 games_per_player: raw.limits.games_per_player.unwrap_or(50),
                 commands_per_message: match raw.limits.commands_per_message {

@@ -55,11 +55,21 @@ pub enum Inbox {
 const BATCH: usize = 200;
 
 impl Inbox {
-    pub async fn open(config: &InboxConfig) -> Result<Inbox, InboxError> {
-        match config {
-            InboxConfig::Maildir { path } => Ok(Inbox::Maildir(MaildirInbox::open(path)?)),
-            InboxConfig::Imap(cfg) => Ok(Inbox::Imap(Box::new(ImapInbox::connect(cfg).await?))),
-        }
+    /// Opens the inbox; it reads at most `max_message_bytes + 1` bytes of
+    /// any message.
+    pub async fn open(config: &InboxConfig, max_message_bytes: usize) -> Result<Inbox, InboxError> {
+        Ok(match config {
+            InboxConfig::Maildir { path } => {
+                let mut m = MaildirInbox::open(path)?;
+                m.set_max_message_bytes(max_message_bytes);
+                Inbox::Maildir(m)
+            }
+            InboxConfig::Imap(cfg) => {
+                let mut i = ImapInbox::connect(cfg).await?;
+                i.set_max_message_bytes(max_message_bytes);
+                Inbox::Imap(Box::new(i))
+            }
+        })
     }
 
     async fn fetch_waiting(&mut self) -> Result<Vec<Inbound>, InboxError> {
@@ -262,7 +272,7 @@ async fn handle_one(
     let span = info_span!("message", source = %source, message_id = tracing::field::Empty, game = tracing::field::Empty);
     async {
         match store
-            .handle_message(&source, &msg.raw, config, false)
+            .handle_message(&source, &msg.raw, msg.size, config, false)
             .await?
         {
             Handled::Duplicate { outcome } => {
@@ -315,7 +325,7 @@ pub async fn run(
     // READY means the inbox is reachable: keep trying (with backoff) until it
     // is, or until told to stop.
     let mut inbox = loop {
-        match Inbox::open(&config.inbox).await {
+        match Inbox::open(&config.inbox, config.limits.max_message_bytes).await {
             Ok(inbox) => break inbox,
             Err(e) if options.once => return Err(e.into()),
             Err(e) => {

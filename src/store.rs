@@ -346,15 +346,28 @@ impl Store {
     }
 
     /// Handles one inbound message: dedupe, read, decide, persist, enqueue mail.
+    /// `raw` is the message of `size` bytes, or only its beginning when the
+    /// inbox did not read all of a message too large to be read anyway.
     /// With `dry_run` everything is rolled back: what would happen, nothing done.
     pub async fn handle_message(
         &self,
         source: &str,
         raw: &[u8],
+        size: usize,
         config: &Config,
         dry_run: bool,
     ) -> Result<Handled, StoreError> {
-        let sha = hex(&Sha256::digest(raw));
+        // Of a message larger than the inbox reads, `raw` is its beginning:
+        // its size goes into the digest too, so two different large messages
+        // that begin alike are not taken for one.
+        let sha = if size > raw.len() {
+            let mut h = Sha256::new();
+            h.update(raw);
+            h.update(format!("\0{size}"));
+            hex(&h.finalize())
+        } else {
+            hex(&Sha256::digest(raw))
+        };
         let now = now_secs();
         let mut tx = self.pool.begin_with("BEGIN IMMEDIATE").await?;
         let seen: Option<String> = sqlx::query_scalar(
@@ -373,7 +386,7 @@ impl Store {
             max_message_bytes: config.limits.max_message_bytes,
             max_commands: config.limits.commands_per_message,
         };
-        let intake = intake::read(raw, &intake_cfg);
+        let intake = intake::read_sized(raw, size, &intake_cfg);
         let stored = match &intake.game_address {
             Some(a) => load_game(&mut tx, a.game).await?,
             None => None,

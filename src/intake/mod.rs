@@ -47,6 +47,9 @@ pub struct IntakeConfig {
 /// command words.
 pub const DEFAULT_MAX_COMMANDS: usize = 600;
 
+/// Default `[limits] max_message_bytes`: larger messages are not read.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 1024 * 1024;
+
 /// Everything the daemon needs to decide about one message.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Intake {
@@ -172,7 +175,16 @@ pub enum Unclear {
 /// assert!(!offer_draw);
 /// ```
 pub fn read(raw: &[u8], cfg: &IntakeConfig) -> Intake {
-    let oversize = raw.len() > cfg.max_message_bytes;
+    read_sized(raw, raw.len(), cfg)
+}
+
+/// [`read`] for a message of `size` bytes of which only `raw`, its beginning,
+/// was taken from the inbox: an inbox reads no more of a message than
+/// `max_message_bytes + 1` bytes, so a huge one costs no more memory than
+/// that, and is still answered with its real size.
+pub fn read_sized(raw: &[u8], size: usize, cfg: &IntakeConfig) -> Intake {
+    let size = size.max(raw.len());
+    let oversize = size > cfg.max_message_bytes;
     // The header block alone decides the envelope and the loop check, so an
     // auto-reply or an oversize message never has its body decoded.
     let cap = if oversize {
@@ -187,7 +199,7 @@ pub fn read(raw: &[u8], cfg: &IntakeConfig) -> Intake {
     let Some(head) = head else {
         let mut intake = malformed();
         if oversize {
-            intake.disposition = Disposition::TooLarge { size: raw.len() };
+            intake.disposition = Disposition::TooLarge { size };
         }
         return intake;
     };
@@ -197,7 +209,7 @@ pub fn read(raw: &[u8], cfg: &IntakeConfig) -> Intake {
         return intake;
     }
     if oversize {
-        intake.disposition = Disposition::TooLarge { size: raw.len() };
+        intake.disposition = Disposition::TooLarge { size };
         return intake;
     }
     let reading = match parser.parse(raw) {

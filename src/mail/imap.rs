@@ -136,6 +136,8 @@ pub struct ImapInbox {
     uidvalidity: HashMap<String, u32>,
     /// The last fetch left unseen messages beyond its batch.
     more_pending: bool,
+    /// Fetch at most this many bytes of a message, plus one.
+    max_message_bytes: usize,
 }
 
 impl fmt::Debug for ImapInbox {
@@ -160,10 +162,19 @@ impl ImapInbox {
             selected: None,
             uidvalidity: HashMap::new(),
             more_pending: false,
+            max_message_bytes: crate::intake::DEFAULT_MAX_MESSAGE_BYTES,
         };
         let session = inbox.take_session().await?;
         inbox.session = Some(session);
         Ok(inbox)
+    }
+
+    /// `[limits] max_message_bytes`: of a larger message only the first
+    /// `bytes + 1` are fetched (a partial `BODY.PEEK[]<0.n>`), enough for its
+    /// headers and to know it is too large; `Inbound::size` still tells its
+    /// real size (`RFC822.SIZE`).
+    pub fn set_max_message_bytes(&mut self, bytes: usize) {
+        self.max_message_bytes = bytes;
     }
 
     /// The unseen, undeleted messages of the configured mailbox, in UID order,
@@ -482,28 +493,39 @@ impl ImapInbox {
         if uids.is_empty() {
             return Ok(Vec::new());
         }
+        let items = format!(
+            "(UID RFC822.SIZE BODY.PEEK[]<0.{}>)",
+            self.max_message_bytes
+                .saturating_add(1)
+                .min(u32::MAX as usize)
+        );
         let fetches: Vec<Fetch> = session
-            .uid_fetch(uid_set(&uids), "(UID BODY.PEEK[])")
+            .uid_fetch(uid_set(&uids), &items)
             .await
             .map_err(|source| self.step_error("UID FETCH", source))?
             .try_collect()
             .await
             .map_err(|source| self.step_error("UID FETCH", source))?;
-        let mut bodies: HashMap<u32, Vec<u8>> = fetches
+        let mut bodies: HashMap<u32, (Vec<u8>, usize)> = fetches
             .iter()
-            .filter_map(|f| Some((f.uid?, f.body()?.to_vec())))
+            .filter_map(|f| {
+                let raw = f.body()?.to_vec();
+                let size = f.size.map_or(raw.len(), |s| s as usize);
+                Some((f.uid?, (raw, size)))
+            })
             .collect();
         // A message expunged by someone else between SEARCH and FETCH is skipped.
         Ok(uids
             .into_iter()
             .filter_map(|uid| {
-                bodies.remove(&uid).map(|raw| Inbound {
+                bodies.remove(&uid).map(|(raw, size)| Inbound {
                     id: InboxId::Imap {
                         mailbox: mailbox.clone(),
                         uidvalidity,
                         uid,
                     },
                     raw,
+                    size,
                 })
             })
             .collect())

@@ -2,6 +2,7 @@
 //! arrival order and moved to `cur/` with the Seen flag once their outcome is
 //! committed. [IO]
 
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -12,6 +13,8 @@ use super::{Inbound, InboxError, InboxId};
 pub struct MaildirInbox {
     dir: Maildir,
     path: PathBuf,
+    /// Read at most this many bytes of a message, plus one.
+    max_message_bytes: usize,
 }
 
 impl MaildirInbox {
@@ -25,7 +28,15 @@ impl MaildirInbox {
         Ok(MaildirInbox {
             dir,
             path: path.to_owned(),
+            max_message_bytes: crate::intake::DEFAULT_MAX_MESSAGE_BYTES,
         })
+    }
+
+    /// `[limits] max_message_bytes`: of a larger message only the first
+    /// `bytes + 1` are read (enough for its headers and to know it is too
+    /// large); `Inbound::size` still tells its real size.
+    pub fn set_max_message_bytes(&mut self, bytes: usize) {
+        self.max_message_bytes = bytes;
     }
 
     fn err(&self, source: std::io::Error) -> InboxError {
@@ -49,10 +60,11 @@ impl MaildirInbox {
         entries.sort();
         let mut out = Vec::with_capacity(entries.len().min(limit));
         for (_, id, path) in entries.into_iter().take(limit) {
-            match std::fs::read(&path) {
-                Ok(raw) => out.push(Inbound {
+            match read_at_most(&path, self.max_message_bytes.saturating_add(1)) {
+                Ok((raw, size)) => out.push(Inbound {
                     id: InboxId::Maildir { id },
                     raw,
+                    size,
                 }),
                 // Another reader took it between listing and reading.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -85,4 +97,14 @@ impl MaildirInbox {
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
+}
+
+/// The first `cap` bytes of the file at `path`, and the file's size.
+fn read_at_most(path: &Path, cap: usize) -> std::io::Result<(Vec<u8>, usize)> {
+    let file = std::fs::File::open(path)?;
+    let size = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
+    let mut raw = Vec::with_capacity(size.min(cap));
+    file.take(u64::try_from(cap).unwrap_or(u64::MAX))
+        .read_to_end(&mut raw)?;
+    Ok((raw, size))
 }

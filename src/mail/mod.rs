@@ -24,11 +24,17 @@ pub enum InboxId {
     },
 }
 
-/// A message waiting in the inbox: its id and its raw bytes (RFC 5322).
+/// A message waiting in the inbox: its id, its raw bytes (RFC 5322), and its
+/// size. An inbox reads at most `max_message_bytes + 1` bytes of a message:
+/// a larger one is not read anyway, and this bounds the memory it can take.
 #[derive(Debug, Clone)]
 pub struct Inbound {
     pub id: InboxId,
+    /// The whole message, or only its first `max_message_bytes + 1` bytes
+    /// when `size` is larger.
     pub raw: Vec<u8>,
+    /// The whole message's size in bytes.
+    pub size: usize,
 }
 
 #[derive(Debug, thiserror::Error)]

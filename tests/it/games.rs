@@ -454,7 +454,13 @@ async fn mail_to(
     );
     match t
         .store
-        .handle_message(&format!("test:{n}"), raw.as_bytes(), &t.config, false)
+        .handle_message(
+            &format!("test:{n}"),
+            raw.as_bytes(),
+            raw.len(),
+            &t.config,
+            false,
+        )
         .await
         .unwrap()
     {

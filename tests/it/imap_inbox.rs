@@ -25,6 +25,43 @@ fn uid_of(id: &InboxId) -> u32 {
     }
 }
 
+/// Of a message over `max_message_bytes` only the first `max + 1` bytes are
+/// fetched (so a huge mail costs no more memory than that), with its real
+/// size; a message within the limit comes whole.
+#[tokio::test]
+async fn a_message_over_the_limit_is_fetched_only_up_to_it_with_its_real_size() {
+    let rig = rig_or_skip!();
+    let mut reader = rig.reader(REFEREE).await;
+    let folder = reader.new_folder("huge").await;
+    let line = "This line only makes the mail larger than the limit.\r\n";
+    let huge = message(
+        "anna@example.org",
+        REFEREE,
+        &unique("huge"),
+        &format!("1. 5254\r\n\r\n{}", line.repeat(50_000)),
+    );
+    let small = message("anna@example.org", REFEREE, &unique("small"), "1. 5254");
+    reader.append(&folder, &huge).await;
+    reader.append(&folder, &small).await;
+
+    let setup = rig.imap(REFEREE).mailbox(&folder).build();
+    let mut inbox = bounded("connect", ImapInbox::connect(&setup.config))
+        .await
+        .expect("connect");
+    const MAX: usize = 64 * 1024;
+    inbox.set_max_message_bytes(MAX);
+    let got = bounded("fetch", inbox.fetch_waiting())
+        .await
+        .expect("fetch");
+    assert_eq!(got.len(), 2);
+    assert!(huge.len() > 2 * 1024 * 1024);
+    assert_eq!(got[0].size, huge.len());
+    assert_eq!(got[0].raw.len(), MAX + 1);
+    assert_eq!(got[0].raw, huge[..MAX + 1]);
+    assert_eq!(got[1].size, small.len());
+    assert_eq!(got[1].raw, small);
+}
+
 #[tokio::test]
 async fn fetch_waiting_returns_appended_messages_in_uid_order_without_setting_seen() {
     let rig = rig_or_skip!();

@@ -341,6 +341,68 @@ fn check_shows_the_trusted_servers_verdict_on_the_sender() {
     assert_eq!(club.show(g.id)["moves"].as_array().unwrap().len(), 0);
 }
 
+/// The Maildir inbox reads no more than `max_message_bytes + 1` bytes of a
+/// message, and tells its real size.
+#[test]
+fn maildir_inbox_reads_a_huge_message_only_up_to_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut inbox = wildt::mail::maildir::MaildirInbox::open(dir.path()).unwrap();
+    inbox.set_max_message_bytes(4096);
+    let huge = mail(
+        "anna@example.org",
+        "chess+1-abcdefgh@club.example",
+        "h@example.org",
+        &"x".repeat(3 * 1024 * 1024),
+    );
+    let small = mail(
+        "anna@example.org",
+        "chess@club.example",
+        "s@example.org",
+        "hi",
+    );
+    std::fs::write(dir.path().join("new/1.huge"), &huge).unwrap();
+    std::fs::write(dir.path().join("new/2.small"), &small).unwrap();
+    let mut got = inbox.fetch_waiting(10).unwrap();
+    got.sort_by_key(|m| m.size);
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0].raw, small.as_bytes());
+    assert_eq!(got[0].size, small.len());
+    assert_eq!(got[1].size, huge.len());
+    assert_eq!(got[1].raw, huge.as_bytes()[..4097]);
+}
+
+/// A 20 MiB mail to the daemon: not read, not played, and the sender is told
+/// its real size and the limit.
+#[test]
+fn a_huge_mail_is_answered_with_its_real_size_and_moves_nothing() {
+    let club = Club::new();
+    let g = club.new_game();
+    let huge = mail(
+        "anna@example.org",
+        &g.white,
+        "huge@example.org",
+        &format!("1. 5254\r\n\r\n{}", "x".repeat(20 * 1024 * 1024)),
+    );
+    club.deliver("huge.eml", &huge);
+    club.serve_once();
+    let mails = club.outbox();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert_eq!(header(&mails[0], "To"), Some("anna@example.org"));
+    let text = mail_parser::MessageParser::default()
+        .parse(mails[0].as_bytes())
+        .unwrap()
+        .body_text(0)
+        .unwrap()
+        .into_owned();
+    assert!(
+        text.contains(&format!("Your message of {} bytes", huge.len())),
+        "{text}"
+    );
+    assert!(text.contains("(1048576 bytes)"), "{text}");
+    assert_eq!(club.show(g.id)["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(club.maildir_count("new"), 0);
+}
+
 #[test]
 fn new_game_mails_each_player_their_own_address() {
     let club = Club::new();
