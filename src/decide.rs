@@ -39,6 +39,16 @@ impl GameView {
             Color::Black => &self.black,
         }
     }
+
+    /// White's and Black's seat as the reply writer needs them: the
+    /// registered address and the game address.
+    pub fn seats(&self, referee: &RefereeConfig) -> (Seat, Seat) {
+        let seat = |p: &Player| Seat {
+            email: p.email.clone(),
+            address: game_address(referee, self.id, &p.key),
+        };
+        (seat(&self.white), seat(&self.black))
+    }
 }
 
 /// `local+<game>-<key>@domain`: where the player of a seat sends moves.
@@ -265,14 +275,7 @@ fn decide_inner(
         return d;
     };
 
-    let white_seat = Seat {
-        email: game.white.email.clone(),
-        address: game_address(referee, game.id, &game.white.key),
-    };
-    let black_seat = Seat {
-        email: game.black.email.clone(),
-        address: game_address(referee, game.id, &game.black.key),
-    };
+    let (white_seat, black_seat) = game.seats(referee);
     let seat_of_key = if eq_ct(&addr.key, &game.white.key) {
         Some(Color::White)
     } else if eq_ct(&addr.key, &game.black.key) {

@@ -233,20 +233,11 @@ impl Store {
         let g = load_game(&mut tx, game)
             .await?
             .ok_or(StoreError::NoGame(game))?;
-        let seat = |p: &Player| crate::reply::Seat {
-            email: p.email.clone(),
-            address: decide::game_address(referee, game, &p.key),
-        };
-        let (white, black) = (seat(&g.view.white), seat(&g.view.black));
-        let ctx = crate::reply::GameContext {
-            id: game,
-            white: &white,
-            black: &black,
-            record: &g.view.record,
-        };
         let now = now_secs();
         let mut n = 0;
-        for mail in crate::reply::welcome_mails(&ctx, g.event.as_deref()) {
+        for mail in game_mails(&g, referee, |ctx| {
+            crate::reply::welcome_mails(ctx, g.event.as_deref())
+        }) {
             match render(&mail, referee, Some(&g.thread_root), &[]) {
                 Ok(r) => {
                     enqueue(&mut tx, None, &mail, &r, &referee.address, now).await?;
@@ -288,18 +279,7 @@ impl Store {
             let g = load_game(&mut tx, game)
                 .await?
                 .ok_or(StoreError::NoGame(game))?;
-            let seat_of = |p: &Player| crate::reply::Seat {
-                email: p.email.clone(),
-                address: decide::game_address(referee, game, &p.key),
-            };
-            let (white, black) = (seat_of(&g.view.white), seat_of(&g.view.black));
-            let ctx = crate::reply::GameContext {
-                id: game,
-                white: &white,
-                black: &black,
-                record: &g.view.record,
-            };
-            let mail = crate::reply::new_address_mail(&ctx, seat);
+            let mail = game_mails(&g, referee, |ctx| crate::reply::new_address_mail(ctx, seat));
             let r = render(&mail, referee, Some(&g.thread_root), &[]).map_err(|reason| {
                 StoreError::Unwritable {
                     to: mail.to.clone(),
@@ -547,6 +527,22 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
     }
+}
+
+/// What `write` makes of the game `g`, given the game as the reply writer
+/// sees it (both seats with their game addresses, the record).
+fn game_mails<T>(
+    g: &StoredGame,
+    referee: &RefereeConfig,
+    write: impl FnOnce(&crate::reply::GameContext<'_>) -> T,
+) -> T {
+    let (white, black) = g.view.seats(referee);
+    write(&crate::reply::GameContext {
+        id: g.view.id,
+        white: &white,
+        black: &black,
+        record: &g.view.record,
+    })
 }
 
 async fn enqueue(

@@ -403,6 +403,52 @@ fn a_huge_mail_is_answered_with_its_real_size_and_moves_nothing() {
     assert_eq!(club.maildir_count("new"), 0);
 }
 
+/// `game rekey` prints the seat's new address, the game shows it, and the
+/// player's mail with it goes out with the next `serve`; `--no-mail` queues
+/// nothing.
+#[test]
+fn organiser_rekeys_a_seat_and_the_player_is_mailed_the_new_address() {
+    let club = Club::new();
+    let g = club.new_game();
+    let id = g.id.to_string();
+    let rekey = |seat: &str, extra: &[&str]| -> Value {
+        let mut args = vec!["game", "rekey", &id, "--as", seat, "--json"];
+        args.extend(extra);
+        let out = wildt(&club.cfg, &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+
+    let rekeyed = rekey("black", &[]);
+    let new = rekeyed["address"].as_str().unwrap();
+    assert_ne!(new, g.black);
+    assert_eq!(rekeyed["email"], "ben@example.net");
+    assert_eq!(rekeyed["mailed"], true);
+    let shown = club.show(g.id);
+    assert_eq!(shown["black"]["address"], new);
+    assert_eq!(shown["white"]["address"], g.white);
+
+    club.serve_once();
+    let sent = club.outbox();
+    assert_eq!(sent.len(), 1, "{sent:#?}");
+    assert_eq!(header(&sent[0], "To"), Some("ben@example.net"));
+    assert_eq!(header(&sent[0], "Reply-To"), Some(new));
+    let mail = mail_parser::MessageParser::default()
+        .parse(sent[0].as_bytes())
+        .unwrap();
+    let body = mail.body_text(0).unwrap();
+    assert!(body.contains(&format!("is now {new}")), "{body}");
+    assert!(!body.contains(&g.black), "{body}");
+
+    assert_eq!(rekey("white", &["--no-mail"])["mailed"], false);
+    club.serve_once();
+    assert_eq!(club.outbox().len(), 1);
+}
+
 #[test]
 fn new_game_mails_each_player_their_own_address() {
     let club = Club::new();
