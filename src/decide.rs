@@ -164,7 +164,8 @@ pub struct Decision {
     /// Mails to the sender dropped by the hourly limit.
     pub rate_limited: usize,
     /// What the trusted server said about the sender (`None` when no trusted
-    /// server is configured), for the log and `wildt check`.
+    /// server is configured, or the message has no `From`), for the log and
+    /// `wildt check`.
     pub auth: Option<AuthOutcome>,
 }
 
