@@ -99,6 +99,16 @@ pub fn mail(from: &str, to: &str, id: &str, body: &str) -> String {
     )
 }
 
+/// The decoded text of a mail's first text part (quoted-printable and all).
+pub fn body_text(raw: &[u8]) -> String {
+    mail_parser::MessageParser::default()
+        .parse(raw)
+        .expect("a mail")
+        .body_text(0)
+        .expect("a text part")
+        .into_owned()
+}
+
 fn header<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
     let head = raw.split("\r\n\r\n").next().unwrap_or(raw);
     head.lines()
@@ -388,12 +398,7 @@ fn a_huge_mail_is_answered_with_its_real_size_and_moves_nothing() {
     let mails = club.outbox();
     assert_eq!(mails.len(), 1, "{mails:#?}");
     assert_eq!(header(&mails[0], "To"), Some("anna@example.org"));
-    let text = mail_parser::MessageParser::default()
-        .parse(mails[0].as_bytes())
-        .unwrap()
-        .body_text(0)
-        .unwrap()
-        .into_owned();
+    let text = body_text(mails[0].as_bytes());
     assert!(
         text.contains(&format!("Your message of {} bytes", huge.len())),
         "{text}"
@@ -437,10 +442,7 @@ fn organiser_rekeys_a_seat_and_the_player_is_mailed_the_new_address() {
     assert_eq!(sent.len(), 1, "{sent:#?}");
     assert_eq!(header(&sent[0], "To"), Some("ben@example.net"));
     assert_eq!(header(&sent[0], "Reply-To"), Some(new));
-    let mail = mail_parser::MessageParser::default()
-        .parse(sent[0].as_bytes())
-        .unwrap();
-    let body = mail.body_text(0).unwrap();
+    let body = body_text(sent[0].as_bytes());
     assert!(body.contains(&format!("is now {new}")), "{body}");
     assert!(!body.contains(&g.black), "{body}");
 
