@@ -5,7 +5,7 @@
 //! ones. `wildt check FILE.eml` and the daemon share the same decision code.
 //!
 //! - [`auth`]     Authentication-Results from the trusted MX -> pass or not  [pure]
-//! - [`notation`] ICCF squares and moves; to and from shakmaty            [pure]
+//! - [`notation`] ICCF syntax; legality and why a move is illegal; plies, SAN [pure]
 //! - [`command`]  what a player asks: a move, resign, draw, status          [pure]
 //! - [`intake`]   raw mail bytes -> who, which game, what command           [pure]
 //! - [`referee`]  (game record, command) -> verdict                         [pure]
