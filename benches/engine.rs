@@ -14,9 +14,10 @@ use wildt::auth::{Policy, sender_verdict};
 use wildt::command::Command;
 use wildt::config::RefereeConfig;
 use wildt::decide::{Decision, GameView, Limits, Player, Recent, Trust, decide};
+use wildt::game::Record;
 use wildt::intake::{IntakeConfig, read};
 use wildt::notation::IccfMove;
-use wildt::referee::{Record, Verdict, judge};
+use wildt::referee::{Verdict, judge};
 
 /// The hostile messages the intake tests decide, shared with them (the tests
 /// check each answer; the bench only times them).

@@ -8,8 +8,8 @@ use serde_json::{Value, json};
 use shakmaty::Color;
 use wildt::command::Command;
 use wildt::decide::game_address;
-use wildt::game::{PgnHeaders, board_diagram, pgn, record_text, status_line};
-use wildt::referee::{MoveNumberText, Verdict};
+use wildt::game::{MoveNumberText, PgnHeaders, board_diagram, pgn, record_text, status_line};
+use wildt::referee::Verdict;
 use wildt::store::{Handled, Store, StoredGame};
 
 use crate::ConfigArgs;
@@ -109,7 +109,7 @@ fn game_json(g: &StoredGame, referee: &wildt::config::RefereeConfig) -> Value {
         "white": {"email": g.view.white.email, "address": game_address(referee, g.view.id, &g.view.white.key)},
         "black": {"email": g.view.black.email, "address": game_address(referee, g.view.id, &g.view.black.key)},
         "start_fen": r.start_fen(),
-        "fen": wildt::referee::fen_of(r.position()),
+        "fen": wildt::game::fen_of(r.position()),
         "status": if r.is_over() { "finished" } else { "active" },
         "result": r.end.map_or("*", |e| e.result.as_str()),
         "termination": r.end.map(|e| e.termination.as_str()),

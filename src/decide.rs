@@ -11,9 +11,10 @@ use subtle::ConstantTimeEq;
 
 use crate::auth::{AuthOutcome, Policy};
 use crate::config::RefereeConfig;
+use crate::game::Record;
 use crate::intake::{Disposition, Intake, Reading, Unclear};
 use crate::notation::{IccfMove, IllegalMove, MoveError, ParseError, parse_move};
-use crate::referee::{Record, Rejection, Verdict, judge};
+use crate::referee::{Rejection, Verdict, judge};
 use crate::reply::{self, Event, GameContext, OutMail, Seat};
 
 /// A player's seat as stored: registered address and secret key.
@@ -474,7 +475,7 @@ fn judged(
                      Please reply with only your move in numeric notation, e.g. \"{} 5254\",\n\
                      or one of: resign, offer draw, accept draw, decline draw, claim draw, status.\n\n{}",
                     ctx.id,
-                    crate::referee::MoveNumberText(ctx.record.next_number()),
+                    crate::game::MoveNumberText(ctx.record.next_number()),
                     crate::game::board_diagram(ctx.record.position()),
                 ),
                 event: Event::MoveRejected,
@@ -501,7 +502,7 @@ fn judged(
         Verdict::Moved { ply, number, .. } => {
             format!(
                 "{} {} ({})",
-                crate::referee::MoveNumberText(*number),
+                crate::game::MoveNumberText(*number),
                 ply.iccf,
                 ply.san
             )

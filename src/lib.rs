@@ -8,8 +8,8 @@
 //! - [`notation`] ICCF syntax; legality and why a move is illegal; plies, SAN [pure]
 //! - [`command`]  what a player asks: a move, resign, draw, status          [pure]
 //! - [`intake`]   raw mail bytes -> who, which game, what command           [pure]
-//! - [`referee`]  (game record, command) -> verdict                         [pure]
-//! - [`game`]     board diagram, record, PGN                                [pure]
+//! - [`game`]     the game record, its end and result, FEN; diagram, PGN  [pure]
+//! - [`referee`]  (game record, command) -> verdict, and its effect        [pure]
 //! - [`reply`]    verdict -> the mails to write                             [pure]
 //! - [`decide`]   read message + game -> decision and mails (daemon and check) [pure]
 //! - [`config`]   TOML -> validated configuration

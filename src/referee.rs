@@ -1,262 +1,21 @@
-//! The referee's judgement: (game record, seat, command) -> verdict. [pure: no IO]
+//! The referee's judgement: (game record, seat, command) -> verdict, and the
+//! verdict's effect on the record. [pure: no IO]
 //!
 //! A rejected command is not an error: it is [`Verdict::Rejected`] with the
-//! reason as data, which the reply turns into an answer. `Err` is kept for a
-//! record that cannot be replayed (a corrupt database), never for a player's
-//! mistake.
+//! reason as data, which the reply turns into an answer. The record itself
+//! (moves, end, result) is [`crate::game`]'s; this module only judges.
 
 use std::fmt;
 
-use shakmaty::fen::Fen;
-use shakmaty::zobrist::Zobrist64;
-use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Position};
+use shakmaty::{Color, Position};
 
 use crate::command::{Command, MoveNumber, WrittenMove};
+use crate::game::{GameEnd, GameResult, MoveNumberText, Record, Termination, fen_of};
 use crate::notation::{ColorName, IccfMove, IllegalMove, Ply};
 
-/// How a game ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Termination {
-    Checkmate,
-    Stalemate,
-    InsufficientMaterial,
-    Resignation,
-    DrawAgreed,
-    ThreefoldRepetition,
-    FiftyMoveRule,
-}
-
-impl Termination {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Termination::Checkmate => "checkmate",
-            Termination::Stalemate => "stalemate",
-            Termination::InsufficientMaterial => "insufficient material",
-            Termination::Resignation => "resignation",
-            Termination::DrawAgreed => "draw agreed",
-            Termination::ThreefoldRepetition => "threefold repetition",
-            Termination::FiftyMoveRule => "50-move rule",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Termination> {
-        [
-            Termination::Checkmate,
-            Termination::Stalemate,
-            Termination::InsufficientMaterial,
-            Termination::Resignation,
-            Termination::DrawAgreed,
-            Termination::ThreefoldRepetition,
-            Termination::FiftyMoveRule,
-        ]
-        .into_iter()
-        .find(|t| t.as_str() == text)
-    }
-}
-
-/// A game's result: `1-0`, `0-1`, `1/2-1/2`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameResult {
-    WhiteWins,
-    BlackWins,
-    Draw,
-}
-
-impl GameResult {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<GameResult> {
-        match text {
-            "1-0" => Some(GameResult::WhiteWins),
-            "0-1" => Some(GameResult::BlackWins),
-            "1/2-1/2" => Some(GameResult::Draw),
-            _ => None,
-        }
-    }
-
-    fn win_for(color: Color) -> GameResult {
-        match color {
-            Color::White => GameResult::WhiteWins,
-            Color::Black => GameResult::BlackWins,
-        }
-    }
-}
-
-impl fmt::Display for GameResult {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct GameEnd {
-    pub result: GameResult,
-    pub termination: Termination,
-}
-
-/// Why the stored record cannot be replayed: the database is damaged.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RecordError {
-    #[error("the start position `{fen}` is not valid: {why}")]
-    BadStart { fen: String, why: String },
-    #[error("stored ply {ply} `{text}` cannot be replayed: {why}")]
-    BadPly {
-        ply: usize,
-        text: String,
-        why: String,
-    },
-}
-
-/// A game as the referee sees it: start position, plies played, and the state
-/// that is not in the moves (result, a pending draw offer).
-#[derive(Debug, Clone)]
-pub struct Record {
-    start: Chess,
-    start_fen: String,
-    plies: Vec<Ply>,
-    /// `positions[i]` is the position after `i` plies (`positions[0]` = start).
-    positions: Vec<Chess>,
-    pub end: Option<GameEnd>,
-    /// The side whose draw offer is waiting for an answer.
-    pub draw_offer: Option<Color>,
-}
-
-pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-/// Parses a FEN into a legal standard-chess position.
-pub fn position_from_fen(fen: &str) -> Result<Chess, RecordError> {
-    let bad = |why: String| RecordError::BadStart {
-        fen: fen.to_owned(),
-        why,
-    };
-    let parsed: Fen = fen.trim().parse().map_err(|e| bad(format!("{e}")))?;
-    parsed
-        .into_position(CastlingMode::Standard)
-        .map_err(|e| bad(format!("{e}")))
-}
-
-pub fn fen_of(pos: &Chess) -> String {
-    Fen::from_position(pos, EnPassantMode::Legal).to_string()
-}
-
+// The effect of a verdict is written here, beside the verdict, so the record
+// (in `game`) needs to know nothing of the referee.
 impl Record {
-    /// A new game from `fen` (or the standard start).
-    pub fn new(fen: Option<&str>) -> Result<Record, RecordError> {
-        let start_fen = fen.unwrap_or(START_FEN).trim().to_owned();
-        let start = position_from_fen(&start_fen)?;
-        Ok(Record {
-            start_fen: fen_of(&start),
-            positions: vec![start.clone()],
-            start,
-            plies: Vec::new(),
-            end: None,
-            draw_offer: None,
-        })
-    }
-
-    /// Rebuilds a record from stored ICCF moves, recomputing SAN and positions.
-    pub fn replay(
-        fen: Option<&str>,
-        moves: impl IntoIterator<Item = IccfMove>,
-    ) -> Result<Record, RecordError> {
-        let mut record = Record::new(fen)?;
-        for (i, mv) in moves.into_iter().enumerate() {
-            let pos = record.position();
-            let m = mv.to_move(pos).map_err(|e| RecordError::BadPly {
-                ply: i + 1,
-                text: mv.to_string(),
-                why: e.to_string(),
-            })?;
-            record.push(mv, m);
-        }
-        Ok(record)
-    }
-
-    fn push(&mut self, iccf: IccfMove, m: shakmaty::Move) {
-        let pos = self.position().clone();
-        let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
-        let mut after = pos;
-        after.play_unchecked(m);
-        self.plies.push(Ply { iccf, san });
-        self.positions.push(after);
-    }
-
-    pub fn start(&self) -> &Chess {
-        &self.start
-    }
-
-    pub fn start_fen(&self) -> &str {
-        &self.start_fen
-    }
-
-    pub fn plies(&self) -> &[Ply] {
-        &self.plies
-    }
-
-    /// The position now.
-    pub fn position(&self) -> &Chess {
-        self.positions.last().unwrap_or(&self.start)
-    }
-
-    pub fn position_after(&self, plies: usize) -> Option<&Chess> {
-        self.positions.get(plies)
-    }
-
-    pub fn turn(&self) -> Color {
-        self.position().turn()
-    }
-
-    /// The move number and side of ply index `i` (0-based from the start).
-    pub fn number_of_ply(&self, i: usize) -> MoveNumber {
-        let first = self.start.fullmoves().get();
-        let offset = usize::from(self.start.turn() == Color::Black);
-        let k = i + offset;
-        MoveNumber {
-            number: first + u32::try_from(k / 2).unwrap_or(u32::MAX),
-            black: k % 2 == 1,
-        }
-    }
-
-    /// The ply index a written move number stands for, if not before the start.
-    fn ply_of_number(&self, n: MoveNumber) -> Option<usize> {
-        let first = self.start.fullmoves().get();
-        let offset = usize::from(self.start.turn() == Color::Black);
-        let k = (usize::try_from(n.number.checked_sub(first)?).ok()?)
-            .checked_mul(2)?
-            .checked_add(usize::from(n.black))?;
-        k.checked_sub(offset)
-    }
-
-    /// The number the next move must carry.
-    pub fn next_number(&self) -> MoveNumber {
-        self.number_of_ply(self.plies.len())
-    }
-
-    pub fn is_over(&self) -> bool {
-        self.end.is_some()
-    }
-
-    /// How many times the current position has stood on the board (same
-    /// pieces, side to move, castling rights and en-passant right).
-    pub fn repetitions(&self) -> usize {
-        let key = |p: &Chess| p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
-        let now = key(self.position());
-        // Only positions since the last irreversible move can repeat.
-        let window = usize::try_from(self.position().halfmoves())
-            .unwrap_or(usize::MAX)
-            .min(self.positions.len() - 1);
-        self.positions[self.positions.len() - 1 - window..]
-            .iter()
-            .filter(|p| key(p) == now)
-            .count()
-    }
-
     /// Applies a verdict's effect to the record (what the store persists).
     pub fn apply(&mut self, verdict: &Verdict) {
         match verdict {
@@ -364,21 +123,6 @@ pub enum Rejection {
 fn side(black: bool) -> &'static str {
     if black { "Black" } else { "White" }
 }
-
-impl fmt::Display for MoveNumberText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0.black {
-            write!(f, "{}...", self.0.number)
-        } else {
-            write!(f, "{}.", self.0.number)
-        }
-    }
-}
-
-/// Displays a move number as written in a record: `12.` or `12...`.
-#[derive(Debug, Clone, Copy)]
-pub struct MoveNumberText(pub MoveNumber);
-
 impl fmt::Display for Rejection {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -1025,18 +769,5 @@ mod tests {
             &play_line(vec![numbered(12, true, "5755")]),
         );
         assert!(matches!(v, Verdict::Moved { .. }), "{v:?}");
-    }
-
-    #[test]
-    fn replay_rebuilds_san() {
-        let r = Record::replay(None, ["5254", "5755", "7163"].map(mv)).unwrap();
-        let sans: Vec<_> = r.plies().iter().map(|p| p.san.as_str()).collect();
-        assert_eq!(sans, ["e4", "e5", "Nf3"]);
-    }
-
-    #[test]
-    fn replay_of_corrupt_record_is_an_error() {
-        let err = Record::replay(None, ["5254", "5254"].map(mv)).unwrap_err();
-        assert!(matches!(err, RecordError::BadPly { ply: 2, .. }), "{err:?}");
     }
 }

@@ -9,9 +9,9 @@ use std::fmt::Write as _;
 use shakmaty::{Color, Position};
 
 use crate::config::RefereeConfig;
-use crate::game::{board_diagram, record_text, status_line};
+use crate::game::{GameEnd, MoveNumberText, Record, board_diagram, record_text, status_line};
 use crate::notation::{ColorName, IccfMove, IllegalMove};
-use crate::referee::{GameEnd, MoveNumberText, Record, Rejection, Verdict};
+use crate::referee::{Rejection, Verdict};
 
 /// What a mail is about; sent as `X-Wildt-Event` so players can filter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -252,10 +252,10 @@ pub fn verdict_mails(
         }
         Verdict::Ended { by, end } => {
             let how = match end.termination {
-                crate::referee::Termination::Resignation => {
+                crate::game::Termination::Resignation => {
                     format!("{} resigned.", ColorName(*by))
                 }
-                crate::referee::Termination::DrawAgreed => {
+                crate::game::Termination::DrawAgreed => {
                     format!("{} accepted the draw.", ColorName(*by))
                 }
                 _ => format!(

@@ -20,10 +20,11 @@ use crate::auth;
 use crate::command::Command;
 use crate::config::{Config, RefereeConfig};
 use crate::decide::{self, Decision, GameView, Limits, Outcome, Player, Recent, Trust};
+use crate::game::{GameEnd, GameResult, Record, RecordError, Termination};
 use crate::intake::{self, Intake, IntakeConfig};
 use crate::mail::render::{Rendered, render};
 use crate::notation::IccfMove;
-use crate::referee::{GameEnd, GameResult, Record, RecordError, Termination, Verdict, judge};
+use crate::referee::{Verdict, judge};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -689,7 +690,7 @@ async fn save_game_change(
     for (i, ply) in after.plies().iter().enumerate().skip(before.plies().len()) {
         let fen = after
             .position_after(i + 1)
-            .map(crate::referee::fen_of)
+            .map(crate::game::fen_of)
             .unwrap_or_default();
         sqlx::query(
             "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message) VALUES (?, ?, ?, ?, ?, ?, ?)",

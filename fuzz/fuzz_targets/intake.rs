@@ -11,7 +11,7 @@ use wildt::auth::{Policy, sender_verdict};
 use wildt::config::RefereeConfig;
 use wildt::decide::{GameView, Limits, Player, Recent, Trust, decide};
 use wildt::intake::{DEFAULT_MAX_COMMANDS, IntakeConfig, read};
-use wildt::referee::Record;
+use wildt::game::Record;
 
 const MAX_BYTES: usize = 1024 * 1024;
 

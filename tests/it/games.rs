@@ -7,8 +7,8 @@ use std::ops::ControlFlow;
 use shakmaty::Color;
 use wildt::command::{Command, MoveNumber, WrittenMove};
 use wildt::config::{Config, LOCAL_TOML};
-use wildt::game::{PgnHeaders, pgn};
-use wildt::referee::{GameResult, Rejection, Termination, Verdict};
+use wildt::game::{GameResult, PgnHeaders, Termination, pgn};
+use wildt::referee::{Rejection, Verdict};
 use wildt::store::Store;
 
 pub struct TempStore {
