@@ -1,0 +1,362 @@
+//! The player's text (body without quotes, plus the subject) read as one command,
+//! or the reason it cannot be. [pure: no IO]
+//!
+//! Two stages per line, in small files as in triagebot's parser: the tokenizer
+//! (`tokens`) splits a line into words, numbers and moves; the line classifier
+//! (`line`) decides which of them are moves, using the word lists and command
+//! phrases of `keywords`. This file gathers what every line found and
+//! concludes: one command, or why the text holds none (several moves, mixed
+//! commands, a number asked about, too many commands).
+
+mod keywords;
+mod line;
+mod tokens;
+
+use crate::command::{Command, WrittenMove};
+use crate::notation::ParseError;
+
+use super::{Reading, Unclear};
+
+/// Separate move-holding lines compared with each other; a real mail has a few.
+const MAX_SEGMENTS: usize = 64;
+/// Longest text quoted back in an `Unclear`.
+const MAX_QUOTE: usize = 24;
+
+/// Everything one line contributed.
+#[derive(Debug, Default)]
+struct Findings {
+    segments: Vec<Vec<WrittenMove>>,
+    not_moves: Vec<(String, ParseError)>,
+    algebraic: Vec<String>,
+    in_prose: Vec<String>,
+    keywords: Vec<Command>,
+    vague: Option<String>,
+    uncertain: Option<String>,
+    moves_seen: usize,
+}
+
+/// Reads the player's body text and subject (already without wildt's own
+/// subject and reply prefixes) as one command. A text with more than
+/// `max_commands` moves and command words is not read at all.
+pub(super) fn decide(body: &str, subject: Option<&str>, max_commands: usize) -> Reading {
+    let mut f = Findings::default();
+    for line in subject.into_iter().chain(body.lines()) {
+        line::read_line(line, &mut f);
+        let count = f.moves_seen + f.keywords.len();
+        if count > max_commands {
+            return Reading::Unclear(Unclear::TooManyCommands {
+                count,
+                limit: max_commands,
+            });
+        }
+    }
+    conclude(f)
+}
+
+fn short(text: &str) -> String {
+    if text.chars().count() <= MAX_QUOTE {
+        text.to_owned()
+    } else {
+        let mut s: String = text.chars().take(MAX_QUOTE).collect();
+        s.push('…');
+        s
+    }
+}
+
+fn conclude(f: Findings) -> Reading {
+    let unclear = Reading::Unclear;
+    if let Some(text) = f.uncertain {
+        return unclear(Unclear::Uncertain { text });
+    }
+    let line = match merge(f.segments) {
+        Ok(line) => line,
+        Err(found) => return unclear(Unclear::SeveralMoves { found }),
+    };
+    if let Some((text, error)) = f.not_moves.into_iter().next() {
+        return unclear(Unclear::NotAMove { text, error });
+    }
+    if let Some(last) = line.last() {
+        let in_line = |t: &String| line.iter().any(|w| w.mv.to_string() == *t);
+        if let Some(text) = f.in_prose.into_iter().find(|t| !in_line(t)) {
+            return unclear(Unclear::NumberInProse { text });
+        }
+        if let Some(text) = f.vague {
+            return unclear(Unclear::VagueDraw { text });
+        }
+        let mut offer_draw = false;
+        let mut others = Vec::new();
+        for kw in &f.keywords {
+            match kw {
+                Command::OfferDraw => offer_draw = true,
+                // The reply to a move shows the board anyway, and moving
+                // declines a pending draw offer anyway.
+                Command::Status | Command::DeclineDraw => {}
+                other => {
+                    if !others.contains(&keywords::name(other).to_owned()) {
+                        others.push(keywords::name(other).to_owned());
+                    }
+                }
+            }
+        }
+        if !others.is_empty() {
+            let mut found = vec![super::written_move_text(last)];
+            found.extend(others);
+            return unclear(Unclear::MixedCommands { found });
+        }
+        return Reading::Command(Command::Play { line, offer_draw });
+    }
+    if let Some(text) = f.algebraic.into_iter().next() {
+        return unclear(Unclear::Algebraic { text });
+    }
+    if let Some(text) = f.in_prose.into_iter().next() {
+        return unclear(Unclear::NumberInProse { text });
+    }
+    let mut kinds: Vec<Command> = Vec::new();
+    for kw in f.keywords {
+        if !kinds.contains(&kw) {
+            kinds.push(kw);
+        }
+    }
+    match kinds.as_slice() {
+        [] => match f.vague {
+            Some(text) => unclear(Unclear::VagueDraw { text }),
+            None => unclear(Unclear::NothingFound),
+        },
+        [kw] => Reading::Command(kw.clone()),
+        _ => unclear(Unclear::MixedCommands {
+            found: kinds.iter().map(|k| keywords::name(k).to_owned()).collect(),
+        }),
+    }
+}
+
+/// `S` is contained in `T` as a contiguous run, numbers agreeing where `S` has one.
+fn contained(s: &[WrittenMove], t: &[WrittenMove]) -> bool {
+    s.len() <= t.len()
+        && t.windows(s.len()).any(|w| {
+            w.iter()
+                .zip(s)
+                .all(|(a, b)| a.mv == b.mv && (b.number.is_none() || a.number == b.number))
+        })
+}
+
+/// The plies of a run of moves are consecutive (where numbers say so).
+fn consistent(moves: &[WrittenMove]) -> bool {
+    let mut prev: Option<u64> = None;
+    for w in moves {
+        let ply = w
+            .number
+            .map(|n| u64::from(n.number) * 2 + u64::from(n.black));
+        match (prev, ply) {
+            (Some(p), Some(q)) if q != p + 1 => return false,
+            (Some(p), _) => prev = Some(p + 1),
+            (None, q) => prev = q,
+        }
+    }
+    true
+}
+
+/// Joins the move-holding lines into one line, or lists the moves that cannot
+/// be one record.
+fn merge(segments: Vec<Vec<WrittenMove>>) -> Result<Vec<WrittenMove>, Vec<String>> {
+    let distinct = |segs: &[Vec<WrittenMove>]| {
+        let mut found: Vec<String> = Vec::new();
+        for w in segs.iter().flatten() {
+            let t = w.mv.to_string();
+            if !found.contains(&t) {
+                found.push(t);
+            }
+            if found.len() >= 8 {
+                break;
+            }
+        }
+        found
+    };
+    if segments.len() > MAX_SEGMENTS {
+        return Err(distinct(&segments));
+    }
+    // Drop lines repeated elsewhere (the move in subject and body; "13. 5254"
+    // under a full record).
+    let mut kept: Vec<Vec<WrittenMove>> = Vec::new();
+    for (i, s) in segments.iter().enumerate() {
+        let covered = segments.iter().enumerate().any(|(j, t)| {
+            j != i && contained(s, t) && (t.len() > s.len() || (t.len() == s.len() && j < i))
+        });
+        if !covered {
+            kept.push(s.clone());
+        }
+    }
+    let several = || Err(distinct(&kept));
+    match kept.len() {
+        0 => Ok(Vec::new()),
+        1 => {
+            if consistent(&kept[0]) {
+                Ok(kept.remove(0))
+            } else {
+                several()
+            }
+        }
+        _ => {
+            // Separate lines join into one record only when numbers tie them
+            // together: `12... 3746` then `13. 5254`, or a long record wrapped
+            // by the mail client (a line may then start with Black's move).
+            // `5254` then `7163`, or `5254` then `13. 7163`, are two moves.
+            let numbered = |s: &[WrittenMove]| s.iter().any(|w| w.number.is_some());
+            let joinable = kept.iter().enumerate().all(|(k, s)| match k {
+                0 => numbered(s),
+                _ => {
+                    s[0].number.is_some()
+                        || (numbered(s) && s.len() >= 2)
+                        || (s.len() >= 2 && kept[k - 1].len() >= 2 && numbered(&kept[k - 1]))
+                }
+            });
+            if !joinable {
+                return several();
+            }
+            let line: Vec<WrittenMove> = kept.concat();
+            if consistent(&line) {
+                Ok(line)
+            } else {
+                several()
+            }
+        }
+    }
+}
+
+/// Helpers shared by the tests of this module and its submodules.
+#[cfg(test)]
+mod test_support {
+    pub(super) use super::{MAX_QUOTE, decide};
+    pub(super) use crate::command::{Command, MoveNumber, WrittenMove};
+    pub(super) use crate::intake::{Reading, Unclear};
+
+    /// The default `[limits] commands_per_message`.
+    pub(super) const TEST_LIMIT: usize = crate::intake::DEFAULT_MAX_COMMANDS;
+
+    pub(super) fn play(text: &str) -> Vec<String> {
+        match decide(text, None, TEST_LIMIT) {
+            Reading::Command(Command::Play { line, .. }) => {
+                line.iter().map(crate::intake::written_move_text).collect()
+            }
+            other => panic!("expected a move in {text:?}, got {other:?}"),
+        }
+    }
+
+    pub(super) fn unclear(text: &str) -> Unclear {
+        match decide(text, None, TEST_LIMIT) {
+            Reading::Unclear(u) => u,
+            other => panic!("expected unclear for {text:?}, got {other:?}"),
+        }
+    }
+
+    pub(super) fn command(text: &str) -> Command {
+        match decide(text, None, TEST_LIMIT) {
+            Reading::Command(c) => c,
+            other => panic!("expected a command for {text:?}, got {other:?}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::*;
+    use super::*;
+
+    #[test]
+    fn record_line_keeps_every_move_and_number() {
+        assert_eq!(
+            play("1. 5254 5755 2. 7163 2836 3. 6125"),
+            ["1.5254", "5755", "2.7163", "2836", "3.6125"]
+        );
+    }
+
+    #[test]
+    fn echo_and_move_on_separate_lines_join() {
+        assert_eq!(play("12... 3746\n13. 5254"), ["12...3746", "13.5254"]);
+    }
+
+    #[test]
+    fn record_wrapped_by_the_mail_client_is_one_line() {
+        let text = "1. 5254 5755 2. 7163 2836 3. 6125 1716 4. 2514 7866 5. 5171 6857 6. 6151\n2725 7. 1423 4746 8. 3233 5878";
+        let line = play(text);
+        assert_eq!(line.len(), 16);
+        assert_eq!(line.last().map(String::as_str), Some("5878"));
+    }
+
+    #[test]
+    fn unnumbered_move_before_a_numbered_one_is_several_moves() {
+        assert!(matches!(
+            unclear("5254\n13. 7163"),
+            Unclear::SeveralMoves { .. }
+        ));
+        assert!(matches!(
+            unclear("13. 5254\n7163"),
+            Unclear::SeveralMoves { .. }
+        ));
+    }
+
+    #[test]
+    fn two_different_moves_are_several_moves() {
+        assert!(matches!(
+            unclear("5254\n\n7163"),
+            Unclear::SeveralMoves { .. }
+        ));
+        assert!(matches!(
+            unclear("13. 5254 13. 7163"),
+            Unclear::SeveralMoves { .. }
+        ));
+    }
+
+    #[test]
+    fn subject_and_body_with_different_moves_are_several_moves() {
+        let r = decide("13. 7163", Some("Game 17: 13. 5254"), TEST_LIMIT);
+        assert!(
+            matches!(r, Reading::Unclear(Unclear::SeveralMoves { .. })),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn same_move_in_subject_and_body_is_one_move() {
+        let r = decide("12... 3746 13. 5254", Some("13. 5254"), TEST_LIMIT);
+        let Reading::Command(Command::Play { line, .. }) = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(line.len(), 2);
+    }
+
+    #[test]
+    fn nothing_found_in_greetings() {
+        assert_eq!(
+            unclear("Hi Ben,\nthanks for the game!\nAnna"),
+            Unclear::NothingFound
+        );
+    }
+
+    #[test]
+    fn more_commands_than_the_limit_are_not_read() {
+        // Exactly at the limit a whole record is still read (and judged later)...
+        let record = "5254 5755 ".repeat(TEST_LIMIT / 2);
+        assert!(matches!(
+            decide(&record, None, TEST_LIMIT),
+            Reading::Command(_)
+        ));
+        // ...one more command word and the message is not read at all.
+        let over = format!("{record}\ndraw?");
+        assert_eq!(
+            decide(&over, None, TEST_LIMIT),
+            Reading::Unclear(Unclear::TooManyCommands {
+                count: TEST_LIMIT + 1,
+                limit: TEST_LIMIT
+            })
+        );
+        // Command words count as much as moves.
+        let words = "resign\n".repeat(11);
+        assert!(matches!(
+            decide(&words, None, 10),
+            Reading::Unclear(Unclear::TooManyCommands {
+                count: 11,
+                limit: 10
+            })
+        ));
+    }
+}

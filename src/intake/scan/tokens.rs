@@ -1,0 +1,273 @@
+//! The tokenizer: one line of the player's text split at whitespace, each word
+//! sorted into a move number (`12.`, `12...`), a numbered move (`12.5254`), a
+//! digit run, an algebraic move, a word, or something else (a date, a time, a
+//! price, a phone number glued by `-` or `+`): "something else" is never a
+//! move. The line classifier (`line`) decides what the tokens mean.
+//! [pure: no IO]
+
+use crate::command::MoveNumber;
+
+use super::keywords::NEGATIONS;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Tok {
+    /// `12.`, `12...`, `12…`
+    Num(MoveNumber),
+    /// `12.5254`, `12...3746`
+    NumMove(MoveNumber, String),
+    Digits(String),
+    /// `Nf3`, `exd5`, `O-O`, `e8=Q`
+    San(String),
+    /// Lower-cased letters only; `n't` and friends become `not`.
+    Word(String),
+    /// A trailing or lone `?` (as in "draw?").
+    Question,
+    /// Currency and the like, standing alone.
+    Sym(String),
+    /// Anything mixed: `17:45`, `12.05.2024`, `+49`, `€5254`, `0171-5254`.
+    Other(String),
+    /// The word before ended a sentence (`.`, `!`, `?`).
+    Stop,
+}
+
+fn number(n: &str, dots: &str) -> Option<MoveNumber> {
+    let number: u32 = n.parse().ok()?;
+    Some(MoveNumber {
+        number,
+        black: dots != ".",
+    })
+}
+
+/// Splits `12...3746` into (`12`, `...`, `3746`); `None` if it is not that shape.
+fn split_numbered(core: &str) -> Option<(&str, &str, &str)> {
+    let n_len = core.bytes().take_while(u8::is_ascii_digit).count();
+    if n_len == 0 || n_len > 3 {
+        return None;
+    }
+    let rest = &core[n_len..];
+    let dots = ["...", "…", ".."]
+        .into_iter()
+        .find(|d| rest.starts_with(d))
+        .or_else(|| rest.starts_with('.').then_some("."))?;
+    let after = &rest[dots.len()..];
+    (after.bytes().all(|b| b.is_ascii_digit()) || is_san(after)).then_some((
+        &core[..n_len],
+        dots,
+        after,
+    ))
+}
+
+const LEADING_PUNCT: &[char] = &[
+    '¿', '¡', '(', '[', '{', '"', '\'', '«', '„', '“', '‘', '*', '_', '<',
+];
+
+const TRAILING_PUNCT: &[char] = &[
+    ')', ']', '}', '"', '\'', '»', '”', '’', '“', '*', '_', '>', ',', ';', '!', ':',
+];
+
+pub(super) fn tokenize(line: &str) -> Vec<Tok> {
+    let mut out = Vec::new();
+    for raw in line.split_whitespace() {
+        let mut core = raw.trim_start_matches(LEADING_PUNCT);
+        let mut question = false;
+        loop {
+            let before = core.len();
+            core = core.trim_end_matches(TRAILING_PUNCT);
+            if let Some(c) = core.strip_suffix('?') {
+                core = c;
+                question = true;
+            }
+            if core.len() == before {
+                break;
+            }
+        }
+        if let Some(tok) = numbered(core) {
+            out.push(tok);
+            if question {
+                out.push(Tok::Question);
+            }
+            // `12.` is a move number, not a full stop; `12.5254.` ends a sentence.
+            if matches!(out.last(), Some(Tok::NumMove(..))) && ends_sentence(raw) {
+                out.push(Tok::Stop);
+            }
+            continue;
+        }
+        let core = core.trim_end_matches(['.', '…']);
+        if core.is_empty() {
+            let sym = raw.trim_matches(|c: char| c == '?');
+            if question || raw.contains('?') {
+                out.push(Tok::Question);
+            } else if matches!(raw, "..." | "…" | "..") {
+                out.push(Tok::Sym("...".to_owned()));
+            } else if !sym.is_empty() {
+                out.push(Tok::Sym(sym.to_owned()));
+            }
+            continue;
+        }
+        out.push(classify_word(core));
+        if question {
+            out.push(Tok::Question);
+        }
+        if ends_sentence(raw) {
+            out.push(Tok::Stop);
+        }
+    }
+    join_spaced_numbers(&mut out);
+    out
+}
+
+fn ends_sentence(raw: &str) -> bool {
+    raw.trim_end_matches([')', ']', '"', '\'', '»', '”', '*', '_'])
+        .ends_with(['.', '!', '?', '…'])
+}
+
+/// `12.`, `12...` (a move number) or `12.5254`, `12...3746.` (a numbered move).
+fn numbered(core: &str) -> Option<Tok> {
+    if let Some((n, dots, "")) = split_numbered(core) {
+        return number(n, dots).map(Tok::Num);
+    }
+    let (n, dots, after) = split_numbered(core.trim_end_matches(['.', '…']))?;
+    if after.is_empty() {
+        return None;
+    }
+    let num = number(n, dots)?;
+    if is_san(after) {
+        // `1.e4`: algebraic, with its number.
+        return Some(Tok::San(after.to_owned()));
+    }
+    Some(if (4..=5).contains(&after.len()) {
+        Tok::NumMove(num, after.to_owned())
+    } else {
+        Tok::Other(core.to_owned())
+    })
+}
+
+fn classify_word(core: &str) -> Tok {
+    if core.bytes().all(|b| b.is_ascii_digit()) {
+        return Tok::Digits(core.to_owned());
+    }
+    if is_san(core) {
+        return Tok::San(core.to_owned());
+    }
+    let lower = core.to_lowercase().replace('’', "'");
+    if lower.ends_with("n't") || NEGATIONS.contains(&lower.as_str()) {
+        return Tok::Word("not".to_owned());
+    }
+    // `j'abandonne`, `l'échiquier`: the part after the apostrophe is the word.
+    let word = lower.rsplit('\'').next().unwrap_or_default();
+    if !word.is_empty() && word.chars().all(|c| c.is_alphabetic() || c == '-') {
+        return Tok::Word(word.to_owned());
+    }
+    if core.chars().count() == 1 && !core.chars().all(char::is_alphanumeric) {
+        return Tok::Sym(core.to_owned());
+    }
+    Tok::Other(core.to_owned())
+}
+
+/// `12 ... 3746` and `12 . 5254`: a short number followed by a lone ellipsis/dot.
+fn join_spaced_numbers(toks: &mut Vec<Tok>) {
+    let mut i = 0;
+    let mut out = Vec::with_capacity(toks.len());
+    while i < toks.len() {
+        if let (Tok::Digits(d), Some(Tok::Sym(s))) = (&toks[i], toks.get(i + 1))
+            && d.len() <= 3
+            && (s == "..." || s == ".")
+            && let Some(num) = number(d, s)
+        {
+            out.push(Tok::Num(num));
+            i += 2;
+            continue;
+        }
+        out.push(toks[i].clone());
+        i += 1;
+    }
+    *toks = out;
+}
+
+/// Algebraic notation (English and German piece letters), castling included.
+fn is_san(word: &str) -> bool {
+    let w = word.trim_end_matches(['+', '#', '!', '?']);
+    if matches!(
+        w.to_ascii_uppercase().as_str(),
+        "O-O" | "O-O-O" | "0-0" | "0-0-0"
+    ) {
+        return true;
+    }
+    let b = w.as_bytes();
+    if b.len() < 2 || b.len() > 7 {
+        return false;
+    }
+    let mut rest = b;
+    if let Some((&last, init)) = rest.split_last()
+        && b"QRBNDTLS".contains(&last)
+    {
+        rest = init.strip_suffix(b"=").unwrap_or(init);
+    }
+    let Some((dest, prefix)) = rest.split_last_chunk::<2>().map(|(p, d)| (d, p)) else {
+        return false;
+    };
+    if !(b'a'..=b'h').contains(&dest[0]) || !(b'1'..=b'8').contains(&dest[1]) {
+        return false;
+    }
+    let mut p = prefix;
+    if let Some((&first, tail)) = p.split_first()
+        && b"KQRBNDTLS".contains(&first)
+    {
+        p = tail;
+    }
+    // `exd5`, and long algebraic `e2-e4` / `e2xe4`.
+    let p = p
+        .strip_suffix(b"x")
+        .or_else(|| p.strip_suffix(b"-"))
+        .unwrap_or(p);
+    match p {
+        [] => true,
+        [f] => (b'a'..=b'h').contains(f) || (b'1'..=b'8').contains(f),
+        [f, r] => (b'a'..=b'h').contains(f) && (b'1'..=b'8').contains(r),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::*;
+
+    #[test]
+    fn numbered_moves_in_all_written_forms() {
+        assert_eq!(play("12. 5254"), ["12.5254"]);
+        assert_eq!(play("12.5254"), ["12.5254"]);
+        assert_eq!(play("12... 3746"), ["12...3746"]);
+        assert_eq!(play("12…3746"), ["12...3746"]);
+        assert_eq!(play("12 ... 3746"), ["12...3746"]);
+        assert_eq!(play("12...3746."), ["12...3746"]);
+    }
+
+    #[test]
+    fn numbered_algebraic_is_algebraic() {
+        assert!(matches!(unclear("1.e4"), Unclear::Algebraic { .. }));
+        assert!(matches!(unclear("13... Nf6"), Unclear::Algebraic { .. }));
+    }
+
+    #[test]
+    fn algebraic_move_is_not_converted() {
+        for t in [
+            "Nf3", "e4", "O-O", "exd5", "e8=Q", "13. Nf3", "Qxe7+", "e2-e4", "Ng1-f3",
+        ] {
+            assert!(matches!(unclear(t), Unclear::Algebraic { .. }), "{t}");
+        }
+        // With the numeric move beside it, the algebraic is a gloss.
+        assert_eq!(play("13. 5254 (e4)"), ["13.5254"]);
+    }
+
+    #[test]
+    fn dates_times_and_prices_are_not_moves() {
+        assert_eq!(play("5254\n2024-05-12\n12.05.2024\n17:45"), ["5254"]);
+        assert_eq!(play("5254\nBerlin, den 12. 5. 2024"), ["5254"]);
+        assert_eq!(play("5254\n12. 5. 2024"), ["5254"]);
+        assert_eq!(play("5254\nthe book costs €5254 or 5254 EUR"), ["5254"]);
+        assert!(matches!(
+            unclear("See you at 17:45 on 12.05.2024"),
+            Unclear::NothingFound
+        ));
+    }
+}
