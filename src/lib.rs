@@ -6,6 +6,7 @@
 //!
 //! - [`auth`]     Authentication-Results from the trusted MX -> pass or not  [pure]
 //! - [`notation`] ICCF syntax; legality and why a move is illegal; plies, SAN [pure]
+//! - [`clock`]    day clocks: controls, charges, leave, deadlines, forfeits [pure]
 //! - [`command`]  what a player asks: a move, resign, draw, status          [pure]
 //! - [`intake`]   raw mail bytes -> who, which game, what command           [pure]
 //! - [`game`]     the game record, its end and result, FEN; diagram, PGN  [pure]
@@ -21,6 +22,7 @@
 //! crate is the pure core alone (what the fuzz targets build).
 
 pub mod auth;
+pub mod clock;
 pub mod command;
 pub mod config;
 #[cfg(feature = "server")]
