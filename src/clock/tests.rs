@@ -346,8 +346,10 @@ fn a_game_from_a_position_with_black_to_move_counts_black_first() {
 
 /// A 30-move game under 10/50 with the clocks worked out by hand after every
 /// ply: whole days only, doubling beyond 20 (21 d → 22, 23 d → 26, 22 d → 24,
-/// 20 d 23 h → 20), a conditional answer (White's 24th), and five days of
-/// leave inside Black's 15th move (12 days on the wall clock, 7 charged).
+/// 20 d 23 h → 20), a conditional answer (White's 24th, recorded two days
+/// after the move it answers, as after an outage of the referee: it costs
+/// nothing), and five days of leave inside Black's 15th move (12 days on the
+/// wall clock, 7 charged).
 #[test]
 fn thirty_move_game_clocks_after_every_move() {
     /// A wall-clock span in (days, hours).
@@ -379,7 +381,7 @@ fn thirty_move_game_clocks_after_every_move() {
         (21, (23, 9), 125, 25, (2, 2), 96, 54),
         (22, (2, 0), 127, 23, (22, 0), 120, 30),
         (23, (1, 12), 128, 22, (1, 0), 121, 29),
-        (24, (0, 0), 128, 22, (3, 3), 124, 26),
+        (24, (2, 0), 128, 22, (3, 3), 124, 26),
         (25, (3, 0), 131, 19, (4, 0), 128, 22),
         (26, (4, 4), 135, 15, (2, 0), 130, 20),
         (27, (2, 2), 137, 13, (6, 6), 136, 14),
@@ -394,7 +396,7 @@ fn thirty_move_game_clocks_after_every_move() {
         .flat_map(|r| [r.1.0 * D + r.1.1 * H, r.4.0 * D + r.4.1 * H])
         .collect();
     let mut plies = plies_after(start, &spans);
-    plies[46].free = true; // White's 24th: a conditional answer, played at once.
+    plies[46].free = true; // White's 24th: a conditional answer.
     // Black's 15th (ply 29) starts at the arrival of ply 28; leave on the 2nd
     // to 6th day after, all inside its 12 days.
     let leave_from = Date::of_instant(plies[28].arrived).add_days(2);
@@ -454,4 +456,90 @@ fn deadline_keys_read_as_stable_text() {
     );
     assert_eq!(key(DeadlineKind::LowTime), "12/low-time");
     assert_eq!(key(DeadlineKind::Forfeit), "12/forfeit");
+}
+
+mod props {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn game_parts() -> impl Strategy<Value = (Vec<i64>, Leave, &'static str)> {
+        let base = day("2027-01-04");
+        (
+            prop::collection::vec(0..16 * D, 0..12),
+            (0i64..120, 0i64..10),
+            prop_oneof![Just("10/50"), Just("5/20"), Just("10+2"), Just("1/1")],
+        )
+            .prop_map(move |(spans, (s, len), control)| {
+                let leave = Leave {
+                    from: base.add_days(s),
+                    to: base.add_days(s + len),
+                };
+                (spans, leave, control)
+            })
+    }
+
+    proptest! {
+        #[test]
+        fn deadlines_fall_exactly_when_the_clock_says_so((spans, leave, control) in game_parts()) {
+            let rules = ClockRules::default();
+            let start = at("2027-01-04", 9);
+            let plies = plies_after(start, &spans);
+            let leaves = [leave];
+            let game = input(control, &rules, start, &plies, ByColor { white: &leaves[..], black: &leaves[..] });
+            let turn = plies.last().map_or(start, |p| p.arrived);
+            let ds = deadlines(&game);
+            if let Some(flag) = clock_state(&game, turn).flag {
+                // A move arrived after the flag fell: that forfeit alone.
+                prop_assert!(flag.ply < plies.len());
+                prop_assert_eq!(ds.len(), 1);
+                prop_assert_eq!(ds[0].key, DeadlineKey { ply: flag.ply, kind: DeadlineKind::Forfeit });
+                prop_assert_eq!(ds[0].at, flag.at);
+                return Ok(());
+            }
+            let side = clock_state(&game, turn).to_move;
+            let forfeit = ds.iter().find(|d| d.key.kind == DeadlineKind::Forfeit).unwrap();
+            prop_assert_eq!(
+                clock_state(&game, forfeit.at).flag,
+                Some(FlagFall { side, at: forfeit.at, ply: plies.len() })
+            );
+            if forfeit.at > turn {
+                prop_assert_eq!(clock_state(&game, forfeit.at - 1).flag, None);
+            }
+            let left = |t: i64| clock_state(&game, t).clocks[side].days_left.unwrap();
+            for d in &ds {
+                prop_assert!(d.at >= turn && d.at <= forfeit.at);
+                match d.key.kind {
+                    DeadlineKind::LowTime => {
+                        prop_assert!(left(d.at) <= rules.warn_days_left);
+                        if d.at > turn {
+                            prop_assert!(left(d.at - 1) > rules.warn_days_left);
+                        }
+                    }
+                    DeadlineKind::Reminder { after_days } => {
+                        let spans = LeaveSpans::new(&leaves);
+                        prop_assert_eq!(spans.reflection(turn, d.at), i64::from(after_days) * D);
+                    }
+                    DeadlineKind::Forfeit => {}
+                }
+            }
+        }
+
+        #[test]
+        fn days_used_never_fall_as_time_passes(
+            (spans, leave, control) in game_parts(), a in 0..60 * D, b in 0..60 * D,
+        ) {
+            let rules = ClockRules::default();
+            let start = at("2027-01-04", 9);
+            let plies = plies_after(start, &spans);
+            let leaves = [leave];
+            let game = input(control, &rules, start, &plies, ByColor { white: &leaves[..], black: &leaves[..] });
+            let turn = plies.last().map_or(start, |p| p.arrived);
+            let (early, late) = (turn + a.min(b), turn + a.max(b));
+            let (e, l) = (clock_state(&game, early), clock_state(&game, late));
+            for side in [Color::White, Color::Black] {
+                prop_assert!(e.clocks[side].days_used <= l.clocks[side].days_used);
+                prop_assert!(e.clocks[side].days_left >= l.clocks[side].days_left);
+            }
+        }
+    }
 }
