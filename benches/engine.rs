@@ -10,29 +10,22 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use wildt::auth::{Policy, sender_verdict};
+use wildt::auth::Policy;
 use wildt::command::Command;
-use wildt::config::RefereeConfig;
-use wildt::decide::{Decision, GameView, Limits, Player, Recent, Trust, decide};
+use wildt::config::Rules;
+use wildt::decide::{Decision, GameView, Recent, judge_message};
+use wildt::fixtures::{game_17, rules};
 use wildt::game::Record;
-use wildt::intake::{IntakeConfig, read};
+use wildt::intake::read;
 use wildt::notation::IccfMove;
 use wildt::referee::{Verdict, judge};
+use wildt::reply::{self, Letters};
 
 /// The hostile messages the intake tests decide, shared with them (the tests
 /// check each answer; the bench only times them).
 #[allow(dead_code)]
 #[path = "../tests/it/pathological.rs"]
 mod pathological;
-
-fn intake_cfg() -> IntakeConfig {
-    IntakeConfig {
-        referee_local: "chess".to_owned(),
-        referee_domain: "club.example".to_owned(),
-        max_message_bytes: 1 << 20,
-        max_commands: wildt::intake::DEFAULT_MAX_COMMANDS,
-    }
-}
 
 /// The fixture corpus if this branch has one, else generated move mails of the
 /// shapes players send: bare, numbered, with a quote, with a signature.
@@ -70,7 +63,7 @@ fn moves(text: &str) -> Vec<IccfMove> {
 }
 
 fn bench(c: &mut Criterion) {
-    let cfg = intake_cfg();
+    let cfg = rules(1 << 20, Policy::Key, false).intake;
     let mails = corpus();
     let mut g = c.benchmark_group("intake");
     g.throughput(Throughput::Elements(mails.len() as u64));
@@ -125,60 +118,34 @@ fn bench(c: &mut Criterion) {
 /// default policy (so a move goes on to the referee): the intake, the
 /// `Authentication-Results` scan, and the decision on game 17 (the game the
 /// hostile messages are addressed to; white to move) with the mails to write.
-fn decide_whole(raw: &[u8], cfg: &IntakeConfig, game: &GameView) -> Decision {
-    let referee = RefereeConfig {
-        address: "chess@club.example".to_owned(),
-        local: "chess".to_owned(),
-        domain: "club.example".to_owned(),
-        name: "Bench club".to_owned(),
-    };
-    let limits = Limits {
-        replies_per_sender_per_hour: 60,
-        max_message_bytes: cfg.max_message_bytes,
-    };
-    let intake = read(raw, cfg);
-    let trust = Trust {
-        policy: Policy::Key,
-        auth: sender_verdict(raw, Some("mx.club.example"), intake.from.as_deref()),
-    };
+fn decide_whole(raw: &[u8], rules: &Rules, game: &GameView) -> (Decision, Letters) {
+    let intake = read(raw, &rules.intake);
     let game = intake
         .game_address
         .as_ref()
         .filter(|a| a.game == game.id)
         .map(|_| game);
-    decide(&intake, game, &referee, &limits, Recent::default(), &trust)
+    let d = judge_message(raw, &intake, game, Recent::default(), rules);
+    let letters = reply::write(&d, &intake, game, &rules.referee);
+    (d, letters)
 }
 
 /// Each hostile 1 MiB message decided as the daemon decides it (bytes -> the
 /// decision and its mails; what the store adds is a game lookup and a few
 /// inserts, timed by the pipeline bench).
 fn hostile(c: &mut Criterion) {
-    let cfg = IntakeConfig {
-        max_message_bytes: 2 * pathological::MIB,
-        ..intake_cfg()
-    };
-    let game = GameView {
-        id: 17,
-        white: Player {
-            email: "anna@example.org".to_owned(),
-            key: "k3x9qp2m".to_owned(),
-        },
-        black: Player {
-            email: "ben@example.net".to_owned(),
-            key: "b7y2wq4n".to_owned(),
-        },
-        record: Record::replay(None, []).expect("the start position"),
-    };
+    let rules = rules(2 * pathological::MIB, Policy::Key, true);
+    let game = game_17(&[]);
     let mut g = c.benchmark_group("hostile 1 MiB");
     g.sample_size(10);
     for case in pathological::cases() {
         // The decision must be reached on the game, not short of it.
-        let d = decide_whole(&case.raw, &cfg, &game);
+        let (d, _) = decide_whole(&case.raw, &rules, &game);
         assert_eq!(d.game, Some(17), "{}: {}", case.name, d.detail);
         println!("{}: {} ({})", case.name, d.outcome.as_str(), d.detail);
         g.throughput(Throughput::Bytes(case.raw.len() as u64));
         g.bench_function(case.name, |b| {
-            b.iter(|| decide_whole(black_box(&case.raw), &cfg, &game))
+            b.iter(|| decide_whole(black_box(&case.raw), &rules, &game))
         });
     }
     g.finish();

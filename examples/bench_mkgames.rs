@@ -1,5 +1,5 @@
 //! Benchmark helper: creates many games quickly through the real code path
-//! (`Store::create_game`, as `wildt game new --no-mail` does), for the scale
+//! (`organise::create_game`, as `wildt game new --no-mail` does), for the scale
 //! benchmark (`benches/bench_scale.py`). Prints the last `KEEP` games as JSON
 //! lines `{"id", "white": [email, address], "black": [...]}`.
 //! Does IO: the SQLite database named in the config.
@@ -10,6 +10,7 @@ use std::path::Path;
 
 use wildt::config::Config;
 use wildt::decide::game_address;
+use wildt::organise::{self, Mailing, NewGame};
 use wildt::store::Store;
 
 #[tokio::main(flavor = "current_thread")]
@@ -24,16 +25,19 @@ async fn main() -> anyhow::Result<()> {
     for i in 0..count {
         let white = format!("w{i}@players.example");
         let black = format!("b{i}@players.example");
-        let g = store
-            .create_game(
-                &white,
-                &black,
-                None,
-                None,
-                &config.referee,
-                config.limits.games_per_player,
-            )
-            .await?;
+        let g = organise::create_game(
+            &store,
+            &config.referee,
+            config.limits.games_per_player,
+            NewGame {
+                white: &white,
+                black: &black,
+                fen: None,
+                event: None,
+            },
+            Mailing::NoMail,
+        )
+        .await?;
         if i + keep >= count {
             let r = &config.referee;
             let line = serde_json::json!({

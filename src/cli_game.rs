@@ -9,8 +9,10 @@ use shakmaty::Color;
 use wildt::command::Command;
 use wildt::decide::game_address;
 use wildt::game::{MoveNumberText, PgnHeaders, board_diagram, pgn, record_text, status_line};
+use wildt::handle::{Handled, Mode, Source, handle_message};
+use wildt::organise::{self, Mailing, NewGame};
 use wildt::referee::Verdict;
-use wildt::store::{Handled, Store, StoredGame};
+use wildt::store::{Store, StoredGame};
 
 use crate::ConfigArgs;
 
@@ -130,6 +132,14 @@ async fn open(config: &ConfigArgs) -> anyhow::Result<(wildt::config::Config, Sto
     Ok((config, store))
 }
 
+fn mailing(no_mail: bool) -> Mailing {
+    if no_mail {
+        Mailing::NoMail
+    } else {
+        Mailing::Mail
+    }
+}
+
 async fn get(store: &Store, id: i64) -> anyhow::Result<StoredGame> {
     store
         .game(id)
@@ -149,19 +159,19 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             no_mail,
             json,
         } => {
-            let g = store
-                .create_game(
-                    &white,
-                    &black,
-                    fen.as_deref(),
-                    event.as_deref(),
-                    referee,
-                    config.limits.games_per_player,
-                )
-                .await?;
-            if !no_mail {
-                store.enqueue_welcome(g.view.id, referee).await?;
-            }
+            let g = organise::create_game(
+                &store,
+                referee,
+                config.limits.games_per_player,
+                NewGame {
+                    white: &white,
+                    black: &black,
+                    fen: fen.as_deref(),
+                    event: event.as_deref(),
+                },
+                mailing(no_mail),
+            )
+            .await?;
             let v = game_json(&g, referee);
             if json {
                 print_json(&json!({"id": v["id"], "white": v["white"], "black": v["black"]}))?;
@@ -255,7 +265,7 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                     }
                 },
             };
-            let verdict = store.play_by_hand(id, seat, &command).await?;
+            let verdict = organise::play_by_hand(&store, id, seat, &command).await?;
             let g = get(&store, id).await?;
             let rejected = matches!(verdict, Verdict::Rejected(_));
             if json {
@@ -306,9 +316,7 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             } else {
                 Color::Black
             };
-            let key = store
-                .rekey(id, color, (!no_mail).then_some(referee))
-                .await?;
+            let key = organise::rekey(&store, referee, id, color, mailing(no_mail)).await?;
             let g = get(&store, id).await?;
             let address = game_address(referee, id, &key);
             let email = g.view.player(color).email.clone();
@@ -356,9 +364,15 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
 pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Result<ExitCode> {
     let (config, store) = open(config).await?;
     let raw = std::fs::read(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    let handled = store
-        .handle_message("cli", &raw, raw.len(), &config, true)
-        .await?;
+    let handled = handle_message(
+        &store,
+        &config.rules(),
+        &Source::Cli,
+        &raw,
+        raw.len(),
+        Mode::DryRun,
+    )
+    .await?;
     store.close().await;
     match handled {
         Handled::Duplicate { outcome } => {
@@ -373,6 +387,7 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
         Handled::Decided {
             intake,
             decision,
+            letters,
             mails: _,
         } => {
             let summary = intake.summary();
@@ -393,7 +408,7 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                 .seat
                 .map(|c| if c == Color::White { "white" } else { "black" });
             if json {
-                let replies: Vec<Value> = decision
+                let replies: Vec<Value> = letters
                     .mails
                     .iter()
                     .map(|m| json!({"to": m.to, "subject": m.subject, "event": m.event.as_str(), "body": m.body}))
@@ -408,7 +423,7 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                     "reading_kind": summary.kind.or(summary.reason),
                     "outcome": decision.outcome.as_str(),
                     "detail": decision.detail,
-                    "rate_limited": decision.rate_limited,
+                    "rate_limited": letters.rate_limited,
                     "sender_auth": decision.auth.as_ref().map(|a| json!({
                         "passed": a.passed(),
                         "verdict": a.to_string(),
@@ -444,10 +459,10 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                     )
                 )?;
                 outln!("Outcome:  {} - {}", decision.outcome, decision.detail)?;
-                if decision.mails.is_empty() {
+                if letters.mails.is_empty() {
                     outln!("Replies:  none")?;
                 }
-                for m in &decision.mails {
+                for m in &letters.mails {
                     outln!(
                         "\n--- reply to {} ({}) ---\nSubject: {}\n\n{}",
                         m.to,

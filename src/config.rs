@@ -284,6 +284,34 @@ impl Config {
     }
 }
 
+/// Everything deciding a message needs from the configuration, built once
+/// from it: the referee's address, how the intake reads, the limits, and
+/// whom wildt trusts about senders.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rules {
+    pub referee: RefereeConfig,
+    pub intake: crate::intake::IntakeConfig,
+    pub limits: Limits,
+    pub security: Security,
+}
+
+impl Config {
+    /// The rules a message is decided by under this configuration.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            referee: self.referee.clone(),
+            intake: crate::intake::IntakeConfig {
+                referee_local: self.referee.local.clone(),
+                referee_domain: self.referee.domain.clone(),
+                max_message_bytes: self.limits.max_message_bytes,
+                max_commands: self.limits.commands_per_message,
+            },
+            limits: self.limits.clone(),
+            security: self.security.clone(),
+        }
+    }
+}
+
 fn invalid(key: &'static str, why: impl Into<String>) -> ConfigError {
     ConfigError::Invalid {
         key,

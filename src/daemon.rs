@@ -12,13 +12,14 @@ use std::time::Duration;
 use tokio::sync::{Notify, watch};
 use tracing::{Instrument, debug, error, info, info_span, warn};
 
-use crate::config::{Config, InboxConfig, OutboxConfig, OutboxKind};
+use crate::config::{Config, InboxConfig, OutboxConfig, OutboxKind, Rules};
+use crate::handle::{Handled, Mode, Source, handle_message};
 use crate::mail::imap::{Backoff, ImapInbox};
 use crate::mail::maildir::MaildirInbox;
 use crate::mail::outbox::{SendError, write_file};
 use crate::mail::smtp::SmtpTransport;
 use crate::mail::{Inbound, InboxError, InboxId};
-use crate::store::{Handled, Store, StoreError, now_secs};
+use crate::store::{Store, StoreError, now_secs};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DaemonError {
@@ -170,17 +171,6 @@ impl Transport {
     }
 }
 
-fn source_of(id: &InboxId) -> String {
-    match id {
-        InboxId::Maildir { id } => format!("maildir:{id}"),
-        InboxId::Imap {
-            mailbox,
-            uidvalidity,
-            uid,
-        } => format!("imap:{mailbox}:{uidvalidity}:{uid}"),
-    }
-}
-
 fn notify(state: &[sd_notify::NotifyState<'_>]) {
     // Without NOTIFY_SOCKET this is a no-op. The datagram is sent without
     // blocking: a notify socket nobody reads (its queue holds only a few
@@ -260,21 +250,18 @@ pub async fn flush_outbox(
     }
 }
 
-/// Handles one message in its own span; returns whether it was new.
+/// Handles one message in its own span, then tells the inbox it is done.
 async fn handle_one(
     store: &Store,
     inbox: &mut Inbox,
-    config: &Config,
+    rules: &Rules,
     msg: Inbound,
     summary: &mut Summary,
 ) -> Result<(), DaemonError> {
-    let source = source_of(&msg.id);
+    let source = Source::Inbox(msg.id.clone());
     let span = info_span!("message", source = %source, message_id = tracing::field::Empty, game = tracing::field::Empty);
     async {
-        match store
-            .handle_message(&source, &msg.raw, msg.size, config, false)
-            .await?
-        {
+        match handle_message(store, rules, &source, &msg.raw, msg.size, Mode::Commit).await? {
             Handled::Duplicate { outcome } => {
                 summary.duplicates += 1;
                 info!(%outcome, "already processed; not decided again");
@@ -282,6 +269,7 @@ async fn handle_one(
             Handled::Decided {
                 intake,
                 decision,
+                letters,
                 mails,
             } => {
                 summary.messages += 1;
@@ -297,7 +285,7 @@ async fn handle_one(
                     detail = %decision.detail,
                     sender_auth = decision.auth.as_ref().map(tracing::field::display),
                     replies = mails.len(),
-                    rate_limited = decision.rate_limited,
+                    rate_limited = letters.rate_limited,
                     "decided"
                 );
             }
@@ -318,6 +306,7 @@ pub async fn run(
     shutdown: impl Future<Output = ()>,
 ) -> Result<Summary, DaemonError> {
     let store = Store::open(&config.database_url).await?;
+    let rules = config.rules();
     let transport = Arc::new(Transport::open(&config.outbox).await?);
     let mut summary = Summary::default();
     tokio::pin!(shutdown);
@@ -355,7 +344,7 @@ pub async fn run(
                 break;
             }
             for msg in batch {
-                handle_one(&store, &mut inbox, &config, msg, &mut summary).await?;
+                handle_one(&store, &mut inbox, &rules, msg, &mut summary).await?;
             }
         }
         flush_outbox(&store, &transport, &config.outbox, &mut summary).await?;
@@ -403,7 +392,7 @@ pub async fn run(
         let had_mail = !batch.is_empty();
         let mut failed = false;
         for msg in batch {
-            if let Err(e) = handle_one(&store, &mut inbox, &config, msg, &mut summary).await {
+            if let Err(e) = handle_one(&store, &mut inbox, &rules, msg, &mut summary).await {
                 // A database or inbox failure: the message stays waiting and is
                 // taken again on the next round, after a pause.
                 error!(error = %e, "message not handled");

@@ -1,27 +1,37 @@
-//! From a read message and its game to a decision: who is writing, what the
-//! referee says, and which mails go out. [pure: no IO]
+//! From a read message and its game to a decision: who is writing, whether
+//! the sender is trusted, and what the referee says. A decision says what
+//! happened ([`Notice`], [`Verdict`]); the words are written by `reply`.
+//! [pure: no IO]
 //!
-//! The daemon and `wildt check` both call [`decide`]; the store only looks up the
-//! game before and persists the decision after.
+//! The daemon and `wildt check` both reach [`judge_message`] through
+//! `handle`; the store only looks up the game before and records the
+//! decision after.
 
 use std::fmt;
 
 use shakmaty::Color;
 use subtle::ConstantTimeEq;
 
-use crate::auth::{AuthOutcome, Policy};
-use crate::config::RefereeConfig;
+use crate::auth::{self, AuthOutcome};
+use crate::config::{RefereeConfig, Rules};
 use crate::game::Record;
 use crate::intake::{Disposition, Intake, Reading, Unclear};
 use crate::notation::{IccfMove, IllegalMove, MoveError, ParseError, parse_move};
 use crate::referee::{Rejection, Verdict, judge};
-use crate::reply::{self, Event, GameContext, OutMail, Seat};
 
 /// A player's seat as stored: registered address and secret key.
 #[derive(Debug, Clone)]
 pub struct Player {
     pub email: String,
     pub key: String,
+}
+
+/// A player's seat as the reply writer needs it: the registered address and
+/// the game address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seat {
+    pub email: String,
+    pub address: String,
 }
 
 /// A game with what the decision needs.
@@ -132,23 +142,28 @@ pub struct Recent {
     pub security_notice_sent: bool,
 }
 
-pub struct Limits {
-    pub replies_per_sender_per_hour: u32,
-    pub max_message_bytes: usize,
-}
-
-/// The deployment's policy on who may move, and what the trusted server said
-/// about this message's sender (`None` when no trusted server is configured).
-#[derive(Debug, Clone, Default)]
-pub struct Trust {
-    pub policy: Policy,
-    pub auth: Option<AuthOutcome>,
-}
-
-impl Trust {
-    fn authenticated(&self) -> bool {
-        self.auth.as_ref().is_some_and(AuthOutcome::passed)
-    }
+/// What someone is to be told besides a verdict, as data: `reply` writes
+/// the words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    /// To the sender: the message was larger than the referee reads.
+    TooLarge { size: usize, limit: usize },
+    /// To the sender: no game address (or no such game); how to play.
+    Help,
+    /// To the player of `seat`, who wrote to an address that is not theirs.
+    WrongAddress { seat: Color },
+    /// To the player of `seat`: `from`, not them, wrote to their address.
+    Stranger { seat: Color, from: String },
+    /// To the player of `seat`: a message with their address as sender
+    /// could not be confirmed as theirs; `checks` is what the trusted
+    /// server's checks said, when they failed.
+    AuthFailed {
+        seat: Color,
+        from: String,
+        checks: Option<String>,
+    },
+    /// To the player of `seat`: no clear command was found.
+    Unclear { seat: Color, unclear: Unclear },
 }
 
 #[derive(Debug, Clone)]
@@ -161,9 +176,11 @@ pub struct Decision {
     pub record_after: Option<Record>,
     /// One line for the log and the database.
     pub detail: String,
-    pub mails: Vec<OutMail>,
-    /// Mails to the sender dropped by the hourly limit.
-    pub rate_limited: usize,
+    /// What someone is told besides a verdict, if anything.
+    pub notice: Option<Notice>,
+    /// Replies the sender may still get this hour: an autoresponder that
+    /// slips through the header checks must not get an endless conversation.
+    pub reply_budget: usize,
     /// What the trusted server said about the sender (`None` when no trusted
     /// server is configured, or the message has no `From`), for the log and
     /// `wildt check`.
@@ -179,10 +196,15 @@ impl Decision {
             verdict: None,
             record_after: None,
             detail: detail.into(),
-            mails: Vec::new(),
-            rate_limited: 0,
+            notice: None,
+            reply_budget: 0,
             auth: None,
         }
+    }
+
+    fn with_notice(mut self, notice: Notice) -> Decision {
+        self.notice = Some(notice);
+        self
     }
 }
 
@@ -190,68 +212,65 @@ fn eq_ct(a: &str, b: &str) -> bool {
     a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
 }
 
-/// Decides what to do with `intake`, given its game (looked up by the game
-/// number in its address, if any) and recent history.
+/// Decides what to do with the message `raw`, read as `intake`, given its
+/// game (looked up by the game number in its address, if any) and recent
+/// history: first what the trusted server says of the sender, then
+/// [`decide`].
+pub fn judge_message(
+    raw: &[u8],
+    intake: &Intake,
+    game: Option<&GameView>,
+    recent: Recent,
+    rules: &Rules,
+) -> Decision {
+    let auth = auth::sender_verdict(
+        raw,
+        rules.security.trusted_authserv_id.as_deref(),
+        intake.from.as_deref(),
+    );
+    decide(intake, game, recent, rules, auth)
+}
+
+/// Decides what to do with `intake` once the trusted server's word on its
+/// sender (`auth`) is known.
 pub fn decide(
     intake: &Intake,
     game: Option<&GameView>,
-    referee: &RefereeConfig,
-    limits: &Limits,
     recent: Recent,
-    trust: &Trust,
+    rules: &Rules,
+    auth: Option<AuthOutcome>,
 ) -> Decision {
-    let mut d = decide_inner(intake, game, referee, limits, recent, trust);
-    d.auth = trust.auth.clone();
-    // Bound what goes back to the sender: an autoresponder that slips through
-    // the header checks must not get an endless conversation.
-    if let Some(sender) = &intake.from {
-        let budget = limits
-            .replies_per_sender_per_hour
-            .saturating_sub(recent.replies_to_sender) as usize;
-        let mut to_sender = 0;
-        let before = d.mails.len();
-        d.mails.retain(|m| {
-            if &m.to != sender {
-                return true;
-            }
-            to_sender += 1;
-            to_sender <= budget
-        });
-        d.rate_limited = before - d.mails.len();
-    }
+    let mut d = decide_inner(intake, game, rules, recent, auth.as_ref());
+    d.auth = auth;
+    d.reply_budget = rules
+        .limits
+        .replies_per_sender_per_hour
+        .saturating_sub(recent.replies_to_sender) as usize;
     d
 }
 
 fn decide_inner(
     intake: &Intake,
     game: Option<&GameView>,
-    referee: &RefereeConfig,
-    limits: &Limits,
+    rules: &Rules,
     recent: Recent,
-    trust: &Trust,
+    auth: Option<&AuthOutcome>,
 ) -> Decision {
-    let answering = intake.message_id.as_deref();
     let reading = match &intake.disposition {
         Disposition::Automatic(reason) => {
             return Decision::new(Outcome::Automatic, format!("automatic mail: {reason}"));
         }
         Disposition::TooLarge { size } => {
-            let Some(from) = &intake.from else {
+            if intake.from.is_none() {
                 return Decision::new(Outcome::NoSender, "too large, and no sender");
-            };
-            let mut d = Decision::new(Outcome::TooLarge, format!("{size} bytes"));
+            }
+            let mut d = Decision::new(Outcome::TooLarge, format!("{size} bytes")).with_notice(
+                Notice::TooLarge {
+                    size: *size,
+                    limit: rules.limits.max_message_bytes,
+                },
+            );
             d.game = game.map(|g| g.id);
-            d.mails.push(reply::notice(
-                from,
-                "message too large",
-                format!(
-                    "Your message of {size} bytes is larger than this referee reads ({} bytes), so it was not read.\n\
-                     Please send a short plain-text mail with just your move, without attachments.\n",
-                    limits.max_message_bytes
-                ),
-                d.game,
-                answering,
-            ));
             return d;
         }
         Disposition::Read(reading) => reading,
@@ -260,24 +279,17 @@ fn decide_inner(
         return Decision::new(Outcome::NoSender, "no From address");
     };
     let (Some(addr), Some(game)) = (&intake.game_address, game) else {
-        let mut d = Decision::new(
+        return Decision::new(
             Outcome::Help,
             match &intake.game_address {
                 Some(a) => format!("no game {}", a.game),
                 None => "no game address".to_owned(),
             },
-        );
-        d.mails.push(reply::notice(
-            from,
-            "how to play",
-            reply::help_text(referee),
-            None,
-            answering,
-        ));
-        return d;
+        )
+        .with_notice(Notice::Help);
     };
 
-    let (white_seat, black_seat) = game.seats(referee);
+    let policy = rules.security.policy;
     let seat_of_key = if eq_ct(&addr.key, &game.white.key) {
         Some(Color::White)
     } else if eq_ct(&addr.key, &game.black.key) {
@@ -288,125 +300,64 @@ fn decide_inner(
     let seat_of_sender = [Color::White, Color::Black]
         .into_iter()
         .find(|c| game.player(*c).email.eq_ignore_ascii_case(from));
-    let seat_address = |c: Color| match c {
-        Color::White => &white_seat,
-        Color::Black => &black_seat,
-    };
 
     // Under the `auth` policy the key is not needed: the authenticated From
     // picks the seat.
-    let seat_of_key = if trust.policy.needs_key() {
+    let seat_of_key = if policy.needs_key() {
         seat_of_key
     } else {
         seat_of_sender
     };
-    let security_notice = |seat: &Seat, text: String| {
-        let mut m = reply::notice(
-            &seat.email,
-            "a message was not played",
-            text,
-            Some(game.id),
-            None,
-        );
-        m.reply_to = Some(seat.address.clone());
-        m
-    };
+    let authenticated = auth.is_some_and(AuthOutcome::passed);
     let mut d = match (seat_of_key, seat_of_sender) {
-        (Some(k), Some(s)) if k == s && trust.policy.needs_auth() && !trust.authenticated() => {
+        (Some(k), Some(s)) if k == s && policy.needs_auth() && !authenticated => {
             // Never answer the sender: it may be forged. Tell the real player.
-            let why = trust
-                .auth
-                .as_ref()
-                .map_or_else(|| "no authentication".to_owned(), ToString::to_string);
-            let mut d = Decision::new(Outcome::AuthFailed, format!("{from}: {why}"));
-            // What the club's server found, in the player's words.
-            let found = match &trust.auth {
-                Some(AuthOutcome::Failed { summary }) => format!("its checks said: {summary}"),
-                _ => "it found no proof of the sender on the message".to_owned(),
-            };
-            if !recent.security_notice_sent {
-                d.mails.push(security_notice(
-                    seat_address(k),
-                    format!(
-                        "A message for game {} arrived with your address ({from}) as sender, but the club's mail\n\
-                         server could not confirm that it came from you ({found}). It was not played.\n\
-                         If you sent it, check that your provider signs your mail (DKIM) and publishes DMARC;\n\
-                         if you did not, someone tried to move for you.\n",
-                        game.id
-                    ),
-                ));
+            let why = auth.map_or_else(|| "no authentication".to_owned(), ToString::to_string);
+            let d = Decision::new(Outcome::AuthFailed, format!("{from}: {why}"));
+            if recent.security_notice_sent {
+                d
+            } else {
+                d.with_notice(Notice::AuthFailed {
+                    seat: k,
+                    from: from.to_owned(),
+                    checks: match auth {
+                        Some(AuthOutcome::Failed { summary }) => Some(summary.clone()),
+                        _ => None,
+                    },
+                })
             }
-            d
         }
-        (Some(k), Some(s)) if k == s => {
-            let ctx = GameContext {
-                id: game.id,
-                white: &white_seat,
-                black: &black_seat,
-                record: &game.record,
-            };
-            judged(&ctx, k, reading, answering)
-        }
-        (Some(_), Some(s)) => {
-            let mut d = Decision::new(
-                Outcome::OtherSeatKey,
-                format!("{from} used the other seat's address"),
-            );
-            d.mails
-                .push(wrong_address_notice(game.id, seat_address(s), answering));
-            d
-        }
-        (None, Some(s)) => {
-            let mut d = Decision::new(
-                Outcome::WrongKey,
-                format!("{from}: key not valid for game {}", game.id),
-            );
-            d.mails
-                .push(wrong_address_notice(game.id, seat_address(s), answering));
-            d
-        }
+        (Some(k), Some(s)) if k == s => judged(game, k, reading),
+        (Some(_), Some(s)) => Decision::new(
+            Outcome::OtherSeatKey,
+            format!("{from} used the other seat's address"),
+        )
+        .with_notice(Notice::WrongAddress { seat: s }),
+        (None, Some(s)) => Decision::new(
+            Outcome::WrongKey,
+            format!("{from}: key not valid for game {}", game.id),
+        )
+        .with_notice(Notice::WrongAddress { seat: s }),
         (Some(k), None) => {
             // Never answer the sender: the From may be forged. Tell the real
             // player instead, at most once an hour per game.
-            let mut d = Decision::new(
+            let d = Decision::new(
                 Outcome::Stranger,
                 format!("{from} is not the player of that address"),
             );
-            if !recent.security_notice_sent {
-                let seat = seat_address(k);
-                d.mails.push(security_notice(
-                    seat,
-                    format!(
-                        "A message reached your address for game {} from {from}, which is not your registered address ({}).\n\
-                         It was not played. Moves count only when sent from your registered address.\n\
-                         If it was not you, nothing needs doing; if you think your game address is known to someone else,\n\
-                         ask the organiser for a new one (wildt game rekey).\n",
-                        game.id, seat.email
-                    ),
-                ));
+            if recent.security_notice_sent {
+                d
+            } else {
+                d.with_notice(Notice::Stranger {
+                    seat: k,
+                    from: from.to_owned(),
+                })
             }
-            d
         }
         (None, None) => Decision::new(Outcome::Stranger, format!("{from}: unknown sender and key")),
     };
     d.game = Some(game.id);
     d
-}
-
-fn wrong_address_notice(game: i64, seat: &Seat, answering: Option<&str>) -> OutMail {
-    let mut m = reply::notice(
-        &seat.email,
-        "wrong game address",
-        format!(
-            "Your message was sent to an address that is not yours for game {game}, so it was not played.\n\
-             Your address for this game is:\n\n    {}\n\nReply to this mail to reach it.\n",
-            seat.address
-        ),
-        Some(game),
-        answering,
-    );
-    m.reply_to = Some(seat.address.clone());
-    m
 }
 
 /// Black's old-form rook promotion straight ahead (`3232` for `32312`) looks
@@ -441,54 +392,29 @@ fn old_form_promotion(
     }
 }
 
-fn judged(
-    ctx: &GameContext<'_>,
-    seat: Color,
-    reading: &Reading,
-    answering: Option<&str>,
-) -> Decision {
+fn judged(game: &GameView, seat: Color, reading: &Reading) -> Decision {
+    let record = &game.record;
     let verdict = match reading {
-        Reading::Command(c) => judge(ctx.record, seat, c),
-        Reading::Unclear(unclear) if old_form_promotion(ctx.record, seat, unclear).is_some() => {
-            let (mv, why) = old_form_promotion(ctx.record, seat, unclear).expect("just checked");
-            Verdict::Rejected(Rejection::Illegal {
-                number: ctx.record.next_number(),
+        Reading::Command(c) => judge(record, seat, c),
+        Reading::Unclear(unclear) => match old_form_promotion(record, seat, unclear) {
+            Some((mv, why)) => Verdict::Rejected(Rejection::Illegal {
+                number: record.next_number(),
                 mv,
                 why,
-            })
-        }
-        Reading::Unclear(unclear) => {
-            let mut d = Decision::new(Outcome::Unclear, unclear.to_string());
-            d.seat = Some(seat);
-            let seat_info = if seat == Color::White {
-                ctx.white
-            } else {
-                ctx.black
-            };
-            let mut m = OutMail {
-                to: seat_info.email.clone(),
-                reply_to: Some(seat_info.address.clone()),
-                subject: format!("[wildt #{}] not understood", ctx.id),
-                body: format!(
-                    "Game {}: your message could not be read as one clear command, so nothing was played.\n\n\
-                     What was found: {unclear}.\n\n\
-                     Please reply with only your move in numeric notation, e.g. \"{} 5254\",\n\
-                     or one of: resign, offer draw, accept draw, decline draw, claim draw, status.\n\n{}",
-                    ctx.id,
-                    crate::game::MoveNumberText(ctx.record.next_number()),
-                    crate::game::board_diagram(ctx.record.position()),
-                ),
-                event: Event::MoveRejected,
-                game: Some(ctx.id),
-                in_reply_to: answering.map(str::to_owned),
-            };
-            m.body
-                .push_str(&format!("{}\n", crate::game::status_line(ctx.record)));
-            d.mails.push(m);
-            return d;
-        }
+            }),
+            None => {
+                let mut d = Decision::new(Outcome::Unclear, unclear.to_string()).with_notice(
+                    Notice::Unclear {
+                        seat,
+                        unclear: unclear.clone(),
+                    },
+                );
+                d.seat = Some(seat);
+                return d;
+            }
+        },
     };
-    let mut after = ctx.record.clone();
+    let mut after = record.clone();
     after.apply(&verdict);
     let outcome = match &verdict {
         Verdict::Moved { .. } => Outcome::Moved,
@@ -511,78 +437,46 @@ fn judged(
         Verdict::Ended { end, .. } => format!("{} {}", end.result, end.termination.as_str()),
         other => format!("{other:?}"),
     };
-    let mails = reply::verdict_mails(ctx, seat, &verdict, &after, answering);
-    Decision {
-        outcome,
-        game: Some(ctx.id),
-        seat: Some(seat),
-        record_after: outcome.changes_game().then_some(after),
-        verdict: Some(verdict),
-        detail,
-        mails,
-        rate_limited: 0,
-        auth: None,
-    }
+    let mut d = Decision::new(outcome, detail);
+    d.seat = Some(seat);
+    d.record_after = outcome.changes_game().then_some(after);
+    d.verdict = Some(verdict);
+    d
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::intake::{DEFAULT_MAX_COMMANDS, IntakeConfig, read};
-
-    const WHITE_KEY: &str = "k3x9qp2m";
-    const BLACK_KEY: &str = "b7y2wq4n";
-
-    fn referee() -> RefereeConfig {
-        RefereeConfig {
-            address: "chess@club.example".into(),
-            local: "chess".into(),
-            domain: "club.example".into(),
-            name: "Club referee".into(),
-        }
-    }
+    use crate::auth::Policy;
+    use crate::fixtures::{BLACK_KEY, WHITE_KEY, game_17, referee, rules};
+    use crate::intake::read;
+    use crate::reply;
 
     fn game() -> GameView {
-        GameView {
-            id: 17,
-            white: Player {
-                email: "anna@example.org".into(),
-                key: WHITE_KEY.into(),
-            },
-            black: Player {
-                email: "ben@example.net".into(),
-                key: BLACK_KEY.into(),
-            },
-            record: Record::replay(None, []).expect("the start position"),
-        }
+        game_17(&[])
     }
 
     /// `1. 5254` from `from` to `to`, decided under `policy` with the trusted
-    /// server's verdict `auth` (`None`: no trusted server named).
-    fn decided(policy: Policy, auth: Option<AuthOutcome>, from: &str, to: &str) -> Decision {
+    /// server's verdict `auth` (`None`: no trusted server named); with the
+    /// addresses of the mails the decision writes.
+    fn decided(
+        policy: Policy,
+        auth: Option<AuthOutcome>,
+        from: &str,
+        to: &str,
+    ) -> (Decision, Vec<String>) {
         let raw = format!(
             "From: {from}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <m@example.org>\r\n\r\n1. 5254\r\n"
         );
-        let intake = read(
-            raw.as_bytes(),
-            &IntakeConfig {
-                referee_local: "chess".into(),
-                referee_domain: "club.example".into(),
-                max_message_bytes: 1 << 20,
-                max_commands: DEFAULT_MAX_COMMANDS,
-            },
-        );
-        decide(
-            &intake,
-            Some(&game()),
-            &referee(),
-            &Limits {
-                replies_per_sender_per_hour: 60,
-                max_message_bytes: 1 << 20,
-            },
-            Recent::default(),
-            &Trust { policy, auth },
-        )
+        let rules = rules(1 << 20, policy, false);
+        let intake = read(raw.as_bytes(), &rules.intake);
+        let d = decide(&intake, Some(&game()), Recent::default(), &rules, auth);
+        let told = reply::write(&d, &intake, Some(&game()), &referee())
+            .mails
+            .into_iter()
+            .map(|m| m.to)
+            .collect();
+        (d, told)
     }
 
     fn failed() -> Option<AuthOutcome> {
@@ -637,7 +531,7 @@ mod tests {
             (Policy::Auth,       &passed(),  "eve@example.com",    keyless,  "stranger",       &[]),
         ];
         for (policy, auth, from, to, outcome, told) in cases {
-            let d = decided(policy, auth.clone(), from, to);
+            let (d, written_to) = decided(policy, auth.clone(), from, to);
             let case = format!(
                 "{policy:?} {auth:?} {from} -> {to}: {} ({})",
                 d.outcome.as_str(),
@@ -645,8 +539,7 @@ mod tests {
             );
             assert_eq!(d.outcome.as_str(), outcome, "{case}");
             assert_eq!(d.record_after.is_some(), outcome == "moved", "{case}");
-            let to: Vec<&str> = d.mails.iter().map(|m| m.to.as_str()).collect();
-            assert_eq!(to, told, "{case}");
+            assert_eq!(written_to, told, "{case}");
             assert_eq!(d.auth, *auth, "{case}");
         }
     }
@@ -655,7 +548,7 @@ mod tests {
     /// address carries: Black writing to White's address moves Black.
     #[test]
     fn under_auth_the_sender_not_the_key_picks_the_seat() {
-        let d = decided(
+        let (d, _) = decided(
             Policy::Auth,
             passed(),
             "ben@example.net",

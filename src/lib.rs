@@ -2,7 +2,7 @@
 //!
 //! Module map. The dependency rule: modules marked [pure] import no tokio, sqlx,
 //! lettre or async-imap, and never the IO modules; the IO modules call the pure
-//! ones. `wildt check FILE.eml` and the daemon share the same decision code.
+//! ones. `wildt check FILE.eml` and the daemon call the same `handle_message`.
 //!
 //! - [`auth`]     Authentication-Results from the trusted MX -> pass or not  [pure]
 //! - [`notation`] ICCF syntax; legality and why a move is illegal; plies, SAN [pure]
@@ -11,12 +11,19 @@
 //! - [`intake`]   raw mail bytes -> who, which game, what command           [pure]
 //! - [`game`]     the game record, its end and result, FEN; diagram, PGN  [pure]
 //! - [`referee`]  (game record, command) -> verdict, and its effect        [pure]
-//! - [`reply`]    verdict -> the mails to write                             [pure]
-//! - [`decide`]   read message + game -> decision and mails (daemon and check) [pure]
-//! - [`config`]   TOML -> validated configuration
-//! - [`store`]    SQLite: games, moves, processed mail, outbox              [IO]
+//! - [`decide`]   message + game + rules -> decision (no mail text)       [pure]
+//! - [`reply`]    decision -> every word wildt writes (subjects, bodies)    [pure]
+//! - [`config`]   TOML -> validated Config -> Rules
+//! - [`handle`]   the use case "a message arrives": read, decide, write, queue [IO]
+//! - [`organise`] the organiser's use cases (new game + welcome, rekey, by hand) [IO]
+//! - [`keys`]     secret game keys and Message-ID parts from the OS CSPRNG  [IO]
+//! - [`store`]    tables only: `store/games`, `store/messages`, `store/outbox`,
+//!   small functions taking a transaction                                  [IO]
 //! - [`mail`]     inbox (Maildir, IMAP) and outbox (file, SMTP, sendmail)   [IO]
-//! - [`daemon`]   the loop: wait, take a message, one transaction, send     [IO]
+//! - [`daemon`]   the loop: wait, hand a message to handle, send            [IO]
+//!
+//! A message goes down once: daemon (or `check`) -> handle -> intake ->
+//! decide -> reply -> render -> store (one transaction) -> the transport.
 //!
 //! The IO modules are behind the default feature `server`; without it the
 //! crate is the pure core alone (what the fuzz targets build).
@@ -28,11 +35,19 @@ pub mod config;
 #[cfg(feature = "server")]
 pub mod daemon;
 pub mod decide;
+#[doc(hidden)]
+pub mod fixtures;
 pub mod game;
+#[cfg(feature = "server")]
+pub mod handle;
 pub mod intake;
+#[cfg(feature = "server")]
+pub mod keys;
 #[cfg(feature = "server")]
 pub mod mail;
 pub mod notation;
+#[cfg(feature = "server")]
+pub mod organise;
 pub mod referee;
 pub mod reply;
 #[cfg(feature = "server")]

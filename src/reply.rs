@@ -1,5 +1,6 @@
-//! Verdicts and notices -> the mails to write: recipients, subjects, bodies and
-//! the headers players filter on. [pure: no IO]
+//! Decisions -> the mails to write: recipients, subjects, bodies and the
+//! headers players filter on. Every word a player reads is written here,
+//! every subject by [`subject`]. [pure: no IO]
 //!
 //! Rendering to RFC 5322 bytes happens at the edge (`mail::render`); here a mail
 //! is plain data, so tests can read exactly what a player would.
@@ -9,9 +10,22 @@ use std::fmt::Write as _;
 use shakmaty::{Color, Position};
 
 use crate::config::RefereeConfig;
+pub use crate::decide::Seat;
+use crate::decide::{Decision, GameView, Notice};
 use crate::game::{GameEnd, MoveNumberText, Record, board_diagram, record_text, status_line};
+use crate::intake::{Intake, WILDT_SUBJECT_MARK};
 use crate::notation::{ColorName, IccfMove, IllegalMove};
 use crate::referee::{Rejection, Verdict};
+
+/// The subject of every mail wildt writes: the intake's subject mark, the
+/// game number if any, then `text` (`[wildt #17] 1. 5254 accepted`). The
+/// intake recognises wildt's own subjects by the same mark.
+pub fn subject(game: Option<i64>, text: &str) -> String {
+    match game {
+        Some(id) => format!("{WILDT_SUBJECT_MARK} #{id}] {text}"),
+        None => format!("{WILDT_SUBJECT_MARK}] {text}"),
+    }
+}
 
 /// What a mail is about; sent as `X-Wildt-Event` so players can filter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,19 +63,28 @@ pub struct OutMail {
     pub in_reply_to: Option<String>,
 }
 
-/// A player's seat in a game, as the reply writer needs it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Seat {
-    pub email: String,
-    pub address: String,
-}
-
 /// The game as the reply writer needs it.
 pub struct GameContext<'a> {
     pub id: i64,
     pub white: &'a Seat,
     pub black: &'a Seat,
     pub record: &'a Record,
+}
+
+/// What `write` makes of the game `view`, seen as the reply writer sees it
+/// (both seats with their game addresses, the record).
+pub fn with_game<T>(
+    view: &GameView,
+    referee: &RefereeConfig,
+    write: impl FnOnce(&GameContext<'_>) -> T,
+) -> T {
+    let (white, black) = view.seats(referee);
+    write(&GameContext {
+        id: view.id,
+        white: &white,
+        black: &black,
+        record: &view.record,
+    })
 }
 
 impl GameContext<'_> {
@@ -72,16 +95,12 @@ impl GameContext<'_> {
         }
     }
 
-    fn subject(&self, text: &str) -> String {
-        format!("[wildt #{}] {text}", self.id)
-    }
-
-    fn mail(&self, to: Color, event: Event, subject: &str, body: String) -> OutMail {
+    fn mail(&self, to: Color, event: Event, text: &str, body: String) -> OutMail {
         let seat = self.seat(to);
         OutMail {
             to: seat.email.clone(),
             reply_to: Some(seat.address.clone()),
-            subject: self.subject(subject),
+            subject: subject(Some(self.id), text),
             body,
             event,
             game: Some(self.id),
@@ -415,10 +434,166 @@ pub fn what_to_do(why: &Rejection, record: &Record, seat: Color) -> String {
     }
 }
 
+/// The mails a decision sends, and how many to the sender the hourly limit
+/// held back.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Letters {
+    pub mails: Vec<OutMail>,
+    /// Mails to the sender dropped by the hourly limit.
+    pub rate_limited: usize,
+}
+
+/// Everything `decision` on the message `intake` sends: the verdict's mails
+/// or the notice, at most `decision.reply_budget` of them to the sender.
+/// `game` is the game the decision was taken on.
+pub fn write(
+    decision: &Decision,
+    intake: &Intake,
+    game: Option<&GameView>,
+    referee: &RefereeConfig,
+) -> Letters {
+    let answering = intake.message_id.as_deref();
+    let mut mails = match (&decision.verdict, decision.seat, game) {
+        (Some(verdict), Some(seat), Some(view)) => with_game(view, referee, |ctx| {
+            let after = decision.record_after.as_ref().unwrap_or(ctx.record);
+            verdict_mails(ctx, seat, verdict, after, answering)
+        }),
+        _ => match &decision.notice {
+            Some(notice) => notice_mail(notice, decision, intake, game, referee)
+                .into_iter()
+                .collect(),
+            None => Vec::new(),
+        },
+    };
+    let mut rate_limited = 0;
+    if let Some(sender) = &intake.from {
+        let before = mails.len();
+        let mut to_sender = 0;
+        mails.retain(|m| {
+            if &m.to != sender {
+                return true;
+            }
+            to_sender += 1;
+            to_sender <= decision.reply_budget
+        });
+        rate_limited = before - mails.len();
+    }
+    Letters {
+        mails,
+        rate_limited,
+    }
+}
+
+/// The mail a notice becomes; `None` when it names a seat of no game.
+fn notice_mail(
+    what: &Notice,
+    decision: &Decision,
+    intake: &Intake,
+    game: Option<&GameView>,
+    referee: &RefereeConfig,
+) -> Option<OutMail> {
+    let answering = intake.message_id.as_deref();
+    let sender = |text: &str, body: String, game: Option<i64>| {
+        Some(notice(intake.from.as_deref()?, text, body, game, answering))
+    };
+    match what {
+        Notice::TooLarge { size, limit } => sender(
+            "message too large",
+            format!(
+                "Your message of {size} bytes is larger than this referee reads ({limit} bytes), so it was not read.\n\
+                 Please send a short plain-text mail with just your move, without attachments.\n"
+            ),
+            decision.game,
+        ),
+        Notice::Help => sender("how to play", help_text(referee), None),
+        Notice::WrongAddress { seat } => with_game(game?, referee, |ctx| {
+            let seat = ctx.seat(*seat);
+            let mut m = notice(
+                &seat.email,
+                "wrong game address",
+                format!(
+                    "Your message was sent to an address that is not yours for game {}, so it was not played.\n\
+                     Your address for this game is:\n\n    {}\n\nReply to this mail to reach it.\n",
+                    ctx.id, seat.address
+                ),
+                Some(ctx.id),
+                answering,
+            );
+            m.reply_to = Some(seat.address.clone());
+            Some(m)
+        }),
+        Notice::Stranger { seat, from } => with_game(game?, referee, |ctx| {
+            let seat = ctx.seat(*seat);
+            Some(security_notice(
+                ctx.id,
+                seat,
+                format!(
+                    "A message reached your address for game {} from {from}, which is not your registered address ({}).\n\
+                     It was not played. Moves count only when sent from your registered address.\n\
+                     If it was not you, nothing needs doing; if you think your game address is known to someone else,\n\
+                     ask the organiser for a new one (wildt game rekey).\n",
+                    ctx.id, seat.email
+                ),
+            ))
+        }),
+        Notice::AuthFailed { seat, from, checks } => with_game(game?, referee, |ctx| {
+            // What the club's server found, in the player's words.
+            let found = match checks {
+                Some(summary) => format!("its checks said: {summary}"),
+                None => "it found no proof of the sender on the message".to_owned(),
+            };
+            Some(security_notice(
+                ctx.id,
+                ctx.seat(*seat),
+                format!(
+                    "A message for game {} arrived with your address ({from}) as sender, but the club's mail\n\
+                     server could not confirm that it came from you ({found}). It was not played.\n\
+                     If you sent it, check that your provider signs your mail (DKIM) and publishes DMARC;\n\
+                     if you did not, someone tried to move for you.\n",
+                    ctx.id
+                ),
+            ))
+        }),
+        Notice::Unclear { seat, unclear } => with_game(game?, referee, |ctx| {
+            let mut m = ctx.mail(
+                *seat,
+                Event::MoveRejected,
+                "not understood",
+                format!(
+                    "Game {}: your message could not be read as one clear command, so nothing was played.\n\n\
+                     What was found: {unclear}.\n\n\
+                     Please reply with only your move in numeric notation, e.g. \"{} 5254\",\n\
+                     or one of: resign, offer draw, accept draw, decline draw, claim draw, status.\n\n{}{}\n",
+                    ctx.id,
+                    MoveNumberText(ctx.record.next_number()),
+                    board_diagram(ctx.record.position()),
+                    status_line(ctx.record),
+                ),
+            );
+            m.in_reply_to = answering.map(str::to_owned);
+            Some(m)
+        }),
+    }
+}
+
+/// A notice to the real player of a seat about a message that was not
+/// theirs; never to the sender, whose From may be forged.
+fn security_notice(game: i64, seat: &Seat, body: String) -> OutMail {
+    let mut m = notice(
+        &seat.email,
+        "a message was not played",
+        body,
+        Some(game),
+        None,
+    );
+    m.reply_to = Some(seat.address.clone());
+    m
+}
+
 /// A notice outside a game's play, to one address.
-pub fn notice(
+fn notice(
     to: &str,
-    subject: &str,
+    text: &str,
     body: String,
     game: Option<i64>,
     answering: Option<&str>,
@@ -426,10 +601,7 @@ pub fn notice(
     OutMail {
         to: to.to_owned(),
         reply_to: None,
-        subject: match game {
-            Some(id) => format!("[wildt #{id}] {subject}"),
-            None => format!("[wildt] {subject}"),
-        },
+        subject: subject(game, text),
         body,
         event: Event::Notice,
         game,

@@ -74,7 +74,7 @@ pub struct Intake {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GameAddress {
     pub game: i64,
-    /// Not verified here: the store compares it in constant time.
+    /// Not verified here: `decide` compares it in constant time.
     pub key: String,
 }
 

@@ -7,7 +7,28 @@ use lettre::message::Mailbox;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 
 use crate::config::RefereeConfig;
+use crate::keys::new_key;
 use crate::reply::OutMail;
+
+/// Why a mail could not be written: an address lettre cannot parse, or a
+/// message it cannot build.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    #[error("referee address: {0}")]
+    Referee(lettre::address::AddressError),
+    #[error("recipient {to}: {source}")]
+    Recipient {
+        to: String,
+        source: lettre::address::AddressError,
+    },
+    #[error("reply-to {reply_to}: {source}")]
+    ReplyTo {
+        reply_to: String,
+        source: lettre::address::AddressError,
+    },
+    #[error("building the mail: {0}")]
+    Build(#[from] lettre::error::Error),
+}
 
 /// A rendered mail: what the outbox stores and the transport sends.
 #[derive(Debug, Clone)]
@@ -19,7 +40,7 @@ pub struct Rendered {
 }
 
 fn random_id() -> String {
-    crate::store::new_key() + &crate::store::new_key()
+    new_key() + &new_key()
 }
 
 fn angle(id: &str) -> String {
@@ -33,19 +54,16 @@ pub fn render(
     referee: &RefereeConfig,
     thread_root: Option<&str>,
     references: &[String],
-) -> Result<Rendered, String> {
+) -> Result<Rendered, RenderError> {
     let message_id = format!("wildt-{}@{}", random_id(), referee.domain);
     let from = Mailbox::new(
         Some(referee.name.clone()),
-        referee
-            .address
-            .parse()
-            .map_err(|e| format!("referee address: {e}"))?,
+        referee.address.parse().map_err(RenderError::Referee)?,
     );
-    let to: Mailbox = mail
-        .to
-        .parse()
-        .map_err(|e| format!("recipient {}: {e}", mail.to))?;
+    let to: Mailbox = mail.to.parse().map_err(|source| RenderError::Recipient {
+        to: mail.to.clone(),
+        source,
+    })?;
     let mut builder = Message::builder()
         .from(from)
         .to(to)
@@ -53,11 +71,10 @@ pub fn render(
         .message_id(Some(angle(&message_id)))
         .date_now();
     if let Some(reply_to) = &mail.reply_to {
-        builder = builder.reply_to(
-            reply_to
-                .parse()
-                .map_err(|e| format!("reply-to {reply_to}: {e}"))?,
-        );
+        builder = builder.reply_to(reply_to.parse().map_err(|source| RenderError::ReplyTo {
+            reply_to: reply_to.clone(),
+            source,
+        })?);
     }
     // Thread: the game's root first, then what the player's client referenced.
     let mut refs: Vec<String> = Vec::new();
@@ -103,8 +120,7 @@ pub fn render(
     }
     let message = builder
         .header(ContentType::TEXT_PLAIN)
-        .body(mail.body.clone())
-        .map_err(|e| format!("building the mail: {e}"))?;
+        .body(mail.body.clone())?;
     Ok(Rendered {
         message_id,
         to: mail.to.clone(),

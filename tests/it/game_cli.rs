@@ -120,3 +120,61 @@ fn missing_config_file_is_a_clear_error() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/nonexistent/wildt.toml"), "{err}");
 }
+
+/// Runs `sql` on the database of the configuration in `dir`.
+fn sql(dir: &Path, sql: &str) {
+    let url = format!("sqlite://{}", dir.join("wildt.db").display());
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let store = wildt::store::Store::open(&url).await.unwrap();
+        sqlx::query(sql).execute(store.pool()).await.unwrap();
+        store.close().await;
+    });
+}
+
+/// Regression: `game new` committed the game, then queued the welcome mails
+/// in a second transaction, so a failure (or crash) between the two left a
+/// game whose players never learnt their addresses. With the outbox refusing
+/// every insert, `game new` now fails and leaves no game behind.
+#[test]
+fn a_game_whose_welcome_mails_cannot_be_queued_is_not_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = temp_config(dir.path());
+    json_of(&wildt(&cfg, &["game", "list", "--json"]));
+    sql(
+        dir.path(),
+        "CREATE TRIGGER refuse_mail BEFORE INSERT ON outbox
+         BEGIN SELECT RAISE(ABORT, 'the outbox refuses mail'); END",
+    );
+    let out = wildt(
+        &cfg,
+        &[
+            "game",
+            "new",
+            "--white",
+            "anna@example.org",
+            "--black",
+            "ben@example.net",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "game new succeeded: {stderr}");
+    assert!(stderr.contains("the outbox refuses mail"), "{stderr}");
+    let games = json_of(&wildt(&cfg, &["game", "list", "--json"]));
+    assert_eq!(games, Value::Array(Vec::new()), "{games}");
+
+    // Without the welcome mails nothing is queued, and the game is created.
+    let created = json_of(&wildt(
+        &cfg,
+        &[
+            "game",
+            "new",
+            "--white",
+            "anna@example.org",
+            "--black",
+            "ben@example.net",
+            "--no-mail",
+            "--json",
+        ],
+    ));
+    assert_eq!(created["id"], 1, "{created}");
+}

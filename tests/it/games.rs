@@ -8,6 +8,9 @@ use shakmaty::Color;
 use wildt::command::{Command, MoveNumber, WrittenMove};
 use wildt::config::{Config, LOCAL_TOML};
 use wildt::game::{GameResult, PgnHeaders, Termination, pgn};
+use wildt::handle::{Handled, Mode, Source, handle_message};
+use wildt::mail::InboxId;
+use wildt::organise::{self, Mailing, NewGame, OrganiseError};
 use wildt::referee::{Rejection, Verdict};
 use wildt::store::Store;
 
@@ -31,19 +34,22 @@ pub async fn temp_store() -> TempStore {
 }
 
 async fn new_game(t: &TempStore, fen: Option<&str>) -> i64 {
-    t.store
-        .create_game(
-            "anna@example.org",
-            "ben@example.net",
+    organise::create_game(
+        &t.store,
+        &t.config.referee,
+        50,
+        NewGame {
+            white: "anna@example.org",
+            black: "ben@example.net",
             fen,
-            Some("Test"),
-            &t.config.referee,
-            50,
-        )
-        .await
-        .unwrap()
-        .view
-        .id
+            event: Some("Test"),
+        },
+        Mailing::NoMail,
+    )
+    .await
+    .unwrap()
+    .view
+    .id
 }
 
 /// Plays `moves` alternately from the side to move; every one must be accepted.
@@ -52,9 +58,7 @@ async fn play(t: &TempStore, game: i64, moves: &[&str]) -> Verdict {
     for m in moves {
         let g = t.store.game(game).await.unwrap().unwrap();
         let seat = g.view.record.turn();
-        last = t
-            .store
-            .play_by_hand(game, seat, &Command::single(m.parse().unwrap()))
+        last = organise::play_by_hand(&t.store, game, seat, &Command::single(m.parse().unwrap()))
             .await
             .unwrap();
         assert!(matches!(last, Verdict::Moved { .. }), "{m}: {last:?}");
@@ -84,9 +88,7 @@ async fn whole_game_to_mate_is_stored_and_finished() {
     let g = t.store.game(id).await.unwrap().unwrap();
     assert_eq!(g.view.record.plies().len(), moves.len());
     assert_eq!(g.view.record.end, Some(end));
-    let after = t
-        .store
-        .play_by_hand(id, Color::White, &Command::Resign)
+    let after = organise::play_by_hand(&t.store, id, Color::White, &Command::Resign)
         .await
         .unwrap();
     assert!(matches!(
@@ -111,9 +113,7 @@ async fn claimed_threefold_repetition_ends_the_game() {
     let id = new_game(&t, None).await;
     play(&t, id, &["7163", "7866", "6371", "6678", "7163", "7866"]).await;
     // Only twice so far after Black's knight returns: the claim is refused.
-    let v = t
-        .store
-        .play_by_hand(id, Color::White, &Command::ClaimDraw)
+    let v = organise::play_by_hand(&t.store, id, Color::White, &Command::ClaimDraw)
         .await
         .unwrap();
     assert!(
@@ -121,9 +121,7 @@ async fn claimed_threefold_repetition_ends_the_game() {
         "{v:?}"
     );
     play(&t, id, &["6371", "6678"]).await;
-    let v = t
-        .store
-        .play_by_hand(id, Color::White, &Command::ClaimDraw)
+    let v = organise::play_by_hand(&t.store, id, Color::White, &Command::ClaimDraw)
         .await
         .unwrap();
     assert!(matches!(v, Verdict::Ended { .. }), "{v:?}");
@@ -139,17 +137,13 @@ async fn agreed_draw_survives_a_reload() {
     let t = temp_store().await;
     let id = new_game(&t, None).await;
     play(&t, id, &["5254"]).await;
-    let offer = t
-        .store
-        .play_by_hand(id, Color::Black, &Command::OfferDraw)
+    let offer = organise::play_by_hand(&t.store, id, Color::Black, &Command::OfferDraw)
         .await
         .unwrap();
     assert_eq!(offer, Verdict::DrawOffered { by: Color::Black });
     let g = t.store.game(id).await.unwrap().unwrap();
     assert_eq!(g.view.record.draw_offer, Some(Color::Black));
-    let v = t
-        .store
-        .play_by_hand(id, Color::White, &Command::AcceptDraw)
+    let v = organise::play_by_hand(&t.store, id, Color::White, &Command::AcceptDraw)
         .await
         .unwrap();
     assert!(matches!(v, Verdict::Ended { .. }), "{v:?}");
@@ -166,8 +160,7 @@ async fn resignation_is_stored() {
     let t = temp_store().await;
     let id = new_game(&t, None).await;
     play(&t, id, &["5254", "5755"]).await;
-    t.store
-        .play_by_hand(id, Color::Black, &Command::Resign)
+    organise::play_by_hand(&t.store, id, Color::Black, &Command::Resign)
         .await
         .unwrap();
     let g = t.store.game(id).await.unwrap().unwrap();
@@ -198,18 +191,17 @@ async fn echo_mismatch_changes_nothing() {
             mv: "7163".parse().unwrap(),
         },
     ];
-    let v = t
-        .store
-        .play_by_hand(
-            id,
-            Color::White,
-            &Command::Play {
-                line,
-                offer_draw: false,
-            },
-        )
-        .await
-        .unwrap();
+    let v = organise::play_by_hand(
+        &t.store,
+        id,
+        Color::White,
+        &Command::Play {
+            line,
+            offer_draw: false,
+        },
+    )
+    .await
+    .unwrap();
     assert!(
         matches!(v, Verdict::Rejected(Rejection::EchoMismatch { .. })),
         "{v:?}"
@@ -231,15 +223,25 @@ async fn two_moves_at_the_same_moment_apply_exactly_one() {
         let (ba, bb) = (barrier.clone(), barrier.clone());
         let first = tokio::spawn(async move {
             ba.wait().await;
-            a.play_by_hand(id, Color::White, &Command::single("5254".parse().unwrap()))
-                .await
-                .unwrap()
+            organise::play_by_hand(
+                &a,
+                id,
+                Color::White,
+                &Command::single("5254".parse().unwrap()),
+            )
+            .await
+            .unwrap()
         });
         let second = tokio::spawn(async move {
             bb.wait().await;
-            b.play_by_hand(id, Color::White, &Command::single("4244".parse().unwrap()))
-                .await
-                .unwrap()
+            organise::play_by_hand(
+                &b,
+                id,
+                Color::White,
+                &Command::single("4244".parse().unwrap()),
+            )
+            .await
+            .unwrap()
         });
         let verdicts = [first.await.unwrap(), second.await.unwrap()];
         let moved = verdicts
@@ -339,9 +341,19 @@ async fn one_game_too_many_for_a_player_is_refused() {
         let store = t.store.clone();
         let referee = t.config.referee.clone();
         async move {
-            store
-                .create_game(white, "ben@example.net", None, None, &referee, 2)
-                .await
+            organise::create_game(
+                &store,
+                &referee,
+                2,
+                NewGame {
+                    white,
+                    black: "ben@example.net",
+                    fen: None,
+                    event: None,
+                },
+                Mailing::NoMail,
+            )
+            .await
         }
     };
     create("p1@example.org").await.unwrap();
@@ -350,7 +362,7 @@ async fn one_game_too_many_for_a_player_is_refused() {
     assert!(
         matches!(
             &err,
-            wildt::store::StoreError::TooManyGames { email, count: 2, limit: 2 } if email == "ben@example.net"
+            OrganiseError::TooManyGames { email, count: 2, limit: 2 } if email == "ben@example.net"
         ),
         "{err:?}"
     );
@@ -361,15 +373,31 @@ async fn rekey_replaces_only_that_seats_key() {
     let t = temp_store().await;
     let id = new_game(&t, None).await;
     let before = t.store.game(id).await.unwrap().unwrap();
-    let key = t.store.rekey(id, Color::Black, None).await.unwrap();
+    let key = organise::rekey(
+        &t.store,
+        &t.config.referee,
+        id,
+        Color::Black,
+        Mailing::NoMail,
+    )
+    .await
+    .unwrap();
     let after = t.store.game(id).await.unwrap().unwrap();
     assert_eq!(after.view.black.key, key);
     assert_ne!(after.view.black.key, before.view.black.key);
     assert_eq!(after.view.white.key, before.view.white.key);
     assert!(t.store.due_mail(i64::MAX, 10).await.unwrap().is_empty());
     assert!(matches!(
-        t.store.rekey(999, Color::White, None).await.unwrap_err(),
-        wildt::store::StoreError::NoGame(999)
+        organise::rekey(
+            &t.store,
+            &t.config.referee,
+            999,
+            Color::White,
+            Mailing::NoMail
+        )
+        .await
+        .unwrap_err(),
+        OrganiseError::NoGame(999)
     ));
 }
 
@@ -382,9 +410,7 @@ async fn after_rekey_the_old_address_moves_nothing_and_the_new_one_does() {
     let id = new_game(&t, None).await;
     let old_key = t.store.game(id).await.unwrap().unwrap().view.white.key;
     let old = wildt::decide::game_address(&t.config.referee, id, &old_key);
-    let key = t
-        .store
-        .rekey(id, Color::White, Some(&t.config.referee))
+    let key = organise::rekey(&t.store, &t.config.referee, id, Color::White, Mailing::Mail)
         .await
         .unwrap();
     let new = wildt::decide::game_address(&t.config.referee, id, &key);
@@ -428,50 +454,59 @@ async fn mail_move(t: &TempStore, game: i64, seat: Color, n: usize, body: &str) 
     mail_decision(t, game, seat, n, body).await.rate_limited
 }
 
-async fn mail_decision(
-    t: &TempStore,
-    game: i64,
-    seat: Color,
-    n: usize,
-    body: &str,
-) -> wildt::decide::Decision {
+/// A decision with the mails it wrote, as the daemon's path returns them.
+#[derive(Debug)]
+struct Answer {
+    decision: wildt::decide::Decision,
+    mails: Vec<wildt::reply::OutMail>,
+    rate_limited: usize,
+}
+
+impl std::ops::Deref for Answer {
+    type Target = wildt::decide::Decision;
+    fn deref(&self) -> &Self::Target {
+        &self.decision
+    }
+}
+
+async fn mail_decision(t: &TempStore, game: i64, seat: Color, n: usize, body: &str) -> Answer {
     let g = t.store.game(game).await.unwrap().unwrap();
     let player = g.view.player(seat);
     let to = wildt::decide::game_address(&t.config.referee, game, &player.key);
     mail_to(t, &to, &player.email, n, body).await
 }
 
-/// A mail from `from` to the address `to`, through the daemon's path.
-async fn mail_to(
-    t: &TempStore,
-    to: &str,
-    from: &str,
-    n: usize,
-    body: &str,
-) -> wildt::decide::Decision {
+/// A mail from `from` to the address `to`, through the daemon's path (as the
+/// `n`th message of a Maildir inbox), under the rules of `t.config` now.
+async fn mail_to(t: &TempStore, to: &str, from: &str, n: usize, body: &str) -> Answer {
     let raw = format!(
         "From: {from}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <mail-{n}@example.org>\r\n\r\n{body}\r\n"
     );
-    match t
-        .store
-        .handle_message(
-            &format!("test:{n}"),
-            raw.as_bytes(),
-            raw.len(),
-            &t.config,
-            false,
-        )
-        .await
-        .unwrap()
+    let source = Source::Inbox(InboxId::Maildir {
+        id: format!("test-{n}"),
+    });
+    match handle_message(
+        &t.store,
+        &t.config.rules(),
+        &source,
+        raw.as_bytes(),
+        raw.len(),
+        Mode::Commit,
+    )
+    .await
+    .unwrap()
     {
-        wildt::store::Handled::Decided { decision, .. } => *decision,
+        Handled::Decided {
+            decision, letters, ..
+        } => Answer {
+            decision: *decision,
+            mails: letters.mails,
+            rate_limited: letters.rate_limited,
+        },
         other => panic!("{other:?}"),
     }
 }
 
-/// Regression: the hourly reply limit counted every mail to a player,
-/// the opponent's relays too, so a player whose opponent moved often (a fast
-/// game, or many games) lost the confirmations of their own moves.
 #[tokio::test]
 async fn relays_of_the_opponents_moves_do_not_use_up_a_players_reply_limit() {
     let mut t = temp_store().await;

@@ -1,0 +1,71 @@
+//! Shared test data for the benches and fuzz targets (separate crates, so
+//! they cannot share a test module): the club of the mail fixtures and its
+//! game 17. Not part of wildt's interface. [pure: no IO]
+
+use crate::auth::Policy;
+use crate::config::{Limits, RefereeConfig, Rules, Security};
+use crate::decide::{GameView, Player};
+use crate::game::Record;
+use crate::intake::{DEFAULT_MAX_COMMANDS, IntakeConfig};
+
+/// White's key in game 17 (`chess+17-k3x9qp2m@club.example`).
+pub const WHITE_KEY: &str = "k3x9qp2m";
+/// Black's key in game 17.
+pub const BLACK_KEY: &str = "b7y2wq4n";
+
+/// The referee `chess@club.example`, as the mail fixtures address it.
+pub fn referee() -> RefereeConfig {
+    RefereeConfig {
+        address: "chess@club.example".to_owned(),
+        local: "chess".to_owned(),
+        domain: "club.example".to_owned(),
+        name: "Club referee".to_owned(),
+    }
+}
+
+/// The club's rules with messages up to `max_message_bytes` read, the
+/// default limits otherwise, `policy`, and `mx.club.example` as the trusted
+/// server when `trusted` is set.
+pub fn rules(max_message_bytes: usize, policy: Policy, trusted: bool) -> Rules {
+    let referee = referee();
+    Rules {
+        intake: IntakeConfig {
+            referee_local: referee.local.clone(),
+            referee_domain: referee.domain.clone(),
+            max_message_bytes,
+            max_commands: DEFAULT_MAX_COMMANDS,
+        },
+        referee,
+        limits: Limits {
+            max_message_bytes,
+            replies_per_sender_per_hour: 60,
+            games_per_player: 50,
+            commands_per_message: DEFAULT_MAX_COMMANDS,
+        },
+        security: Security {
+            trusted_authserv_id: trusted.then(|| "mx.club.example".to_owned()),
+            policy,
+        },
+    }
+}
+
+/// Game 17 between `anna@example.org` (White) and `ben@example.net`
+/// (Black) after `moves` (ICCF, from the start).
+///
+/// # Panics
+/// If a move is not ICCF or not legal: fixtures are written by hand.
+pub fn game_17(moves: &[&str]) -> GameView {
+    GameView {
+        id: 17,
+        white: Player {
+            email: "anna@example.org".to_owned(),
+            key: WHITE_KEY.to_owned(),
+        },
+        black: Player {
+            email: "ben@example.net".to_owned(),
+            key: BLACK_KEY.to_owned(),
+        },
+        record: Record::replay(None, moves.iter().map(|m| m.parse().expect("an ICCF move")))
+            .expect("a legal fixture game"),
+    }
+}

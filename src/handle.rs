@@ -1,0 +1,184 @@
+//! The use case "a message arrives": read it, decide it, write the answers,
+//! and record it all in one transaction. [IO: database]
+//!
+//! The daemon and `wildt check` both call [`handle_message`]; the dry run
+//! (`check`) only skips the commit, so nothing is recorded and nothing sent.
+//! Followed as data, a message goes down once: intake -> decide -> reply ->
+//! render -> store (one transaction); the daemon's transport sends the
+//! outbox afterwards.
+
+use std::fmt;
+
+use sha2::{Digest, Sha256};
+
+use crate::config::Rules;
+use crate::decide::{self, Decision};
+use crate::intake::{self, Intake};
+use crate::mail::InboxId;
+use crate::mail::render::{Rendered, render};
+use crate::reply::{self, Letters};
+use crate::store::messages::MessageRow;
+use crate::store::{Store, StoreError, games, messages, now_secs, outbox};
+
+/// Where a message came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// An inbox's message: seen again at the same coordinates, it is a
+    /// duplicate even if its bytes changed.
+    Inbox(InboxId),
+    /// A file handed to `wildt check`: only the same bytes are a duplicate.
+    Cli,
+}
+
+impl fmt::Display for Source {
+    /// The source as recorded in the database.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Inbox(InboxId::Maildir { id }) => write!(f, "maildir:{id}"),
+            Source::Inbox(InboxId::Imap {
+                mailbox,
+                uidvalidity,
+                uid,
+            }) => write!(f, "imap:{mailbox}:{uidvalidity}:{uid}"),
+            Source::Cli => f.write_str("cli"),
+        }
+    }
+}
+
+/// Whether the outcome is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Commit,
+    /// Everything is decided and written, then rolled back: what would
+    /// happen, nothing done.
+    DryRun,
+}
+
+/// What became of a message.
+#[derive(Debug)]
+pub enum Handled {
+    /// Seen before (same bytes or same inbox coordinates): nothing done again.
+    Duplicate { outcome: String },
+    Decided {
+        intake: Box<Intake>,
+        decision: Box<Decision>,
+        /// The mails the decision writes, after the hourly limit.
+        letters: Letters,
+        /// Those of them queued in the outbox (a mail whose address lettre
+        /// cannot write is left out).
+        mails: Vec<Rendered>,
+    },
+}
+
+/// Handles one inbound message: dedupe, read, decide, persist, enqueue mail.
+/// `raw` is the message of `size` bytes, or only its beginning when the
+/// inbox did not read all of a message too large to be read anyway.
+pub async fn handle_message(
+    store: &Store,
+    rules: &Rules,
+    source: &Source,
+    raw: &[u8],
+    size: usize,
+    mode: Mode,
+) -> Result<Handled, StoreError> {
+    let sha = digest(raw, size);
+    // Reading needs only the bytes: done before the write lock is taken.
+    let intake = intake::read_sized(raw, size, &rules.intake);
+    let source_key = source.to_string();
+    let now = now_secs();
+    let mut tx = store.begin().await?;
+    let inbox_source = matches!(source, Source::Inbox(_)).then_some(source_key.as_str());
+    if let Some(outcome) = messages::seen(&mut tx, &sha, inbox_source).await? {
+        return Ok(Handled::Duplicate { outcome });
+    }
+    let stored = match &intake.game_address {
+        Some(a) => games::load(&mut tx, a.game).await?,
+        None => None,
+    };
+    let view = stored.as_ref().map(|g| &g.view);
+    let recent = messages::recent(
+        &mut tx,
+        intake.from.as_deref(),
+        stored.as_ref().map(|g| g.view.id),
+        now,
+    )
+    .await?;
+    let decision = decide::judge_message(raw, &intake, view, recent, rules);
+    let letters = reply::write(&decision, &intake, view, &rules.referee);
+    let message_row = messages::insert(
+        &mut tx,
+        &MessageRow {
+            sha256: &sha,
+            source: &source_key,
+            message_id: intake.message_id.as_deref(),
+            from: intake.from.as_deref(),
+            game: view.map(|g| g.id),
+            outcome: decision.outcome,
+            detail: &decision.detail,
+            received_at: now,
+        },
+    )
+    .await?;
+    if let (Some(after), Some(g)) = (&decision.record_after, view) {
+        games::save_change(&mut tx, g.id, &g.record, after, Some(message_row)).await?;
+    }
+    let root = stored.as_ref().map(|g| g.thread_root.as_str());
+    let mut rendered = Vec::with_capacity(letters.mails.len());
+    for mail in &letters.mails {
+        let r = match render(mail, &rules.referee, root, &intake.references) {
+            Ok(r) => r,
+            Err(e) => {
+                // An address lettre cannot write (e.g. a malformed From):
+                // that one mail is skipped; the message is still recorded.
+                tracing::warn!(recipient = %mail.to, error = %e, "reply not rendered");
+                continue;
+            }
+        };
+        outbox::enqueue(
+            &mut tx,
+            Some(message_row),
+            mail,
+            &r,
+            &rules.referee.address,
+            now,
+        )
+        .await?;
+        rendered.push(r);
+    }
+    match mode {
+        Mode::Commit => tx.commit().await?,
+        Mode::DryRun => tx.rollback().await?,
+    }
+    Ok(Handled::Decided {
+        intake: Box::new(intake),
+        decision: Box::new(decision),
+        letters,
+        mails: rendered,
+    })
+}
+
+/// The message's digest, the key against deciding it twice. Of a message
+/// larger than the inbox reads, `raw` is its beginning: its size goes into
+/// the digest too, so two different large messages that begin alike are not
+/// taken for one.
+fn digest(raw: &[u8], size: usize) -> String {
+    let sum = if size > raw.len() {
+        let mut h = Sha256::new();
+        h.update(raw);
+        h.update(format!("\0{size}"));
+        h.finalize()
+    } else {
+        Sha256::digest(raw)
+    };
+    hex(&sum)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
+}

@@ -1,0 +1,181 @@
+//! The organiser's use cases, each one transaction: create a game with its
+//! welcome mails, give a seat a new key with its notice, record a move by
+//! hand. [IO: database]
+//!
+//! A game and the mails that tell its players their addresses are committed
+//! together: a crash can leave neither or both, never a game nobody was told
+//! of.
+
+use shakmaty::Color;
+
+use crate::command::Command;
+use crate::config::RefereeConfig;
+use crate::game::{Record, RecordError};
+use crate::keys::new_key;
+use crate::mail::render::{RenderError, render};
+use crate::referee::{Verdict, judge};
+use crate::reply;
+use crate::store::games::NewGameRow;
+use crate::store::{Store, StoreError, StoredGame, games, now_secs, outbox};
+
+#[derive(Debug, thiserror::Error)]
+pub enum OrganiseError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("game {0} does not exist")]
+    NoGame(i64),
+    #[error("{0}")]
+    BadStart(RecordError),
+    #[error("{email} already plays {count} unfinished games (the limit is {limit})")]
+    TooManyGames {
+        email: String,
+        count: i64,
+        limit: u32,
+    },
+    #[error("cannot write the mail to {to}: {source}")]
+    Unwritable { to: String, source: RenderError },
+    #[error("a player cannot play against themselves ({0})")]
+    SamePlayer(String),
+}
+
+impl From<sqlx::Error> for OrganiseError {
+    fn from(e: sqlx::Error) -> OrganiseError {
+        OrganiseError::Store(StoreError::Sql(e))
+    }
+}
+
+/// A game to create.
+#[derive(Debug, Clone, Copy)]
+pub struct NewGame<'a> {
+    pub white: &'a str,
+    pub black: &'a str,
+    /// Start from this position instead of the initial one.
+    pub fen: Option<&'a str>,
+    pub event: Option<&'a str>,
+}
+
+/// Whether the players are mailed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mailing {
+    Mail,
+    /// The organiser passes the addresses on (e.g. for a postcard game).
+    NoMail,
+}
+
+/// Creates a game with fresh secret keys and, with [`Mailing::Mail`], queues
+/// the mails that tell each player their colour, opponent and game address,
+/// in the same transaction.
+pub async fn create_game(
+    store: &Store,
+    referee: &RefereeConfig,
+    games_per_player: u32,
+    new: NewGame<'_>,
+    mailing: Mailing,
+) -> Result<StoredGame, OrganiseError> {
+    let record = Record::new(new.fen).map_err(OrganiseError::BadStart)?;
+    let (white, black) = (
+        new.white.trim().to_ascii_lowercase(),
+        new.black.trim().to_ascii_lowercase(),
+    );
+    if white == black {
+        return Err(OrganiseError::SamePlayer(white));
+    }
+    let mut tx = store.begin().await?;
+    for email in [&white, &black] {
+        let count = games::active_count(&mut tx, email).await?;
+        if count >= i64::from(games_per_player) {
+            return Err(OrganiseError::TooManyGames {
+                email: email.clone(),
+                count,
+                limit: games_per_player,
+            });
+        }
+    }
+    let thread_root = format!("wildt-game-{}@{}", new_key(), referee.domain);
+    let id = games::insert(
+        &mut tx,
+        &NewGameRow {
+            white: &white,
+            black: &black,
+            white_key: &new_key(),
+            black_key: &new_key(),
+            start_fen: record.start_fen(),
+            event: new.event,
+            thread_root: &thread_root,
+        },
+    )
+    .await?;
+    let game = games::load(&mut tx, id)
+        .await?
+        .ok_or(OrganiseError::NoGame(id))?;
+    if mailing == Mailing::Mail {
+        let now = now_secs();
+        let mails = reply::with_game(&game.view, referee, |ctx| {
+            reply::welcome_mails(ctx, game.event.as_deref())
+        });
+        for mail in mails {
+            match render(&mail, referee, Some(&game.thread_root), &[]) {
+                Ok(r) => outbox::enqueue(&mut tx, None, &mail, &r, &referee.address, now).await?,
+                Err(e) => {
+                    tracing::warn!(recipient = %mail.to, error = %e, "welcome not rendered");
+                }
+            }
+        }
+    }
+    tx.commit().await?;
+    Ok(game)
+}
+
+/// Gives a seat a fresh key: its old game address stops working at once.
+/// With [`Mailing::Mail`], the player's mail with the new address is queued
+/// in the same transaction, so the key never changes without it.
+pub async fn rekey(
+    store: &Store,
+    referee: &RefereeConfig,
+    game: i64,
+    seat: Color,
+    mailing: Mailing,
+) -> Result<String, OrganiseError> {
+    let key = new_key();
+    let mut tx = store.begin().await?;
+    if !games::set_key(&mut tx, game, seat, &key).await? {
+        return Err(OrganiseError::NoGame(game));
+    }
+    if mailing == Mailing::Mail {
+        let g = games::load(&mut tx, game)
+            .await?
+            .ok_or(OrganiseError::NoGame(game))?;
+        let mail = reply::with_game(&g.view, referee, |ctx| reply::new_address_mail(ctx, seat));
+        let r = render(&mail, referee, Some(&g.thread_root), &[]).map_err(|source| {
+            OrganiseError::Unwritable {
+                to: mail.to.clone(),
+                source,
+            }
+        })?;
+        outbox::enqueue(&mut tx, None, &mail, &r, &referee.address, now_secs()).await?;
+    }
+    tx.commit().await?;
+    Ok(key)
+}
+
+/// Records a command for a seat by hand (a postcard game), through the
+/// referee, in one transaction. Mails are not sent for hand-recorded moves.
+pub async fn play_by_hand(
+    store: &Store,
+    game: i64,
+    seat: Color,
+    command: &Command,
+) -> Result<Verdict, OrganiseError> {
+    let mut tx = store.begin().await?;
+    let stored = games::load(&mut tx, game)
+        .await?
+        .ok_or(OrganiseError::NoGame(game))?;
+    let verdict = judge(&stored.view.record, seat, command);
+    let mut after = stored.view.record.clone();
+    after.apply(&verdict);
+    if !matches!(verdict, Verdict::Rejected(_) | Verdict::Status) {
+        games::save_change(&mut tx, game, &stored.view.record, &after, None).await?;
+    }
+    tx.commit().await?;
+    Ok(verdict)
+}

@@ -1,0 +1,128 @@
+//! SQLite through sqlx: opening the database, its migrations, and one module
+//! per table of small functions that take a connection or transaction. [IO]
+//!
+//! The store keeps tables, not use cases: what happens when a message
+//! arrives is `handle`, what the organiser does is `organise`; both drive
+//! these functions inside one `BEGIN IMMEDIATE` transaction ([`Store::begin`]).
+
+pub mod games;
+pub mod messages;
+pub mod outbox;
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::{Sqlite, SqlitePool, Transaction};
+
+use crate::game::RecordError;
+
+pub use games::StoredGame;
+pub use outbox::OutboxRow;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Sql(#[from] sqlx::Error),
+    #[error("database migration: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("cannot create the database folder {path}: {source}")]
+    Folder {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("game {game} is damaged: {source}")]
+    Corrupt { game: i64, source: RecordError },
+    #[error("game {game}: stored value `{value}` is not valid")]
+    BadValue { game: i64, value: String },
+}
+
+/// Seconds since the Unix epoch.
+pub fn now_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+#[derive(Clone)]
+pub struct Store {
+    pool: SqlitePool,
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `url`, with WAL, foreign keys
+    /// and a busy timeout, and applies the embedded migrations.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        let options = SqliteConnectOptions::from_str(url)?
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        if let Some(parent) = Path::new(options.get_filename()).parent()
+            && !parent.as_os_str().is_empty()
+        {
+            std::fs::create_dir_all(parent).map_err(|source| StoreError::Folder {
+                path: parent.to_owned(),
+                source,
+            })?;
+        }
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .connect_with(options)
+            .await?;
+        sqlx::migrate!("./migrations").run(&pool).await?;
+        Ok(Store { pool })
+    }
+
+    pub fn pool(&self) -> &SqlitePool {
+        &self.pool
+    }
+
+    /// A write transaction, taken at once (`BEGIN IMMEDIATE`): two writers
+    /// never both read a game and then both change it.
+    pub async fn begin(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
+        Ok(self.pool.begin_with("BEGIN IMMEDIATE").await?)
+    }
+
+    pub async fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
+        games::load(&mut *self.pool.acquire().await?, id).await
+    }
+
+    pub async fn game_ids(&self) -> Result<Vec<i64>, StoreError> {
+        games::ids(&mut *self.pool.acquire().await?).await
+    }
+
+    /// Outbox rows due now, oldest first.
+    pub async fn due_mail(&self, now: i64, limit: i64) -> Result<Vec<OutboxRow>, StoreError> {
+        outbox::due(&mut *self.pool.acquire().await?, now, limit).await
+    }
+
+    /// Seconds until the next pending row is due, if any is pending.
+    pub async fn next_due_in(&self, now: i64) -> Result<Option<i64>, StoreError> {
+        outbox::next_due_in(&mut *self.pool.acquire().await?, now).await
+    }
+
+    pub async fn mark_sent(&self, id: i64) -> Result<(), StoreError> {
+        outbox::mark_sent(&mut *self.pool.acquire().await?, id).await
+    }
+
+    pub async fn mark_retry(&self, id: i64, next_at: i64, error: &str) -> Result<(), StoreError> {
+        outbox::mark_retry(&mut *self.pool.acquire().await?, id, next_at, error).await
+    }
+
+    pub async fn mark_failed(&self, id: i64, error: &str) -> Result<(), StoreError> {
+        outbox::mark_failed(&mut *self.pool.acquire().await?, id, error).await
+    }
+
+    /// Counts of what the outbox holds: (pending, sent, failed).
+    pub async fn outbox_counts(&self) -> Result<(i64, i64, i64), StoreError> {
+        outbox::counts(&mut *self.pool.acquire().await?).await
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
