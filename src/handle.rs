@@ -182,3 +182,34 @@ fn hex(bytes: &[u8]) -> String {
             s
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The dedupe key of an inbox's message is what earlier versions
+    /// recorded: a database kept across an upgrade still knows its messages.
+    #[test]
+    fn sources_are_recorded_as_before() {
+        let maildir = Source::Inbox(InboxId::Maildir {
+            id: "1732400000.M1P2.host".to_owned(),
+        });
+        let imap = Source::Inbox(InboxId::Imap {
+            mailbox: "INBOX".to_owned(),
+            uidvalidity: 7,
+            uid: 42,
+        });
+        assert_eq!(maildir.to_string(), "maildir:1732400000.M1P2.host");
+        assert_eq!(imap.to_string(), "imap:INBOX:7:42");
+        assert_eq!(Source::Cli.to_string(), "cli");
+    }
+
+    /// A message larger than the inbox read is keyed by its beginning and
+    /// its size: two that begin alike but differ in size are two messages.
+    #[test]
+    fn a_cut_message_is_keyed_by_its_size_too() {
+        let head = b"From: a@example.org\r\n\r\nxxxx";
+        assert_ne!(digest(head, 1000), digest(head, 1001));
+        assert_ne!(digest(head, 1000), digest(head, head.len()));
+    }
+}

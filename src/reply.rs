@@ -626,3 +626,17 @@ pub fn help_text(referee: &RefereeConfig) -> String {
         domain = referee.domain,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every subject starts with the intake's mark, so a player's reply to
+    /// any mail of wildt is recognised as quoting wildt, not as a command.
+    #[test]
+    fn subjects_start_with_the_intakes_mark() {
+        assert_eq!(subject(Some(17), "status"), "[wildt #17] status");
+        assert_eq!(subject(None, "how to play"), "[wildt] how to play");
+        assert!(subject(Some(3), "1. 5254 accepted").starts_with(WILDT_SUBJECT_MARK));
+    }
+}
