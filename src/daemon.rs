@@ -12,13 +12,10 @@ use std::time::Duration;
 use tokio::sync::{Notify, watch};
 use tracing::{Instrument, debug, error, info, info_span, warn};
 
-use crate::config::{Config, InboxConfig, OutboxConfig, OutboxKind, Rules};
+use crate::config::{Config, OutboxConfig, Rules};
 use crate::handle::{Handled, Mode, Source, handle_message};
-use crate::mail::imap::{Backoff, ImapInbox};
-use crate::mail::maildir::MaildirInbox;
-use crate::mail::outbox::{SendError, write_file};
-use crate::mail::smtp::SmtpTransport;
-use crate::mail::{Inbound, InboxError, InboxId};
+use crate::mail::imap::Backoff;
+use crate::mail::{Inbound, Inbox, InboxError, Transport, TransportError};
 use crate::store::{Store, StoreError, now_secs};
 
 #[derive(Debug, thiserror::Error)]
@@ -27,8 +24,9 @@ pub enum DaemonError {
     Store(#[from] StoreError),
     #[error(transparent)]
     Inbox(#[from] InboxError),
+    /// The transport could not be opened (the prefix says which side).
     #[error("outbox: {0}")]
-    Outbox(String),
+    Outbox(TransportError),
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -39,136 +37,12 @@ pub struct RunOptions {
 
 /// What a run did, for the log and for tests.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Summary {
+pub struct RunReport {
     pub messages: u64,
     pub duplicates: u64,
     pub sent: u64,
     pub retried: u64,
     pub failed: u64,
-}
-
-/// The inbox behind the loop.
-pub enum Inbox {
-    Maildir(MaildirInbox),
-    Imap(Box<ImapInbox>),
-}
-
-const BATCH: usize = 200;
-
-impl Inbox {
-    /// Opens the inbox; it reads at most `max_message_bytes + 1` bytes of
-    /// any message.
-    pub async fn open(config: &InboxConfig, max_message_bytes: usize) -> Result<Inbox, InboxError> {
-        Ok(match config {
-            InboxConfig::Maildir { path } => {
-                let mut m = MaildirInbox::open(path)?;
-                m.set_max_message_bytes(max_message_bytes);
-                Inbox::Maildir(m)
-            }
-            InboxConfig::Imap(cfg) => {
-                let mut i = ImapInbox::connect(cfg).await?;
-                i.set_max_message_bytes(max_message_bytes);
-                Inbox::Imap(Box::new(i))
-            }
-        })
-    }
-
-    async fn fetch_waiting(&mut self) -> Result<Vec<Inbound>, InboxError> {
-        match self {
-            Inbox::Maildir(m) => m.fetch_waiting(BATCH),
-            Inbox::Imap(i) => i.fetch_waiting().await,
-        }
-    }
-
-    async fn mark_done(&mut self, id: &InboxId) -> Result<(), InboxError> {
-        match self {
-            Inbox::Maildir(m) => m.mark_done(id),
-            Inbox::Imap(i) => i.mark_done(id).await,
-        }
-    }
-
-    /// Logs out of IMAP, but never holds up a stop for long: a session that
-    /// does not answer within 5 s is simply dropped.
-    async fn close(self) {
-        if let Inbox::Imap(i) = self {
-            match tokio::time::timeout(Duration::from_secs(5), i.logout()).await {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => debug!(error = %e, "IMAP logout"),
-                Err(_) => debug!("IMAP logout timed out"),
-            }
-        }
-    }
-
-    /// Forgets the current IMAP session; the next call opens a new one.
-    fn drop_session(&mut self) {
-        if let Inbox::Imap(i) = self {
-            i.drop_session();
-        }
-    }
-
-    /// Cancel-safe: used inside `select!` with the shutdown signal.
-    async fn wait_for_mail(&mut self, max: Duration) -> Result<(), InboxError> {
-        match self {
-            Inbox::Maildir(m) => {
-                m.wait_for_mail(max).await;
-                Ok(())
-            }
-            Inbox::Imap(i) => i.wait_for_mail(max).await,
-        }
-    }
-}
-
-/// Where mail goes.
-pub enum Transport {
-    File(std::path::PathBuf),
-    Smtp(SmtpTransport),
-    Sendmail(lettre::AsyncSendmailTransport<lettre::Tokio1Executor>),
-}
-
-impl Transport {
-    pub async fn open(config: &OutboxConfig) -> Result<Transport, DaemonError> {
-        match &config.kind {
-            OutboxKind::File { path } => {
-                tokio::fs::create_dir_all(path)
-                    .await
-                    .map_err(|e| DaemonError::Outbox(format!("{}: {e}", path.display())))?;
-                Ok(Transport::File(path.clone()))
-            }
-            OutboxKind::Smtp(cfg) => Ok(Transport::Smtp(
-                SmtpTransport::new(cfg).map_err(|e| DaemonError::Outbox(e.to_string()))?,
-            )),
-            OutboxKind::Sendmail { command } => Ok(Transport::Sendmail(match command {
-                Some(c) => lettre::AsyncSendmailTransport::new_with_command(c.as_os_str()),
-                None => lettre::AsyncSendmailTransport::new(),
-            })),
-        }
-    }
-
-    async fn send(&self, row: &crate::store::OutboxRow) -> Result<(), SendError> {
-        match self {
-            Transport::File(dir) => write_file(dir, &row.message_id, &row.raw).await,
-            Transport::Smtp(smtp) => Ok(smtp
-                .send_raw(&row.sender, std::slice::from_ref(&row.recipient), &row.raw)
-                .await?),
-            Transport::Sendmail(sendmail) => {
-                use lettre::AsyncTransport as _;
-                let parse = |a: &str| {
-                    a.parse::<lettre::Address>()
-                        .map_err(|e| SendError::Sendmail(format!("{a}: {e}")))
-                };
-                let envelope = lettre::address::Envelope::new(
-                    Some(parse(&row.sender)?),
-                    vec![parse(&row.recipient)?],
-                )
-                .map_err(|e| SendError::Sendmail(e.to_string()))?;
-                sendmail
-                    .send_raw(&envelope, &row.raw)
-                    .await
-                    .map(|_| ())
-                    .map_err(|e| SendError::Sendmail(e.to_string()))
-            }
-        }
-    }
 }
 
 fn notify(state: &[sd_notify::NotifyState<'_>]) {
@@ -207,7 +81,7 @@ pub async fn flush_outbox(
     store: &Store,
     transport: &Transport,
     config: &OutboxConfig,
-    summary: &mut Summary,
+    summary: &mut RunReport,
 ) -> Result<(), StoreError> {
     loop {
         let rows = store.due_mail(now_secs(), 100).await?;
@@ -217,7 +91,11 @@ pub async fn flush_outbox(
         let mut progressed = false;
         for row in rows {
             let span = info_span!("send", message_id = %row.message_id, to = %row.recipient);
-            match transport.send(&row).instrument(span.clone()).await {
+            let sent = transport
+                .send(&row.message_id, &row.sender, &row.recipient, &row.raw)
+                .instrument(span.clone())
+                .await;
+            match sent {
                 Ok(()) => {
                     store.mark_sent(row.id).await?;
                     summary.sent += 1;
@@ -256,7 +134,7 @@ async fn handle_one(
     inbox: &mut Inbox,
     rules: &Rules,
     msg: Inbound,
-    summary: &mut Summary,
+    summary: &mut RunReport,
 ) -> Result<(), DaemonError> {
     let source = Source::Inbox(msg.id.clone());
     let span = info_span!("message", source = %source, message_id = tracing::field::Empty, game = tracing::field::Empty);
@@ -304,11 +182,15 @@ pub async fn run(
     config: Config,
     options: RunOptions,
     shutdown: impl Future<Output = ()>,
-) -> Result<Summary, DaemonError> {
+) -> Result<RunReport, DaemonError> {
     let store = Store::open(&config.database_url).await?;
     let rules = config.rules();
-    let transport = Arc::new(Transport::open(&config.outbox).await?);
-    let mut summary = Summary::default();
+    let transport = Arc::new(
+        Transport::open(&config.outbox)
+            .await
+            .map_err(DaemonError::Outbox)?,
+    );
+    let mut summary = RunReport::default();
     tokio::pin!(shutdown);
     let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
     // READY means the inbox is reachable: keep trying (with backoff) until it
@@ -482,8 +364,8 @@ async fn outbox_worker(
     config: OutboxConfig,
     wake: Arc<Notify>,
     mut stop: watch::Receiver<bool>,
-) -> Result<Summary, StoreError> {
-    let mut summary = Summary::default();
+) -> Result<RunReport, StoreError> {
+    let mut summary = RunReport::default();
     loop {
         flush_outbox(&store, &transport, &config, &mut summary).await?;
         if *stop.borrow() {

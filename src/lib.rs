@@ -19,7 +19,7 @@
 //! - [`keys`]     secret game keys and Message-ID parts from the OS CSPRNG  [IO]
 //! - [`store`]    tables only: `store/games`, `store/messages`, `store/outbox`,
 //!   small functions taking a transaction                                  [IO]
-//! - [`mail`]     inbox (Maildir, IMAP) and outbox (file, SMTP, sendmail)   [IO]
+//! - [`mail`]     inbox (Maildir, IMAP) and transports (file, SMTP, sendmail) [IO]
 //! - [`daemon`]   the loop: wait, hand a message to handle, send            [IO]
 //!
 //! A message goes down once: daemon (or `check`) -> handle -> intake ->

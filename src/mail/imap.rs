@@ -32,7 +32,7 @@ use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
 use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 
 use crate::config::{ImapConfig, Tls};
-use crate::mail::{Inbound, InboxError, InboxId};
+use crate::mail::{Inbound, InboxError, InboxId, TlsError};
 
 /// At most this many messages per [`ImapInbox::fetch_waiting`].
 pub const FETCH_BATCH: usize = 200;
@@ -414,8 +414,11 @@ impl ImapInbox {
 
     async fn tls_handshake(&self, tcp: TcpStream) -> Result<TlsStream<TcpStream>, InboxError> {
         let connector = TlsConnector::from(Arc::new(tls_config(self.cfg.ca_file.as_deref())?));
-        let name = ServerName::try_from(self.cfg.host.clone())
-            .map_err(|e| InboxError::Tls(format!("host {:?}: {e}", self.cfg.host)))?;
+        let name =
+            ServerName::try_from(self.cfg.host.clone()).map_err(|source| TlsError::ServerName {
+                host: self.cfg.host.clone(),
+                source,
+            })?;
         connector
             .connect(name, tcp)
             .await
@@ -647,25 +650,32 @@ impl ImapInbox {
 
 /// The rustls client config: the CA file's certificates if given, else the
 /// public web PKI roots.
-fn tls_config(ca_file: Option<&std::path::Path>) -> Result<ClientConfig, InboxError> {
+fn tls_config(ca_file: Option<&std::path::Path>) -> Result<ClientConfig, TlsError> {
     let mut roots = RootCertStore::empty();
     match ca_file {
         Some(path) => {
-            let pem = std::fs::read(path)
-                .map_err(|e| InboxError::Tls(format!("CA file {}: {e}", path.display())))?;
+            let pem = std::fs::read(path).map_err(|source| TlsError::CaFileRead {
+                path: path.to_owned(),
+                source,
+            })?;
             let certs: Vec<CertificateDer<'static>> = rustls_pemfile::certs(&mut pem.as_slice())
                 .collect::<Result<_, _>>()
-                .map_err(|e| InboxError::Tls(format!("CA file {}: {e}", path.display())))?;
+                .map_err(|source| TlsError::CaFilePem {
+                    path: path.to_owned(),
+                    source,
+                })?;
             if certs.is_empty() {
-                return Err(InboxError::Tls(format!(
-                    "CA file {} holds no PEM certificate",
-                    path.display()
-                )));
+                return Err(TlsError::CaFileEmpty {
+                    path: path.to_owned(),
+                });
             }
             for cert in certs {
                 roots
                     .add(cert)
-                    .map_err(|e| InboxError::Tls(format!("CA file {}: {e}", path.display())))?;
+                    .map_err(|source| TlsError::CaFileCertificate {
+                        path: path.to_owned(),
+                        source,
+                    })?;
             }
         }
         None => roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned()),
@@ -673,7 +683,7 @@ fn tls_config(ca_file: Option<&std::path::Path>) -> Result<ClientConfig, InboxEr
     let provider = Arc::new(tokio_rustls::rustls::crypto::ring::default_provider());
     Ok(ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| InboxError::Tls(e.to_string()))?
+        .map_err(TlsError::Protocol)?
         .with_root_certificates(roots)
         .with_no_client_auth())
 }

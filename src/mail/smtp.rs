@@ -1,8 +1,8 @@
 //! The SMTP outbox transport (lettre, pooled, over tokio-rustls). [IO]
 //!
-//! [`SendError`] tells a retry loop what to do: [`SendError::is_transient`]
+//! [`SmtpError`] tells a retry loop what to do: [`SmtpError::is_transient`]
 //! means "keep the message and try later" (no connection, timeout, TLS
-//! trouble, a 4xx answer), [`SendError::is_permanent`] means "this message
+//! trouble, a 4xx answer), [`SmtpError::is_permanent`] means "this message
 //! will never go" (a 5xx answer such as an unknown recipient, an address that
 //! does not parse). Exactly one of the two holds for every error.
 
@@ -23,7 +23,7 @@ const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
 const POOL_SIZE: u32 = 4;
 
 #[derive(Debug, thiserror::Error)]
-pub enum SendError {
+pub enum SmtpError {
     /// The relay, the connection or TLS failed, or the relay said no.
     #[error("SMTP {server}: {source}")]
     Smtp {
@@ -42,32 +42,38 @@ pub enum SendError {
         server: String,
         source: lettre::transport::smtp::Error,
     },
-    #[error("SMTP CA file {path}: {why}")]
-    CaFile {
+    #[error("SMTP CA file {path}: {source}")]
+    CaFileRead {
         path: std::path::PathBuf,
-        why: String,
+        source: std::io::Error,
+    },
+    #[error("SMTP CA file {path}: {source}")]
+    CaFilePem {
+        path: std::path::PathBuf,
+        source: lettre::transport::smtp::Error,
     },
     #[error(transparent)]
     Config(#[from] ConfigError),
 }
 
-impl SendError {
+impl SmtpError {
     /// Worth retrying later: nothing listening, a timeout, a TLS failure, a
     /// lost connection, or a 4xx answer.
     pub fn is_transient(&self) -> bool {
         match self {
-            SendError::Smtp { source, .. } => match source.status() {
+            SmtpError::Smtp { source, .. } => match source.status() {
                 Some(code) => code.severity == Severity::TransientNegativeCompletion,
                 // No SMTP answer: the network, the connection, TLS, a garbled
                 // reply, a pool shutting down. Only lettre's own refusal to
                 // build the transaction (a client error) will not get better.
                 None => !source.is_client(),
             },
-            SendError::Address { .. }
-            | SendError::Envelope(_)
-            | SendError::TlsSetup { .. }
-            | SendError::CaFile { .. }
-            | SendError::Config(_) => false,
+            SmtpError::Address { .. }
+            | SmtpError::Envelope(_)
+            | SmtpError::TlsSetup { .. }
+            | SmtpError::CaFileRead { .. }
+            | SmtpError::CaFilePem { .. }
+            | SmtpError::Config(_) => false,
         }
     }
 
@@ -81,7 +87,7 @@ impl SendError {
     /// The relay's reply code, when it answered with an error.
     pub fn smtp_code(&self) -> Option<u16> {
         match self {
-            SendError::Smtp { source, .. } => source
+            SmtpError::Smtp { source, .. } => source
                 .status()
                 .and_then(|code| code.to_string().parse().ok()),
             _ => None,
@@ -106,7 +112,7 @@ impl std::fmt::Debug for SmtpTransport {
 
 impl SmtpTransport {
     /// Builds the transport (reads the password and CA files; opens no connection).
-    pub fn new(cfg: &SmtpConfig) -> Result<SmtpTransport, SendError> {
+    pub fn new(cfg: &SmtpConfig) -> Result<SmtpTransport, SmtpError> {
         let server = format!("{}:{}", cfg.host, cfg.port);
         let tls = match cfg.tls {
             TlsMode::None => Tls::None,
@@ -129,13 +135,13 @@ impl SmtpTransport {
 
     /// Sends `raw` as is, with envelope sender `from` and recipients `to`
     /// (the headers are not consulted). All recipients are accepted or none.
-    pub async fn send_raw(&self, from: &str, to: &[String], raw: &[u8]) -> Result<(), SendError> {
+    pub async fn send_raw(&self, from: &str, to: &[String], raw: &[u8]) -> Result<(), SmtpError> {
         let from = parse_address(from)?;
         let to = to
             .iter()
             .map(|a| parse_address(a))
             .collect::<Result<Vec<_>, _>>()?;
-        let envelope = Envelope::new(Some(from), to).map_err(SendError::Envelope)?;
+        let envelope = Envelope::new(Some(from), to).map_err(SmtpError::Envelope)?;
         self.inner
             .send_raw(&envelope, raw)
             .await
@@ -145,45 +151,45 @@ impl SmtpTransport {
 
     /// Connects (or takes a pooled connection) and sends NOOP: `Ok(true)` if
     /// the relay answered.
-    pub async fn test_connection(&self) -> Result<bool, SendError> {
+    pub async fn test_connection(&self) -> Result<bool, SmtpError> {
         self.inner
             .test_connection()
             .await
             .map_err(|source| self.error(source))
     }
 
-    fn error(&self, source: lettre::transport::smtp::Error) -> SendError {
-        SendError::Smtp {
+    fn error(&self, source: lettre::transport::smtp::Error) -> SmtpError {
+        SmtpError::Smtp {
             server: self.server.clone(),
             source,
         }
     }
 }
 
-fn parse_address(address: &str) -> Result<Address, SendError> {
-    address.parse().map_err(|source| SendError::Address {
+fn parse_address(address: &str) -> Result<Address, SmtpError> {
+    address.parse().map_err(|source| SmtpError::Address {
         address: address.to_owned(),
         source,
     })
 }
 
 /// TLS checked against the CA file alone when one is set, else the public roots.
-fn tls_parameters(cfg: &SmtpConfig, server: &str) -> Result<TlsParameters, SendError> {
+fn tls_parameters(cfg: &SmtpConfig, server: &str) -> Result<TlsParameters, SmtpError> {
     let mut builder = TlsParameters::builder(cfg.host.clone());
     if let Some(path) = &cfg.ca_file {
-        let pem = std::fs::read(path).map_err(|e| SendError::CaFile {
+        let pem = std::fs::read(path).map_err(|source| SmtpError::CaFileRead {
             path: path.clone(),
-            why: e.to_string(),
+            source,
         })?;
-        let cert = Certificate::from_pem(&pem).map_err(|e| SendError::CaFile {
+        let cert = Certificate::from_pem(&pem).map_err(|source| SmtpError::CaFilePem {
             path: path.clone(),
-            why: e.to_string(),
+            source,
         })?;
         builder = builder
             .certificate_store(CertificateStore::None)
             .add_root_certificate(cert);
     }
-    builder.build().map_err(|source| SendError::TlsSetup {
+    builder.build().map_err(|source| SmtpError::TlsSetup {
         server: server.to_owned(),
         source,
     })

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use wildt::mail::smtp::{SendError, SmtpTransport};
+use wildt::mail::smtp::{SmtpError, SmtpTransport};
 
 use crate::support::{REFEREE, free_port, message, unique};
 
@@ -167,7 +167,7 @@ async fn refused_connection_is_transient() {
 
     assert!(err.is_transient(), "{err:?}");
     assert!(!err.is_permanent(), "{err:?}");
-    assert!(matches!(err, SendError::Smtp { .. }), "{err:?}");
+    assert!(matches!(err, SmtpError::Smtp { .. }), "{err:?}");
     let probe = bounded("test_connection", transport.test_connection()).await;
     assert!(
         matches!(&probe, Err(e) if e.is_transient()),
@@ -185,6 +185,6 @@ async fn an_invalid_recipient_address_is_permanent_and_sends_nothing() {
         .await
         .expect_err("the address does not parse");
 
-    assert!(matches!(err, SendError::Address { .. }), "{err:?}");
+    assert!(matches!(err, SmtpError::Address { .. }), "{err:?}");
     assert!(err.is_permanent());
 }

@@ -1,0 +1,221 @@
+//! Where rendered mail goes: one [`Transport`] over the file, SMTP and
+//! sendmail transports, and [`TransportError`], which tells the outbox worker
+//! whether to try a mail again. [IO]
+//!
+//! The file transport (the embedded default) writes one `.eml` per
+//! Message-ID, so a resend after a crash overwrites the same file instead of
+//! adding a copy.
+
+use std::path::{Path, PathBuf};
+
+use lettre::address::{AddressError, Envelope};
+use lettre::{AsyncSendmailTransport, AsyncTransport as _, Tokio1Executor};
+
+use super::smtp::{SmtpError, SmtpTransport};
+use crate::config::{OutboxConfig, OutboxKind};
+
+/// Why a transport could not be opened or a mail was not handed over.
+///
+/// As in lettre, exactly one of [`TransportError::is_transient`] and
+/// [`TransportError::is_permanent`] holds: the outbox worker keeps a
+/// transient failure for a later try and records a permanent one for good.
+#[derive(Debug, thiserror::Error)]
+pub enum TransportError {
+    /// The outbox folder of the file transport cannot be created.
+    #[error("{path}: {source}")]
+    Folder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("writing {path}: {source}")]
+    File {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Smtp(#[from] SmtpError),
+    #[error("sendmail: {address}: {source}")]
+    SendmailAddress {
+        address: String,
+        source: AddressError,
+    },
+    #[error("sendmail: {0}")]
+    SendmailEnvelope(lettre::error::Error),
+    #[error("sendmail: {0}")]
+    Sendmail(lettre::transport::sendmail::Error),
+}
+
+impl TransportError {
+    /// Trying again later may succeed (a full disk, a server away).
+    pub fn is_transient(&self) -> bool {
+        !self.is_permanent()
+    }
+
+    /// Trying again will not help (the server refused this mail for good).
+    /// Only SMTP tells the two apart; every file and sendmail failure is
+    /// treated as transient, as the outbox always has.
+    pub fn is_permanent(&self) -> bool {
+        match self {
+            TransportError::Smtp(e) => e.is_permanent(),
+            TransportError::Folder { .. }
+            | TransportError::File { .. }
+            | TransportError::SendmailAddress { .. }
+            | TransportError::SendmailEnvelope(_)
+            | TransportError::Sendmail(_) => false,
+        }
+    }
+}
+
+/// Where mail goes, as configured in `[outbox]`.
+pub enum Transport {
+    File(PathBuf),
+    Smtp(SmtpTransport),
+    Sendmail(AsyncSendmailTransport<Tokio1Executor>),
+}
+
+impl Transport {
+    /// Opens the configured transport: creates the file outbox's folder, or
+    /// reads the SMTP password and CA files (no connection is opened).
+    pub async fn open(config: &OutboxConfig) -> Result<Transport, TransportError> {
+        match &config.kind {
+            OutboxKind::File { path } => {
+                tokio::fs::create_dir_all(path)
+                    .await
+                    .map_err(|source| TransportError::Folder {
+                        path: path.clone(),
+                        source,
+                    })?;
+                Ok(Transport::File(path.clone()))
+            }
+            OutboxKind::Smtp(cfg) => Ok(Transport::Smtp(SmtpTransport::new(cfg)?)),
+            OutboxKind::Sendmail { command } => Ok(Transport::Sendmail(match command {
+                Some(c) => AsyncSendmailTransport::new_with_command(c.as_os_str()),
+                None => AsyncSendmailTransport::new(),
+            })),
+        }
+    }
+
+    /// Hands `raw` over with envelope sender `from` and recipient `to`;
+    /// the file transport names the file after `message_id`.
+    pub async fn send(
+        &self,
+        message_id: &str,
+        from: &str,
+        to: &str,
+        raw: &[u8],
+    ) -> Result<(), TransportError> {
+        match self {
+            Transport::File(dir) => write_file(dir, message_id, raw).await,
+            Transport::Smtp(smtp) => Ok(smtp.send_raw(from, &[to.to_owned()], raw).await?),
+            Transport::Sendmail(sendmail) => {
+                let parse = |address: &str| {
+                    address.parse::<lettre::Address>().map_err(|source| {
+                        TransportError::SendmailAddress {
+                            address: address.to_owned(),
+                            source,
+                        }
+                    })
+                };
+                let envelope = Envelope::new(Some(parse(from)?), vec![parse(to)?])
+                    .map_err(TransportError::SendmailEnvelope)?;
+                sendmail
+                    .send_raw(&envelope, raw)
+                    .await
+                    .map_err(TransportError::Sendmail)
+            }
+        }
+    }
+}
+
+/// Writes `raw` to `dir/<message_id>.eml` atomically (temporary file, rename).
+pub async fn write_file(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), TransportError> {
+    let safe: String = message_id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.@".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let path = dir.join(format!("{safe}.eml"));
+    let tmp = dir.join(format!(".{safe}.tmp"));
+    let io = |source| TransportError::File {
+        path: path.clone(),
+        source,
+    };
+    tokio::fs::create_dir_all(dir).await.map_err(io)?;
+    tokio::fs::write(&tmp, raw).await.map_err(io)?;
+    tokio::fs::rename(&tmp, &path).await.map_err(io)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn file_transport_writes_one_eml_per_message_id_and_a_resend_overwrites_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let outbox = dir.path().join("outbox");
+        let transport = Transport::File(outbox.clone());
+        let id = "wildt-1/2@club.example";
+        transport
+            .send(id, "chess@club.example", "anna@example.org", b"first")
+            .await
+            .expect("written");
+        transport
+            .send(id, "chess@club.example", "anna@example.org", b"again")
+            .await
+            .expect("written again");
+        let mut names: Vec<String> = std::fs::read_dir(&outbox)
+            .expect("outbox folder")
+            .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["wildt-1_2@club.example.eml"]);
+        let written = std::fs::read(outbox.join(&names[0])).expect("the mail");
+        assert_eq!(written, b"again");
+    }
+
+    #[tokio::test]
+    async fn a_file_outbox_that_cannot_be_written_is_a_transient_failure() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // A file where the outbox folder should be: the folder cannot be made.
+        let blocked = dir.path().join("outbox");
+        std::fs::write(&blocked, b"").expect("blocking file");
+        let err = Transport::File(blocked)
+            .send(
+                "m@club.example",
+                "chess@club.example",
+                "a@example.org",
+                b"x",
+            )
+            .await
+            .expect_err("nothing can be written under a file");
+        assert!(matches!(err, TransportError::File { .. }), "{err:?}");
+        assert!(err.is_transient() && !err.is_permanent(), "{err:?}");
+    }
+
+    #[tokio::test]
+    async fn a_sendmail_recipient_that_is_no_address_fails_before_running_sendmail() {
+        // A command that does not exist: reaching it would be another error.
+        let transport = Transport::Sendmail(AsyncSendmailTransport::new_with_command(
+            "/nonexistent/sendmail",
+        ));
+        let err = transport
+            .send(
+                "m@club.example",
+                "chess@club.example",
+                "not an address",
+                b"x",
+            )
+            .await
+            .expect_err("no envelope");
+        assert!(
+            matches!(&err, TransportError::SendmailAddress { address, .. } if address == "not an address"),
+            "{err:?}"
+        );
+    }
+}
