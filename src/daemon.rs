@@ -1,9 +1,10 @@
 //! `wildt serve`: wait for mail, take a message, decide it in one transaction,
 //! tell the inbox, send the outbox. [IO]
 //!
-//! `select!` surrounds only the waiting, never the work: a message in hand is
-//! fully processed and committed before a shutdown is noticed. The outbox worker
-//! runs beside the loop and drains what is due before it stops.
+//! The stop request races only the waiting ([`Shutdown`]), never the work: a
+//! message in hand is fully processed and committed before a stop is noticed.
+//! The outbox worker runs beside the loop and drains what is due before it
+//! stops.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use crate::config::{Config, OutboxConfig, Rules};
 use crate::handle::{Handled, Mode, Source, handle_message};
 use crate::mail::imap::Backoff;
 use crate::mail::{Inbound, Inbox, InboxError, Transport, TransportError};
+use crate::shutdown::Shutdown;
 use crate::store::{Store, StoreError, now_secs};
 
 #[derive(Debug, thiserror::Error)]
@@ -191,7 +193,7 @@ pub async fn run(
             .map_err(DaemonError::Outbox)?,
     );
     let mut summary = RunReport::default();
-    tokio::pin!(shutdown);
+    let mut shutdown = Shutdown::new(shutdown);
     let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
     // READY means the inbox is reachable: keep trying (with backoff) until it
     // is, or until told to stop.
@@ -207,12 +209,9 @@ pub async fn run(
                     sd_notify::NotifyState::Status(&status),
                     sd_notify::NotifyState::Watchdog,
                 ]);
-                tokio::select! {
-                    () = &mut shutdown => {
-                        store.close().await;
-                        return Ok(summary);
-                    }
-                    () = tokio::time::sleep(delay) => {}
+                if shutdown.sleep_or_stop(delay).await {
+                    store.close().await;
+                    return Ok(summary);
                 }
             }
         }
@@ -265,10 +264,10 @@ pub async fn run(
                 // The IMAP inbox reconnects on its next call; wait first.
                 let delay = backoff.next_delay();
                 error!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX), "inbox");
-                tokio::select! {
-                    () = &mut shutdown => break,
-                    () = tokio::time::sleep(delay) => continue,
+                if shutdown.sleep_or_stop(delay).await {
+                    break;
                 }
+                continue;
             }
         };
         let had_mail = !batch.is_empty();
@@ -283,7 +282,7 @@ pub async fn run(
             }
             wake.notify_one();
             // Between messages, never during one: has a stop been asked for?
-            if futures::FutureExt::now_or_never(&mut shutdown).is_some() {
+            if shutdown.requested() {
                 stopping = true;
                 break;
             }
@@ -292,11 +291,10 @@ pub async fn run(
             break;
         }
         if failed {
-            let delay = backoff.next_delay();
-            tokio::select! {
-                () = &mut shutdown => break,
-                () = tokio::time::sleep(delay) => continue,
+            if shutdown.sleep_or_stop(backoff.next_delay()).await {
+                break;
             }
+            continue;
         }
         if had_mail {
             let status = format!("{} messages handled", summary.messages);
@@ -308,24 +306,25 @@ pub async fn run(
         // session is dropped — which is safe while waiting — and the next
         // fetch reconnects, instead of the loop sitting still.
         let bound = watchdog + Duration::from_secs(5);
-        tokio::select! {
-            () = &mut shutdown => stopping = true,
-            r = tokio::time::timeout(bound, inbox.wait_for_mail(watchdog)) => {
-                let r = r.unwrap_or_else(|_| {
-                    warn!(after_ms = u64::try_from(bound.as_millis()).unwrap_or(u64::MAX), "waiting for mail did not return; reconnecting");
-                    inbox.drop_session();
-                    Ok(())
-                });
-                if let Err(e) = r {
-                    // The session is gone; the next fetch reconnects.
-                    let delay = backoff.next_delay();
-                    warn!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX), "waiting for mail");
-                    tokio::select! {
-                        () = &mut shutdown => stopping = true,
-                        () = tokio::time::sleep(delay) => {}
-                    }
-                }
-            }
+        let waited = shutdown
+            .wait_or_stop(tokio::time::timeout(bound, inbox.wait_for_mail(watchdog)))
+            .await;
+        let Some(waited) = waited else {
+            break;
+        };
+        let waited = waited.unwrap_or_else(|_| {
+            warn!(
+                after_ms = u64::try_from(bound.as_millis()).unwrap_or(u64::MAX),
+                "waiting for mail did not return; reconnecting"
+            );
+            inbox.drop_session();
+            Ok(())
+        });
+        if let Err(e) = waited {
+            // The session is gone; the next fetch reconnects.
+            let delay = backoff.next_delay();
+            warn!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX), "waiting for mail");
+            stopping = shutdown.sleep_or_stop(delay).await;
         }
     }
 

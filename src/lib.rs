@@ -21,6 +21,7 @@
 //!   small functions taking a transaction                                  [IO]
 //! - [`mail`]     inbox (Maildir, IMAP) and transports (file, SMTP, sendmail) [IO]
 //! - [`daemon`]   the loop: wait, hand a message to handle, send            [IO]
+//! - [`shutdown`] the stop request (SIGTERM, SIGINT) the loop waits beside  [IO]
 //!
 //! A message goes down once: daemon (or `check`) -> handle -> intake ->
 //! decide -> reply -> render -> store (one transaction) -> the transport.
@@ -50,5 +51,7 @@ pub mod notation;
 pub mod organise;
 pub mod referee;
 pub mod reply;
+#[cfg(feature = "server")]
+pub mod shutdown;
 #[cfg(feature = "server")]
 pub mod store;

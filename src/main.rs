@@ -118,25 +118,6 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .build()?)
 }
 
-async fn shutdown_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    match (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) {
-        (Ok(mut term), Ok(mut int)) => {
-            tokio::select! {
-                _ = term.recv() => {}
-                _ = int.recv() => {}
-            }
-        }
-        (Err(e), _) | (_, Err(e)) => {
-            tracing::error!(error = %e, "cannot listen for signals; stop with kill -9");
-            std::future::pending::<()>().await;
-        }
-    }
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -157,7 +138,7 @@ fn main() -> ExitCode {
                     let summary = wildt::daemon::run(
                         config,
                         wildt::daemon::RunOptions { once },
-                        shutdown_signal(),
+                        wildt::shutdown::terminate_or_interrupt(),
                     )
                     .await?;
                     if once {
