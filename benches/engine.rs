@@ -3,7 +3,7 @@
 //! referee judging each ply of the 64-ply fixture game from its record (per
 //! ply), `Record::replay` of a 300-ply game (what loading a long game costs),
 //! and the whole decision on each hostile 1 MiB message of
-//! `tests/it/pathological.rs` (`cargo bench --bench engine -- hostile`).
+//! `tests/it/support/pathological.rs` (`cargo bench --bench engine -- hostile`).
 //! Run by `benches/run.sh` with `cargo bench --bench engine`.
 
 use std::hint::black_box;
@@ -22,9 +22,13 @@ use wildt::referee::{Verdict, judge};
 use wildt::reply::{self, Letters};
 
 /// The hostile messages the intake tests decide, shared with them (the tests
-/// check each answer; the bench only times them).
+/// check each answer; the bench only times them), and the test data they
+/// are built from.
 #[allow(dead_code)]
-#[path = "../tests/it/pathological.rs"]
+#[path = "../tests/it/support/fixtures.rs"]
+mod fixtures;
+#[allow(dead_code)]
+#[path = "../tests/it/support/pathological.rs"]
 mod pathological;
 
 /// The fixture corpus if this branch has one, else generated move mails of the

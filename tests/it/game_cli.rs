@@ -1,38 +1,11 @@
 //! The admin CLI as an organiser uses it: the real binary, a real database.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
 
-/// A configuration in a fresh folder, with everything under it.
-pub fn temp_config(dir: &Path) -> PathBuf {
-    let text = wildt::config::LOCAL_TOML
-        .replace("var/wildt.db", &dir.join("wildt.db").display().to_string())
-        .replace("var/mail", &dir.join("mail").display().to_string())
-        .replace("var/outbox", &dir.join("outbox").display().to_string());
-    let path = dir.join("wildt.toml");
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-pub fn wildt(config: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_wildt"))
-        .args(args)
-        .arg("--config")
-        .arg(config)
-        .output()
-        .unwrap()
-}
-
-fn json_of(out: &std::process::Output) -> Value {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
+use crate::support::cli::{json_of, temp_config, wildt};
 
 #[test]
 fn organiser_creates_plays_shows_and_exports_a_game() {

@@ -427,7 +427,7 @@ async fn after_rekey_the_old_address_moves_nothing_and_the_new_one_does() {
             .and_then(|a| a.address()),
         Some(new.as_str())
     );
-    let body = crate::serve_maildir::body_text(&queued[0].raw);
+    let body = crate::support::fixtures::body_text(&queued[0].raw);
     assert!(body.contains(&format!("is now {new}")), "{body}");
     assert!(!body.contains(&old), "{body}");
 

@@ -7,16 +7,8 @@ use std::time::Duration;
 use wildt::mail::imap::{FETCH_BATCH, ImapInbox};
 use wildt::mail::{InboxError, InboxId};
 
-use crate::support::{CuttableProxy, REFEREE, free_port, message, unique};
-
-/// Bound on anything that should be quick, so a broken test fails instead of hanging.
-const HANG: Duration = Duration::from_secs(60);
-
-async fn bounded<T>(what: &str, fut: impl std::future::Future<Output = T>) -> T {
-    tokio::time::timeout(HANG, fut)
-        .await
-        .unwrap_or_else(|_| panic!("{what} did not finish within {HANG:?}"))
-}
+use crate::support::fixtures::{REFEREE, message, unique};
+use crate::support::rig::{CuttableProxy, bounded, free_port};
 
 fn uid_of(id: &InboxId) -> u32 {
     match id {

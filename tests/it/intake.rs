@@ -12,18 +12,11 @@ use wildt::intake::{
     self, AutoReason, Disposition, GameAddress, Intake, IntakeConfig, Reading, Unclear,
 };
 
+use crate::support::fixtures::{GAME_17, GAME_17_ADDRESS, GAME_17_KEY, REFEREE, intake_config};
+
 /// The fixture folder must never shrink below this: a test over a folder that
 /// silently lost its files proves nothing.
 const MIN_FIXTURES: usize = 45;
-
-fn config() -> IntakeConfig {
-    IntakeConfig {
-        referee_local: "chess".into(),
-        referee_domain: "club.example".into(),
-        max_message_bytes: 256 * 1024,
-        max_commands: wildt::intake::DEFAULT_MAX_COMMANDS,
-    }
-}
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mail")
@@ -111,7 +104,7 @@ fn every_fixture_gives_its_expected_decision_with_lf_and_crlf() {
                 continue;
             }
         };
-        let mut cfg = config();
+        let mut cfg = intake_config();
         if let Some(max) = expected.get("max_message_bytes").and_then(Value::as_u64) {
             cfg.max_message_bytes = usize::try_from(max).expect("a small size");
         }
@@ -145,19 +138,26 @@ fn every_expected_json_has_its_eml() {
     );
 }
 
-const HEAD: &str = "From: Anna Schmidt <Anna@Example.ORG>\nTo: chess+17-k3x9qp2m@club.example\nSubject: Re: [wildt #17] 12... 3746\nMessage-ID: <m1@example.org>\nIn-Reply-To: <wildt-17-23@club.example>\nReferences: <wildt-17-22@club.example> <wildt-17-23@club.example>\n";
+/// Anna answering a relay of game 17.
+fn head() -> String {
+    format!(
+        "From: Anna Schmidt <Anna@Example.ORG>\nTo: {GAME_17_ADDRESS}\nSubject: Re: [wildt #17] 12... 3746\nMessage-ID: <m1@example.org>\nIn-Reply-To: <wildt-17-23@club.example>\nReferences: <wildt-17-22@club.example> <wildt-17-23@club.example>\n"
+    )
+}
 
 fn mail(extra_headers: &str, body: &str) -> Vec<u8> {
-    format!("{HEAD}Content-Type: text/plain; charset=utf-8\n{extra_headers}\n{body}").into_bytes()
+    let head = head();
+    format!("{head}Content-Type: text/plain; charset=utf-8\n{extra_headers}\n{body}").into_bytes()
 }
 
 fn html_mail(body: &str) -> Vec<u8> {
-    format!("{HEAD}Content-Type: text/html; charset=utf-8\n\n{body}").into_bytes()
+    let head = head();
+    format!("{head}Content-Type: text/html; charset=utf-8\n\n{body}").into_bytes()
 }
 
 #[test]
 fn envelope_fields_are_extracted() {
-    let intake = intake::read(&mail("", "13. 5254\n"), &config());
+    let intake = intake::read(&mail("", "13. 5254\n"), &intake_config());
     assert_eq!(intake.message_id.as_deref(), Some("m1@example.org"));
     assert_eq!(intake.from.as_deref(), Some("anna@example.org"));
     assert_eq!(intake.subject, "Re: [wildt #17] 12... 3746");
@@ -172,8 +172,8 @@ fn envelope_fields_are_extracted() {
     assert_eq!(
         intake.game_address,
         Some(GameAddress {
-            game: 17,
-            key: "k3x9qp2m".into()
+            game: GAME_17,
+            key: GAME_17_KEY.into()
         })
     );
     assert!(!intake.to_bare_referee);
@@ -190,7 +190,7 @@ fn quoted_move_is_ignored() {
             "",
             "13. 5254\n\nOn Sun, Ben wrote:\n> 12... 3746\n> 13. 7163?\n",
         ),
-        &config(),
+        &intake_config(),
     );
     let Disposition::Read(Reading::Command(Command::Play { line, .. })) = intake.disposition else {
         panic!("{:?}", intake.disposition)
@@ -201,24 +201,26 @@ fn quoted_move_is_ignored() {
 
 #[test]
 fn first_usable_game_address_wins_in_header_order() {
-    let raw = b"From: anna@example.org\nTo: ben@example.net, chess@club.example\nCc: chess+18-aaaaaaaa@club.example\nDelivered-To: chess+17-k3x9qp2m@club.example\n\n5254\n";
-    let intake = intake::read(raw, &config());
+    let raw = format!(
+        "From: anna@example.org\nTo: ben@example.net, {REFEREE}\nCc: chess+18-aaaaaaaa@club.example\nDelivered-To: {GAME_17_ADDRESS}\n\n5254\n"
+    );
+    let intake = intake::read(raw.as_bytes(), &intake_config());
     assert_eq!(intake.game_address.map(|g| g.game), Some(18));
 }
 
 #[test]
 fn address_for_another_domain_is_not_a_game() {
     let raw = b"From: anna@example.org\nTo: chess+17-k3x9qp2m@other.example\n\n5254\n";
-    let intake = intake::read(raw, &config());
+    let intake = intake::read(raw, &intake_config());
     assert_eq!(intake.game_address, None);
     assert!(intake.to_bare_referee);
 }
 
 #[test]
 fn referees_own_mail_coming_back_is_automatic() {
-    let raw = b"From: chess+17-k3x9qp2m@club.example\nTo: chess+17-k3x9qp2m@club.example\n\n[wildt #17] 5254\n";
+    let raw = format!("From: {GAME_17_ADDRESS}\nTo: {GAME_17_ADDRESS}\n\n[wildt #17] 5254\n");
     assert!(matches!(
-        intake::read(raw, &config()).disposition,
+        intake::read(raw.as_bytes(), &intake_config()).disposition,
         Disposition::Automatic(AutoReason::DaemonSender(_))
     ));
 }
@@ -229,7 +231,7 @@ fn oversize_message_is_too_large_with_headers_read() {
     let raw = mail("", &body);
     let cfg = IntakeConfig {
         max_message_bytes: 1024,
-        ..config()
+        ..intake_config()
     };
     let intake = intake::read(&raw, &cfg);
     assert_eq!(
@@ -237,7 +239,7 @@ fn oversize_message_is_too_large_with_headers_read() {
         Disposition::TooLarge { size: raw.len() }
     );
     assert_eq!(intake.from.as_deref(), Some("anna@example.org"));
-    assert_eq!(intake.game_address.map(|g| g.key), Some("k3x9qp2m".into()));
+    assert_eq!(intake.game_address.map(|g| g.key), Some(GAME_17_KEY.into()));
 }
 
 #[test]
@@ -245,7 +247,7 @@ fn oversize_auto_reply_stays_automatic() {
     let raw = mail("Auto-Submitted: auto-replied\n", &"away\n".repeat(1000));
     let cfg = IntakeConfig {
         max_message_bytes: 1024,
-        ..config()
+        ..intake_config()
     };
     assert_eq!(
         intake::read(&raw, &cfg).disposition,
@@ -273,7 +275,7 @@ fn each_loop_header_is_automatic() {
         ("Return-Path: <>\n", AutoReason::NullReturnPath),
     ];
     for (header, reason) in cases {
-        let intake = intake::read(&mail(header, "5254\n"), &config());
+        let intake = intake::read(&mail(header, "5254\n"), &intake_config());
         assert_eq!(
             intake.disposition,
             Disposition::Automatic(reason),
@@ -284,16 +286,19 @@ fn each_loop_header_is_automatic() {
 
 #[test]
 fn postmaster_sender_is_automatic_whatever_its_case() {
-    let raw = b"From: PostMaster@example.org\nTo: chess+17-k3x9qp2m@club.example\n\n5254\n";
+    let raw = format!("From: PostMaster@example.org\nTo: {GAME_17_ADDRESS}\n\n5254\n");
     assert_eq!(
-        intake::read(raw, &config()).disposition,
+        intake::read(raw.as_bytes(), &intake_config()).disposition,
         Disposition::Automatic(AutoReason::DaemonSender("postmaster".into()))
     );
 }
 
 #[test]
 fn precedence_first_class_is_not_automatic() {
-    let intake = intake::read(&mail("Precedence: first-class\n", "5254\n"), &config());
+    let intake = intake::read(
+        &mail("Precedence: first-class\n", "5254\n"),
+        &intake_config(),
+    );
     assert!(matches!(
         intake.disposition,
         Disposition::Read(Reading::Command(_))
@@ -311,7 +316,7 @@ fn explanations_are_plain_words() {
 
 #[test]
 fn garbage_without_headers_is_malformed() {
-    let intake = intake::read(b"\x00\xff\xfe\x89PNG\r\n\x1a\n", &config());
+    let intake = intake::read(b"\x00\xff\xfe\x89PNG\r\n\x1a\n", &intake_config());
     assert_eq!(intake.from, None);
     assert_eq!(
         intake.disposition,
@@ -340,7 +345,7 @@ fn check_total(raw: &[u8], cfg: &IntakeConfig) -> Intake {
     intake
 }
 
-use crate::pathological::{self, MIB};
+use crate::support::pathological::{self, MIB};
 
 /// Every hostile 1 MiB message is decided, with the answer it must get.
 /// (How long each takes in release: `cargo bench --bench engine -- hostile`.)
@@ -348,7 +353,7 @@ use crate::pathological::{self, MIB};
 fn pathological_megabyte_messages_are_decided_with_the_expected_answer() {
     let cfg = IntakeConfig {
         max_message_bytes: 2 * MIB,
-        ..config()
+        ..intake_config()
     };
     let mut wrong = Vec::new();
     for case in pathological::cases() {
@@ -372,7 +377,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(raw in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        let intake = check_total(&raw, &IntakeConfig { max_message_bytes: 1024, ..config() });
+        let intake = check_total(&raw, &IntakeConfig { max_message_bytes: 1024, ..intake_config() });
         prop_assert!(intake.from.as_ref().is_none_or(|f| f.to_lowercase() == *f));
     }
 
@@ -380,7 +385,7 @@ proptest! {
     fn arbitrary_bodies_after_real_headers_never_panic(body in "\\PC{0,600}") {
         // The headers are fixed, so whatever the body, the envelope is the same.
         for raw in [mail("", &body), html_mail(&body)] {
-            let intake = check_total(&raw, &config());
+            let intake = check_total(&raw, &intake_config());
             prop_assert_eq!(intake.from.as_deref(), Some("anna@example.org"));
             prop_assert_eq!(intake.game_address.map(|g| g.game), Some(17));
         }

@@ -1,5 +1,6 @@
 //! The one integration test binary (one link instead of many). Each module is a
-//! subject; helpers shared by several live in `support`.
+//! subject; every helper shared by several lives in `support`, one file per
+//! kind (rig, cli, club, fixtures, pathological).
 
 #[macro_use]
 mod support;
@@ -11,7 +12,6 @@ mod imap_inbox;
 mod intake;
 mod notation;
 mod notation_cli;
-mod pathological;
 mod serve_maildir;
 mod smtp_transport;
 mod systemd;

@@ -1,113 +1,11 @@
 //! `wildt serve --once` on the embedded kind of setup: Maildir in, file outbox
 //! out, the real binary as a process.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::Value;
 
-use super::game_cli::{temp_config, wildt};
-
-pub struct Club {
-    pub dir: tempfile::TempDir,
-    pub cfg: PathBuf,
-}
-
-pub struct Game {
-    pub id: i64,
-    pub white: String,
-    pub black: String,
-}
-
-impl Club {
-    pub fn new() -> Club {
-        let dir = tempfile::tempdir().unwrap();
-        let cfg = temp_config(dir.path());
-        Club { dir, cfg }
-    }
-
-    /// A game whose opening mails are not sent, so tests count only replies.
-    pub fn new_game(&self) -> Game {
-        let out = wildt(
-            &self.cfg,
-            &[
-                "game",
-                "new",
-                "--no-mail",
-                "--white",
-                "anna@example.org",
-                "--black",
-                "ben@example.net",
-                "--json",
-            ],
-        );
-        assert!(out.status.success());
-        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-        Game {
-            id: v["id"].as_i64().unwrap(),
-            white: v["white"]["address"].as_str().unwrap().to_owned(),
-            black: v["black"]["address"].as_str().unwrap().to_owned(),
-        }
-    }
-
-    pub fn deliver(&self, name: &str, raw: &str) {
-        let new = self.dir.path().join("mail/new");
-        std::fs::create_dir_all(&new).unwrap();
-        std::fs::write(new.join(name), raw).unwrap();
-    }
-
-    pub fn serve_once(&self) -> String {
-        let out = wildt(&self.cfg, &["serve", "--once"]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    pub fn outbox(&self) -> Vec<String> {
-        let dir = self.dir.path().join("outbox");
-        let mut files: Vec<PathBuf> = match std::fs::read_dir(&dir) {
-            Ok(rd) => rd.map(|e| e.unwrap().path()).collect(),
-            Err(_) => Vec::new(),
-        };
-        files.sort();
-        files
-            .iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "eml"))
-            .map(|p| std::fs::read_to_string(p).unwrap())
-            .collect()
-    }
-
-    pub fn show(&self, id: i64) -> Value {
-        let out = wildt(&self.cfg, &["game", "show", &id.to_string(), "--json"]);
-        serde_json::from_slice(&out.stdout).unwrap()
-    }
-
-    pub fn maildir_count(&self, sub: &str) -> usize {
-        count(&self.dir.path().join("mail").join(sub))
-    }
-}
-
-fn count(p: &Path) -> usize {
-    std::fs::read_dir(p).map(|rd| rd.count()).unwrap_or(0)
-}
-
-pub fn mail(from: &str, to: &str, id: &str, body: &str) -> String {
-    format!(
-        "From: {from}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <{id}>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
-    )
-}
-
-/// The decoded text of a mail's first text part (quoted-printable and all).
-pub fn body_text(raw: &[u8]) -> String {
-    mail_parser::MessageParser::default()
-        .parse(raw)
-        .expect("a mail")
-        .body_text(0)
-        .expect("a text part")
-        .into_owned()
-}
+use crate::support::cli::wildt;
+use crate::support::club::{Club, mail};
+use crate::support::fixtures::body_text;
 
 fn header<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
     let head = raw.split("\r\n\r\n").next().unwrap_or(raw);

@@ -2,19 +2,10 @@
 //! back over IMAP, the three TLS modes, and how failures are classified.
 //! [IO: needs scripts/mail-rig; messages are told apart by unique subjects]
 
-use std::time::Duration;
-
 use wildt::mail::smtp::{SmtpError, SmtpTransport};
 
-use crate::support::{REFEREE, free_port, message, unique};
-
-const HANG: Duration = Duration::from_secs(60);
-
-async fn bounded<T>(what: &str, fut: impl std::future::Future<Output = T>) -> T {
-    tokio::time::timeout(HANG, fut)
-        .await
-        .unwrap_or_else(|_| panic!("{what} did not finish within {HANG:?}"))
-}
+use crate::support::fixtures::{REFEREE, message, unique};
+use crate::support::rig::{bounded, free_port};
 
 #[tokio::test]
 async fn send_raw_delivers_to_the_inbox_keeping_the_subaddress_in_delivered_to() {

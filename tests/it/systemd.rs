@@ -6,7 +6,7 @@ use std::os::unix::net::UnixDatagram;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use super::game_cli::temp_config;
+use crate::support::cli::temp_config;
 
 /// The unit with ExecStart pointing at the binary under test, as
 /// `systemd-analyze verify` checks that the executable exists.

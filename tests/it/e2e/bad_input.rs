@@ -10,7 +10,8 @@ use std::time::Duration;
 use super::{
     Mail, Options, Referee, decided, fresh_inboxes, message_id_of, move_mail, player, wait_mails,
 };
-use crate::support::{Reader, unique};
+use crate::support::fixtures::unique;
+use crate::support::rig::Reader;
 
 const WAIT: Duration = Duration::from_secs(30);
 

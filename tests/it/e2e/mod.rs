@@ -34,7 +34,8 @@ use shakmaty::{Chess, Position};
 use tempfile::TempDir;
 use wildt::notation::IccfMove;
 
-use crate::support::{Reader, Rig, Seen, unique};
+use crate::support::fixtures::unique;
+use crate::support::rig::{Reader, Rig, Seen};
 
 /// How often a waiting test looks again.
 pub const POLL: Duration = Duration::from_millis(100);

@@ -127,33 +127,34 @@ async fn dovecot_restart_during_idle_is_survived_with_nothing_skipped_or_repeate
     r.wait_log("ready", 1, Duration::from_secs(30)).await;
     let wait = Duration::from_secs(60);
 
-    let play =
-        async |ply: usize, w: &mut crate::support::Reader, b: &mut crate::support::Reader| {
-            let (from, to) = if ply.is_multiple_of(2) {
-                (&game.white, &game.white_address)
-            } else {
-                (&game.black, &game.black_address)
-            };
-            rig.send(from, to, &ply_mail(&game, &line, ply)).await;
-            let needle = format!("] {} ", numbered(ply, &line[ply]));
-            let (mover, opp) = if ply.is_multiple_of(2) {
-                (w, b)
-            } else {
-                (b, w)
-            };
-            wait_mails(opp, "INBOX", &needle, 1, wait, |m| {
-                m.is("opponent-moved") && m.subject.contains(&needle)
-            })
-            .await;
-            wait_mails(mover, "INBOX", &needle, 1, wait, |m| {
-                m.is("move-accepted") && m.subject.contains(&needle)
-            })
-            .await;
-            println!(
-                "imap restart: {} relayed and confirmed",
-                numbered(ply, &line[ply])
-            );
+    let play = async |ply: usize,
+                      w: &mut crate::support::rig::Reader,
+                      b: &mut crate::support::rig::Reader| {
+        let (from, to) = if ply.is_multiple_of(2) {
+            (&game.white, &game.white_address)
+        } else {
+            (&game.black, &game.black_address)
         };
+        rig.send(from, to, &ply_mail(&game, &line, ply)).await;
+        let needle = format!("] {} ", numbered(ply, &line[ply]));
+        let (mover, opp) = if ply.is_multiple_of(2) {
+            (w, b)
+        } else {
+            (b, w)
+        };
+        wait_mails(opp, "INBOX", &needle, 1, wait, |m| {
+            m.is("opponent-moved") && m.subject.contains(&needle)
+        })
+        .await;
+        wait_mails(mover, "INBOX", &needle, 1, wait, |m| {
+            m.is("move-accepted") && m.subject.contains(&needle)
+        })
+        .await;
+        println!(
+            "imap restart: {} relayed and confirmed",
+            numbered(ply, &line[ply])
+        );
+    };
 
     play(0, &mut w, &mut b).await;
     play(1, &mut w, &mut b).await;

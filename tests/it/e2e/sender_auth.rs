@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use super::{Mail, wait_mails};
 use super::{Options, Referee, decided, fresh_inboxes, mails, message_id_of, move_mail, player};
-use crate::support::unique;
+use crate::support::fixtures::unique;
 
 const WAIT: Duration = Duration::from_secs(30);
 

@@ -30,7 +30,7 @@ fn reply(from: &str, to_this: &Mail, body: &str) -> Vec<u8> {
          In-Reply-To: <{parent}>\r\nReferences: {}\r\nDate: Sun, 22 Nov 2026 04:00:00 +0000\r\n\
          Content-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n\r\nOn Sunday the referee wrote:\r\n{quoted}",
         to_this.subject,
-        crate::support::unique("reply"),
+        crate::support::fixtures::unique("reply"),
         refs.join(" "),
     )
     .into_bytes()

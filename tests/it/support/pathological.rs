@@ -3,12 +3,19 @@
 //! the intake tests (each is decided, with the expected answer) and the
 //! engine bench (how long each takes in release). [pure]
 
+use super::fixtures::GAME_17_ADDRESS;
+
 /// About this many bytes of hostile content per message.
 pub const MIB: usize = 1024 * 1024;
 
-const HEAD: &str = "From: Anna <anna@example.org>\nTo: chess+17-k3x9qp2m@club.example\n\
-                    Subject: move\nMessage-ID: <hostile@example.org>\n\
-                    Date: Sun, 22 Nov 2026 10:00:00 +0000\nMIME-Version: 1.0\n";
+/// The headers of every case: Anna writing to game 17.
+fn head() -> String {
+    format!(
+        "From: Anna <anna@example.org>\nTo: {GAME_17_ADDRESS}\n\
+         Subject: move\nMessage-ID: <hostile@example.org>\n\
+         Date: Sun, 22 Nov 2026 10:00:00 +0000\nMIME-Version: 1.0\n"
+    )
+}
 
 /// One hostile message: what it is, its bytes, and what the intake must
 /// answer: `unclear: KIND` (why it was not read as a command) or
@@ -20,16 +27,23 @@ pub struct Case {
 }
 
 fn plain(body: &str) -> Vec<u8> {
-    format!("{HEAD}Content-Type: text/plain; charset=utf-8\n\n{body}").into_bytes()
+    format!(
+        "{}Content-Type: text/plain; charset=utf-8\n\n{body}",
+        head()
+    )
+    .into_bytes()
 }
 
 fn html(body: &str) -> Vec<u8> {
-    format!("{HEAD}Content-Type: text/html; charset=utf-8\n\n{body}").into_bytes()
+    format!("{}Content-Type: text/html; charset=utf-8\n\n{body}", head()).into_bytes()
 }
 
 /// `depth` multiparts nested inside each other, a text part at the bottom.
 fn nested_multipart(depth: usize) -> Vec<u8> {
-    let mut out = format!("{HEAD}Content-Type: multipart/mixed; boundary=\"b0\"\n\n");
+    let mut out = format!(
+        "{}Content-Type: multipart/mixed; boundary=\"b0\"\n\n",
+        head()
+    );
     for i in 0..depth {
         out.push_str(&format!(
             "--b{i}\nContent-Type: multipart/mixed; boundary=\"b{}\"\n\n",
@@ -45,7 +59,10 @@ fn nested_multipart(depth: usize) -> Vec<u8> {
 
 /// `parts` sibling text parts, each with a different move.
 fn many_parts(parts: usize) -> Vec<u8> {
-    let mut out = format!("{HEAD}Content-Type: multipart/mixed; boundary=\"sep\"\n\n");
+    let mut out = format!(
+        "{}Content-Type: multipart/mixed; boundary=\"sep\"\n\n",
+        head()
+    );
     for i in 0..parts {
         out.push_str(&format!(
             "--sep\nContent-Type: text/plain\n\n{}{}{}{}\n",
@@ -61,7 +78,7 @@ fn many_parts(parts: usize) -> Vec<u8> {
 
 /// A header block of `n` headers, no body to speak of.
 fn many_headers(n: usize) -> Vec<u8> {
-    let mut out = String::from(HEAD);
+    let mut out = head();
     for i in 0..n {
         out.push_str(&format!("X-Filler-{i}: {}\n", "a".repeat(20)));
     }
@@ -71,7 +88,7 @@ fn many_headers(n: usize) -> Vec<u8> {
 
 /// One header folded over `n` continuation lines.
 fn folded_header(n: usize) -> Vec<u8> {
-    let mut out = format!("{HEAD}Subject-Extra: x");
+    let mut out = format!("{}Subject-Extra: x", head());
     for _ in 0..n {
         out.push_str("\n x");
     }
@@ -102,8 +119,11 @@ fn base64_text(decoded: &str) -> Vec<u8> {
             enc.push('\n');
         }
     }
-    format!("{HEAD}Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n{enc}\n")
-        .into_bytes()
+    format!(
+        "{}Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n{enc}\n",
+        head()
+    )
+    .into_bytes()
 }
 
 /// Every case, each about 1 MiB.

@@ -1,0 +1,39 @@
+//! The `wildt` binary as an organiser runs it: a configuration in a fresh
+//! folder, a command run to completion, its JSON output. [IO: processes,
+//! temp files]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// A configuration in a fresh folder, with everything under it.
+pub fn temp_config(dir: &Path) -> PathBuf {
+    let text = wildt::config::LOCAL_TOML
+        .replace("var/wildt.db", &dir.join("wildt.db").display().to_string())
+        .replace("var/mail", &dir.join("mail").display().to_string())
+        .replace("var/outbox", &dir.join("outbox").display().to_string());
+    let path = dir.join("wildt.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `wildt ARGS --config CONFIG`, waited for.
+pub fn wildt(config: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args(args)
+        .arg("--config")
+        .arg(config)
+        .output()
+        .unwrap()
+}
+
+/// The JSON a successful command printed (panics with its stderr otherwise).
+pub fn json_of(out: &Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}

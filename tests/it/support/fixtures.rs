@@ -1,0 +1,77 @@
+//! Test data written once: the referee every test configuration names, the
+//! game-17 fixture (White's game address and key) the intake tests write to,
+//! and small mails built or read in memory. [no IO but the clock, in `unique`]
+//!
+//! The engine bench includes this file too (with `pathological.rs`), so it
+//! uses nothing of the test binary.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use wildt::intake::IntakeConfig;
+
+/// The referee's address, in every test configuration and on the rig.
+pub const REFEREE: &str = "chess@club.example";
+pub const REFEREE_LOCAL: &str = "chess";
+pub const REFEREE_DOMAIN: &str = "club.example";
+
+/// The game the intake fixtures write to.
+pub const GAME_17: i64 = 17;
+/// White's key in game 17.
+pub const GAME_17_KEY: &str = "k3x9qp2m";
+/// White's address in game 17: `chess+17-k3x9qp2m@club.example`.
+pub const GAME_17_ADDRESS: &str = "chess+17-k3x9qp2m@club.example";
+
+/// The intake settings of the fixture tests: the [`REFEREE`], 256 KiB at
+/// most, the default command limit.
+pub fn intake_config() -> IntakeConfig {
+    IntakeConfig {
+        referee_local: REFEREE_LOCAL.into(),
+        referee_domain: REFEREE_DOMAIN.into(),
+        max_message_bytes: 256 * 1024,
+        max_commands: wildt::intake::DEFAULT_MAX_COMMANDS,
+    }
+}
+/// A name no other test (nor an earlier run) uses: for folders, subjects,
+/// sub-addresses. Letters, digits and `-` only (no IMAP hierarchy separator).
+pub fn unique(prefix: &str) -> String {
+    static COUNTER: AtomicU32 = AtomicU32::new(0);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    format!(
+        "{prefix}-{}-{}-{nanos}",
+        std::process::id(),
+        COUNTER.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// A small RFC 5322 message with CRLF line ends.
+pub fn message(from: &str, to: &str, subject: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: {to}\r\nSubject: {subject}\r\nMessage-ID: <{}@test.wildt>\r\n\
+         Date: Sun, 22 Nov 2026 04:00:00 +0000\r\n\r\n{body}\r\n",
+        unique("m")
+    )
+    .into_bytes()
+}
+
+/// The decoded text of a mail's first text part (quoted-printable and all).
+pub fn body_text(raw: &[u8]) -> String {
+    mail_parser::MessageParser::default()
+        .parse(raw)
+        .expect("a mail")
+        .body_text(0)
+        .expect("a text part")
+        .into_owned()
+}
+
+#[test]
+fn game_17_address_is_built_from_its_parts() {
+    assert_eq!(
+        GAME_17_ADDRESS,
+        format!("{REFEREE_LOCAL}+{GAME_17}-{GAME_17_KEY}@{REFEREE_DOMAIN}")
+    );
+    assert_eq!(REFEREE, format!("{REFEREE_LOCAL}@{REFEREE_DOMAIN}"));
+}
