@@ -1,6 +1,7 @@
 #!/bin/bash
 # benches/run.sh — runs every wildt benchmark and prints one table (wildt,
-# the baseline script benches/baseline/referee.py, ratio, target met?).
+# the baseline script benches/harness/baseline/referee.py, ratio, target met?).
+# The Python drivers it runs live in benches/harness/.
 #   benches/run.sh [--quick] [--only STAGE...]   STAGE: engine pipeline servers daemon scale
 # Builds release once (binary + bench_mkgames example), starts a private mail rig
 # on ports 12xxx under /tmp/rig-bench (stopped at the end), writes JSON results
@@ -59,7 +60,7 @@ if has engine; then
   echo "== engine (criterion)" >&2
   cargo bench --bench engine -- "${CRIT[@]}" 2>&1 | tee "$RESULTS/engine.txt" >&2
 fi
-cd "$ROOT/benches"
+cd "$ROOT/benches/harness"
 if has pipeline; then
   echo "== pipeline" >&2
   python3 bench_pipeline.py "${PIPE[@]}" --out "$RESULTS/pipeline.json" >&2

@@ -1,6 +1,6 @@
 //! Benchmark helper: creates many games quickly through the real code path
 //! (`organise::create_game`, as `wildt game new --no-mail` does), for the scale
-//! benchmark (`benches/bench_scale.py`). Prints the last `KEEP` games as JSON
+//! benchmark (`benches/harness/bench_scale.py`). Prints the last `KEEP` games as JSON
 //! lines `{"id", "white": [email, address], "black": [...]}`.
 //! Does IO: the SQLite database named in the config.
 //!

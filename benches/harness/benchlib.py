@@ -1,4 +1,4 @@
-# benches/benchlib.py — shared helpers for the wildt benchmark drivers (benches/run.sh).
+# benches/harness/benchlib.py — shared helpers for the wildt benchmark drivers (benches/run.sh).
 # Precomputes legal plies with python-chess, creates games with the real
 # `wildt game new` CLI (or the baseline's own `new-game`), writes configs and move
 # mails, and measures child processes (wall, user+sys CPU, peak RSS). Does IO:
@@ -14,7 +14,7 @@ import time
 import chess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(HERE))
 WILDT = os.environ.get("WILDT_BIN", os.path.join(ROOT, "target", "release", "wildt"))
 BASELINE = os.path.join(HERE, "baseline", "referee.py")
 PROMO = {chess.QUEEN: "1", chess.ROOK: "2", chess.BISHOP: "3", chess.KNIGHT: "4"}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# benches/baseline/referee.py — THE BASELINE, not wildt: "the afternoon script".
+# benches/harness/baseline/referee.py — THE BASELINE, not wildt: "the afternoon script".
 # A competent, simple Python referee doing the same job as `wildt serve --once`,
 # used only so every benchmark figure can be shown as a ratio. It reads a Maildir
 # (new/, oldest first) or an IMAP inbox (unseen), parses each mail with the

@@ -1,4 +1,4 @@
-# benches/table.py — prints the Markdown table of benches/run.sh from the JSON
+# benches/harness/table.py — prints the Markdown table of benches/run.sh from the JSON
 # results in a folder (pipeline, servers, daemon, scale, engine.txt): wildt,
 # baseline, ratio, target, met? Missing stages are left out. Does IO: reads files.
 import json

@@ -1,4 +1,4 @@
-# benches/bench_scale.py — does a move cost more late in a game or in a big
+# benches/harness/bench_scale.py — does a move cost more late in a game or in a big
 # database? Per-move cost of `wildt serve --once` (Maildir in, file outbox) for
 # G move mails (one per game) at ply 1 vs at ply P (games advanced by a knight
 # shuffle), and with H games in the database vs only the G games moved.

@@ -1,4 +1,4 @@
-# benches/bench_daemon.py — latency and footprint of `wildt serve` as a daemon
+# benches/harness/bench_daemon.py — latency and footprint of `wildt serve` as a daemon
 # (IMAP IDLE on the rig, SMTP out): time from spawn to READY=1 on a stand-in
 # NOTIFY_SOCKET; idle RSS and CPU over an idle window; then K sequential moves
 # (knight shuffle in one game), each from SMTP submission by the player to the

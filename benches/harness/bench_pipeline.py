@@ -1,4 +1,4 @@
-# benches/bench_pipeline.py — pipeline without network: N move mails across G
+# benches/harness/bench_pipeline.py — pipeline without network: N move mails across G
 # games through `wildt serve --once` (Maildir in, file outbox) and through the
 # baseline script on the same workload. Prints/saves msg/s, CPU per message and
 # peak RSS. Does IO: a work folder, subprocesses.

@@ -1,4 +1,4 @@
-# benches/bench_servers.py — real servers: a burst of M move mails across G games
+# benches/harness/bench_servers.py — real servers: a burst of M move mails across G games
 # APPENDed to the referee's INBOX in Dovecot, then `wildt serve --once` (IMAP in,
 # SMTP out to Postfix) timed from start to exit with every reply sent; the same
 # for the baseline; and the ceiling: Postfix's accept rate for 2*M mails with
