@@ -35,7 +35,7 @@ use tempfile::TempDir;
 use wildt::notation::IccfMove;
 
 use crate::support::fixtures::unique;
-use crate::support::rig::{Reader, Rig, Seen};
+use crate::support::rig::{Reader, Rig, Seen, default_password, toml_str};
 
 /// How often a waiting test looks again.
 pub const POLL: Duration = Duration::from_millis(100);
@@ -89,10 +89,10 @@ impl Referee {
     pub fn new(rig: &Rig, address: &str, options: Options) -> Referee {
         let dir = tempfile::tempdir().expect("temp dir");
         let password = dir.path().join("imap-password");
-        let local = address.split('@').next().unwrap_or(address);
-        std::fs::write(&password, format!("{local}pw\n")).expect("password file");
+        std::fs::write(&password, format!("{}\n", default_password(address)))
+            .expect("password file");
         let db = dir.path().join("wildt.db");
-        let q = |s: &str| toml::Value::String(s.to_owned()).to_string();
+        let q = toml_str;
         let mut text = format!(
             "[referee]\naddress = {address}\nname = \"e2e referee\"\n\n\
              [database]\nurl = {url}\n\n\

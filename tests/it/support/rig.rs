@@ -271,12 +271,14 @@ pub struct TestImap {
     _dir: TempDir,
 }
 
-fn default_password(username: &str) -> String {
+/// The rig's password for an account: its local part and `pw`.
+pub fn default_password(username: &str) -> String {
     let local = username.split('@').next().unwrap_or(username);
     format!("{local}pw")
 }
 
-fn toml_str(s: &str) -> String {
+/// `s` as a TOML string, quotes and escapes included.
+pub fn toml_str(s: &str) -> String {
     toml::Value::String(s.to_owned()).to_string()
 }
 
