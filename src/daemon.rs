@@ -252,8 +252,7 @@ pub async fn run(
     ]);
     info!("ready");
 
-    let mut stopping = false;
-    while !stopping {
+    'serve: loop {
         notify(&[sd_notify::NotifyState::Watchdog]);
         let batch = match inbox.fetch_waiting().await {
             Ok(b) => {
@@ -283,12 +282,8 @@ pub async fn run(
             wake.notify_one();
             // Between messages, never during one: has a stop been asked for?
             if shutdown.requested() {
-                stopping = true;
-                break;
+                break 'serve;
             }
-        }
-        if stopping {
-            break;
         }
         if failed {
             if shutdown.sleep_or_stop(backoff.next_delay()).await {
@@ -324,7 +319,9 @@ pub async fn run(
             // The session is gone; the next fetch reconnects.
             let delay = backoff.next_delay();
             warn!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX), "waiting for mail");
-            stopping = shutdown.sleep_or_stop(delay).await;
+            if shutdown.sleep_or_stop(delay).await {
+                break;
+            }
         }
     }
 
