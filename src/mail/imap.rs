@@ -821,6 +821,33 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_ca_file_is_a_tls_error_naming_it() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("missing.pem");
+        let err = tls_config(Some(&path)).expect_err("no such file");
+        assert!(
+            matches!(&err, TlsError::CaFileRead { path: p, .. } if *p == path),
+            "{err:?}"
+        );
+    }
+
+    #[test]
+    fn a_ca_file_without_a_certificate_is_refused() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("empty.pem");
+        std::fs::write(&path, "not a certificate\n").expect("write");
+        let err = tls_config(Some(&path)).expect_err("no certificate in it");
+        assert!(
+            matches!(&err, TlsError::CaFileEmpty { path: p } if *p == path),
+            "{err:?}"
+        );
+        assert!(
+            err.to_string().contains("holds no PEM certificate"),
+            "{err}"
+        );
+    }
+
+    #[test]
     fn quote_escapes_quotes_and_backslashes() {
         assert_eq!(quote(r#"a"b\c"#), r#""a\"b\\c""#);
     }
