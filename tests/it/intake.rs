@@ -12,7 +12,9 @@ use wildt::intake::{
     self, AutoReason, Disposition, GameAddress, Intake, IntakeConfig, Reading, Unclear,
 };
 
-use crate::support::fixtures::{GAME_17, GAME_17_ADDRESS, GAME_17_KEY, REFEREE, intake_config};
+use wildt::fixtures::WHITE_KEY;
+
+use crate::support::fixtures::{GAME_17, REFEREE, game_17_address, intake_config};
 
 /// The fixture folder must never shrink below this: a test over a folder that
 /// silently lost its files proves nothing.
@@ -140,8 +142,9 @@ fn every_expected_json_has_its_eml() {
 
 /// Anna answering a relay of game 17.
 fn head() -> String {
+    let address = game_17_address();
     format!(
-        "From: Anna Schmidt <Anna@Example.ORG>\nTo: {GAME_17_ADDRESS}\nSubject: Re: [wildt #17] 12... 3746\nMessage-ID: <m1@example.org>\nIn-Reply-To: <wildt-17-23@club.example>\nReferences: <wildt-17-22@club.example> <wildt-17-23@club.example>\n"
+        "From: Anna Schmidt <Anna@Example.ORG>\nTo: {address}\nSubject: Re: [wildt #17] 12... 3746\nMessage-ID: <m1@example.org>\nIn-Reply-To: <wildt-17-23@club.example>\nReferences: <wildt-17-22@club.example> <wildt-17-23@club.example>\n"
     )
 }
 
@@ -173,7 +176,7 @@ fn envelope_fields_are_extracted() {
         intake.game_address,
         Some(GameAddress {
             game: GAME_17,
-            key: GAME_17_KEY.into()
+            key: WHITE_KEY.into()
         })
     );
     assert!(!intake.to_bare_referee);
@@ -201,8 +204,9 @@ fn quoted_move_is_ignored() {
 
 #[test]
 fn first_usable_game_address_wins_in_header_order() {
+    let address = game_17_address();
     let raw = format!(
-        "From: anna@example.org\nTo: ben@example.net, {REFEREE}\nCc: chess+18-aaaaaaaa@club.example\nDelivered-To: {GAME_17_ADDRESS}\n\n5254\n"
+        "From: anna@example.org\nTo: ben@example.net, {REFEREE}\nCc: chess+18-aaaaaaaa@club.example\nDelivered-To: {address}\n\n5254\n"
     );
     let intake = intake::read(raw.as_bytes(), &intake_config());
     assert_eq!(intake.game_address.map(|g| g.game), Some(18));
@@ -218,7 +222,8 @@ fn address_for_another_domain_is_not_a_game() {
 
 #[test]
 fn referees_own_mail_coming_back_is_automatic() {
-    let raw = format!("From: {GAME_17_ADDRESS}\nTo: {GAME_17_ADDRESS}\n\n[wildt #17] 5254\n");
+    let address = game_17_address();
+    let raw = format!("From: {address}\nTo: {address}\n\n[wildt #17] 5254\n");
     assert!(matches!(
         intake::read(raw.as_bytes(), &intake_config()).disposition,
         Disposition::Automatic(AutoReason::DaemonSender(_))
@@ -239,7 +244,7 @@ fn oversize_message_is_too_large_with_headers_read() {
         Disposition::TooLarge { size: raw.len() }
     );
     assert_eq!(intake.from.as_deref(), Some("anna@example.org"));
-    assert_eq!(intake.game_address.map(|g| g.key), Some(GAME_17_KEY.into()));
+    assert_eq!(intake.game_address.map(|g| g.key), Some(WHITE_KEY.into()));
 }
 
 #[test]
@@ -286,7 +291,10 @@ fn each_loop_header_is_automatic() {
 
 #[test]
 fn postmaster_sender_is_automatic_whatever_its_case() {
-    let raw = format!("From: PostMaster@example.org\nTo: {GAME_17_ADDRESS}\n\n5254\n");
+    let raw = format!(
+        "From: PostMaster@example.org\nTo: {}\n\n5254\n",
+        game_17_address()
+    );
     assert_eq!(
         intake::read(raw.as_bytes(), &intake_config()).disposition,
         Disposition::Automatic(AutoReason::DaemonSender("postmaster".into()))

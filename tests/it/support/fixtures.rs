@@ -1,6 +1,7 @@
 //! Test data written once: the referee every test configuration names, the
-//! game-17 fixture (White's game address and key) the intake tests write to,
-//! and small mails built or read in memory. [no IO but the clock, in `unique`]
+//! game-17 fixture the intake tests write to (its key comes from
+//! `wildt::fixtures`, which the benches and fuzz targets share), and small
+//! mails built or read in memory. [no IO but the clock, in `unique`]
 //!
 //! The engine bench includes this file too (with `pathological.rs`), so it
 //! uses nothing of the test binary.
@@ -8,30 +9,34 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use wildt::fixtures::{WHITE_KEY, referee};
 use wildt::intake::IntakeConfig;
 
-/// The referee's address, in every test configuration and on the rig.
+/// The referee's address, in every test configuration and on the rig (a
+/// `const`, for the many places that take a `&str`).
 pub const REFEREE: &str = "chess@club.example";
-pub const REFEREE_LOCAL: &str = "chess";
-pub const REFEREE_DOMAIN: &str = "club.example";
 
 /// The game the intake fixtures write to.
 pub const GAME_17: i64 = 17;
-/// White's key in game 17.
-pub const GAME_17_KEY: &str = "k3x9qp2m";
-/// White's address in game 17: `chess+17-k3x9qp2m@club.example`.
-pub const GAME_17_ADDRESS: &str = "chess+17-k3x9qp2m@club.example";
 
-/// The intake settings of the fixture tests: the [`REFEREE`], 256 KiB at
-/// most, the default command limit.
+/// White's game address in game 17: `chess+17-k3x9qp2m@club.example`.
+pub fn game_17_address() -> String {
+    let referee = referee();
+    format!("{}+{GAME_17}-{WHITE_KEY}@{}", referee.local, referee.domain)
+}
+
+/// The intake settings of the fixture tests: the fixtures' referee, 256 KiB
+/// at most, the default command limit.
 pub fn intake_config() -> IntakeConfig {
+    let referee = referee();
     IntakeConfig {
-        referee_local: REFEREE_LOCAL.into(),
-        referee_domain: REFEREE_DOMAIN.into(),
+        referee_local: referee.local,
+        referee_domain: referee.domain,
         max_message_bytes: 256 * 1024,
         max_commands: wildt::intake::DEFAULT_MAX_COMMANDS,
     }
 }
+
 /// A name no other test (nor an earlier run) uses: for folders, subjects,
 /// sub-addresses. Letters, digits and `-` only (no IMAP hierarchy separator).
 pub fn unique(prefix: &str) -> String {
@@ -68,10 +73,6 @@ pub fn body_text(raw: &[u8]) -> String {
 }
 
 #[test]
-fn game_17_address_is_built_from_its_parts() {
-    assert_eq!(
-        GAME_17_ADDRESS,
-        format!("{REFEREE_LOCAL}+{GAME_17}-{GAME_17_KEY}@{REFEREE_DOMAIN}")
-    );
-    assert_eq!(REFEREE, format!("{REFEREE_LOCAL}@{REFEREE_DOMAIN}"));
+fn the_tests_referee_is_the_fixtures_referee() {
+    assert_eq!(REFEREE, referee().address);
 }

@@ -3,15 +3,16 @@
 //! the intake tests (each is decided, with the expected answer) and the
 //! engine bench (how long each takes in release). [pure]
 
-use super::fixtures::GAME_17_ADDRESS;
+use super::fixtures::game_17_address;
 
 /// About this many bytes of hostile content per message.
 pub const MIB: usize = 1024 * 1024;
 
 /// The headers of every case: Anna writing to game 17.
 fn head() -> String {
+    let address = game_17_address();
     format!(
-        "From: Anna <anna@example.org>\nTo: {GAME_17_ADDRESS}\n\
+        "From: Anna <anna@example.org>\nTo: {address}\n\
          Subject: move\nMessage-ID: <hostile@example.org>\n\
          Date: Sun, 22 Nov 2026 10:00:00 +0000\nMIME-Version: 1.0\n"
     )
