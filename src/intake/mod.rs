@@ -14,6 +14,7 @@
 //! command (`scan`). The accepted words are listed in `KEYWORDS.md`.
 
 mod headers;
+mod quotes;
 mod scan;
 mod subject;
 mod text;

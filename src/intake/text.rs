@@ -11,6 +11,8 @@
 
 use mail_parser::{Message, PartType};
 
+use super::quotes::{self, attribution_len, is_header_block};
+
 /// At most this many inline text parts are read (Apple Mail splits a body around
 /// inline images; more than a few is not a real reply).
 const MAX_TEXT_PARTS: usize = 8;
@@ -67,7 +69,14 @@ const QUOTE_TAIL_MARKS: &[&str] = &[
     "appendonsend",
     "olk_src_body_section",
     "mail-editor-reference-message-container",
+    // Outlook and Windows Mail: the reply header sits in a div with a thin top
+    // border (grey in current versions, blue in Outlook 2007/2010).
+    "border-top:solid #e1e1e1",
+    "border-top:solid #b5c4df",
 ];
+
+/// What a removed `<blockquote>` leaves behind: one quoted (`>`) line.
+const REMOVED_QUOTE: &str = "<br>&gt;<br>";
 
 /// Tags that start a new line of text; the converter only breaks at `<br>` and
 /// `</p>`, and a Gmail body is a stack of `<div>`s.
@@ -97,7 +106,9 @@ fn strip_html_quotes(html: &str) -> String {
             let end = element_end(&lower, tag_end, "blockquote");
             copied = end;
             pos = end;
-            out.push_str("<br>");
+            // A `>` line where the quote was: an attribution line left above
+            // it is then dropped, and a bottom-post below it is kept.
+            out.push_str(REMOVED_QUOTE);
             continue;
         }
         if QUOTE_TAIL_MARKS.iter().any(|m| tag.contains(m)) {
@@ -218,37 +229,7 @@ fn is_cut_line(trimmed: &str) -> bool {
     if trimmed == "--" {
         return true;
     }
-    let lower = trimmed.to_lowercase();
-    let separators = [
-        "original message",
-        "ursprüngliche nachricht",
-        "message d'origine",
-        "mensaje original",
-        "messaggio originale",
-        "oorspronkelijk bericht",
-        "forwarded message",
-        "weitergeleitete nachricht",
-        "message transféré",
-        "mensaje reenviado",
-        "messaggio inoltrato",
-        "doorgestuurd bericht",
-        "original-nachricht",
-    ];
-    if lower.starts_with("---") || lower.starts_with("___") || lower.starts_with("***") {
-        if separators.iter().any(|s| lower.contains(s)) {
-            return true;
-        }
-        // Outlook's bare underscore rule before its header block.
-        if lower.len() >= 20 && lower.chars().all(|c| c == '_') {
-            return true;
-        }
-    }
-    if lower.starts_with("begin forwarded message")
-        || lower.starts_with("anfang der weitergeleiteten")
-    {
-        return true;
-    }
-    is_phone_footer(&lower)
+    quotes::is_separator(trimmed) || is_phone_footer(&trimmed.to_lowercase())
 }
 
 /// "Sent from my iPhone" and its relatives in several languages.
@@ -277,130 +258,6 @@ fn is_phone_footer(lower: &str) -> bool {
         "skickat från",
     ];
     STARTS.iter().any(|s| lower.starts_with(s))
-}
-
-/// Header names that open a quoted header block ("From:", "Von:", "De :" …).
-#[rustfmt::skip]
-const BLOCK_FROM: &[&str] = &["from", "von", "de", "da", "van", "från", "fra"];
-/// Header names that follow it within a few lines.
-#[rustfmt::skip]
-const BLOCK_NEXT: &[&str] = &[
-    "sent",
-    "date",
-    "to",
-    "subject",
-    "cc",
-    "gesendet",
-    "datum",
-    "an",
-    "betreff",
-    "envoyé",
-    "à",
-    "objet",
-    "enviado",
-    "para",
-    "asunto",
-    "fecha",
-    "inviato",
-    "oggetto",
-    "a",
-    "verzonden",
-    "aan",
-    "onderwerp",
-    "skickat",
-    "till",
-    "ämne",
-];
-
-fn header_name(trimmed: &str) -> Option<String> {
-    let (name, _) = trimmed.split_once(':')?;
-    let name = name
-        .trim()
-        .trim_start_matches('*')
-        .trim_end_matches('*')
-        .trim();
-    if name.is_empty() || name.chars().count() > 12 || !name.chars().all(char::is_alphabetic) {
-        return None;
-    }
-    Some(name.to_lowercase())
-}
-
-/// A `From:` line followed within three lines by `Sent:`/`To:`/`Subject:`…
-fn is_header_block(lines: &[&str], i: usize) -> bool {
-    let Some(name) = header_name(lines[i].trim()) else {
-        return false;
-    };
-    if !BLOCK_FROM.contains(&name.as_str()) {
-        return false;
-    }
-    (i + 1..lines.len().min(i + 4))
-        .any(|j| header_name(lines[j].trim()).is_some_and(|n| BLOCK_NEXT.contains(&n.as_str())))
-}
-
-/// If an attribution ("On … wrote:", "Am … schrieb …:", …) starts at line `i`,
-/// how many lines it spans (clients wrap it over up to three).
-fn attribution_len(lines: &[&str], i: usize) -> Option<usize> {
-    let first = lines[i].trim();
-    if first.is_empty() || first.len() > 300 {
-        return None;
-    }
-    let lower_first = first.to_lowercase();
-    if !ATTRIBUTION_STARTS
-        .iter()
-        .any(|s| lower_first.starts_with(s))
-        && !lower_first.contains(" wrote")
-        && !lower_first.contains(" schrieb")
-        && !lower_first.contains(" a écrit")
-    {
-        return None;
-    }
-    let mut joined = String::new();
-    for (n, line) in lines.iter().skip(i).take(3).enumerate() {
-        let t = line.trim();
-        if t.is_empty() || is_quoted(t) {
-            break;
-        }
-        if !joined.is_empty() {
-            joined.push(' ');
-        }
-        joined.push_str(&t.to_lowercase());
-        if is_attribution(&joined) {
-            return Some(n + 1);
-        }
-    }
-    None
-}
-
-#[rustfmt::skip]
-const ATTRIBUTION_STARTS: &[&str] = &[
-    "on ", "am ", "le ", "el ", "il ", "op ", "em ", "den ", "w dniu ", "dne ",
-];
-
-/// A whole attribution, lower-cased: it must end in a colon and hold the verb.
-fn is_attribution(lower: &str) -> bool {
-    let Some(body) = lower.trim_end().strip_suffix(':') else {
-        return false;
-    };
-    let body = body.trim_end();
-    const ENDINGS: &[&str] = &[
-        "wrote",
-        "writes",
-        "schrieb",
-        "a écrit",
-        "escribió",
-        "ha scritto",
-        "schreef",
-        "escreveu",
-        "skrev",
-        "napisał",
-        "napsal",
-    ];
-    let verb_at_end = ENDINGS.iter().any(|e| body.ends_with(e));
-    // "Am … schrieb Ben <ben@example.net>:" puts the name after the verb.
-    let verb_inside = ENDINGS.iter().any(|e| body.contains(&format!(" {e} ")));
-    let starts = ATTRIBUTION_STARTS.iter().any(|s| lower.starts_with(s));
-    ((verb_at_end || verb_inside) && starts)
-        || (verb_at_end && (body.contains('@') || body.len() < 60))
 }
 
 #[cfg(test)]
@@ -475,6 +332,49 @@ mod tests {
     }
 
     #[test]
+    fn html_attribution_above_a_removed_quote_is_dropped_and_bottom_post_kept() {
+        let html = r#"<div>On 12 May 2024, at 17:45, Ben &lt;ben@example.net&gt; wrote:</div><blockquote type="cite">12... 3746</blockquote><div>13. 5254</div>"#;
+        let text = strip_quotes(&html_text(html));
+        assert_eq!(text.trim(), "13. 5254");
+    }
+
+    #[test]
+    fn attribution_date_is_cut_with_the_quote() {
+        let t = "5254\n\nons. 15. marts 2017 kl. 11.00 skrev Ben <ben@example.net>:\n\n> 3746\n";
+        assert_eq!(strip_quotes(t).trim(), "5254");
+    }
+
+    #[test]
+    fn polymail_address_wrapped_onto_a_quoted_looking_line_ends_the_attribution() {
+        let t = "5254\n\nOn Sun, May 12, 2024 at 5:45 PM Ben Miller <ben@example.net\n> wrote:\n\n> 3746\n";
+        assert_eq!(strip_quotes(t).trim(), "5254");
+    }
+
+    #[test]
+    fn zoho_and_dash_framed_attributions_start_quote() {
+        for a in [
+            "---- On Sun, 12 May 2024 17:45:00 +0200 Ben <ben@example.net> wrote ----",
+            "------On Sun, 12 May 2024 17:45, Ben wrote-----",
+        ] {
+            let t = format!("5254\n\n{a}\n\n3746\n");
+            assert_eq!(strip_quotes(&t).trim(), "5254", "{a}");
+        }
+    }
+
+    #[test]
+    fn localized_header_blocks_and_android_separators_start_quote() {
+        for quote in [
+            "От: Ben\nОтправлено: 12 мая 2024 г. 17:45\nКому: Anna\nТема: x\n\n3746",
+            "Fra: Ben\nSendt: 12. maj 2024 17:45\nTil: Anna\nEmne: x\n\n3746",
+            "-------- Исходное сообщение --------\nОт: Ben\nДата: 12.05.2024 17:45\n3746",
+            "-------- Opprinnelig melding --------\n3746",
+        ] {
+            let t = format!("5254\n\n{quote}\n");
+            assert_eq!(strip_quotes(&t).trim(), "5254", "{quote}");
+        }
+    }
+
+    #[test]
     fn outlook_html_reply_header_ends_the_text() {
         let html =
             r#"<div>5254</div><hr><div id="divRplyFwdMsg"><b>From:</b> Ben</div><div>3746</div>"#;
@@ -485,7 +385,7 @@ mod tests {
     #[test]
     fn deeply_nested_unclosed_quote_is_dropped_in_linear_time() {
         let html = format!("5254{}</blockquote>", "<blockquote>".repeat(100_000));
-        assert_eq!(html_text(&html).trim(), "5254");
+        assert_eq!(strip_quotes(&html_text(&html)).trim(), "5254");
     }
 
     #[test]
