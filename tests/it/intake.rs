@@ -18,7 +18,7 @@ use crate::support::fixtures::{GAME_17, REFEREE, game_17_address, intake_config}
 
 /// The fixture folder must never shrink below this: a test over a folder that
 /// silently lost its files proves nothing.
-const MIN_FIXTURES: usize = 45;
+const MIN_FIXTURES: usize = 250;
 
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mail")
@@ -380,8 +380,142 @@ fn pathological_megabyte_messages_are_decided_with_the_expected_answer() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
+/// How clients set off the mail they answer: `(lines before the quote, is the
+/// quote `>`-marked)`. `{addr}` is the referee's address. One per client style
+/// and language; the quoted text follows it.
+#[rustfmt::skip]
+const QUOTE_STYLES: &[(&str, bool)] = &[
+    ("On Sun, 12 May 2024 at 17:45, wildt <{addr}> wrote:", true),
+    ("On Sun, 12 May 2024 at 17:45, wildt Chess Referee of the Club\n<{addr}> wrote:", true),
+    ("On Sun, May 12, 2024 at 5:45 PM wildt <{addr}\n> wrote:", true),
+    ("On Sun, May 12, 2024 at 5:45 PM wildt <{addr}> wrote", true),
+    ("2024-05-12 17:45 GMT+02:00 wildt <{addr}>:", true),
+    ("Am So., 12. Mai 2024 um 17:45 Uhr schrieb wildt <{addr}>:", true),
+    ("Le dim. 12 mai 2024 à 17:45, wildt <{addr}> a écrit :", true),
+    ("El dom, 12 may 2024 a las 17:45, wildt (<{addr}>) escribió:", false),
+    ("Il giorno dom 12 mag 2024 alle ore 17:45 wildt <{addr}> ha scritto:", false),
+    ("Op 12 mei 2024, om 17:45 heeft wildt <{addr}> het volgende geschreven:", true),
+    ("Em dom., 12 de mai. de 2024 às 17:45, wildt <{addr}> escreveu:", false),
+    ("niedz., 12 maj 2024 o 17:45 wildt <{addr}> napisał(a):", true),
+    ("ne 12. 5. 2024 v 17:45 odesílatel wildt <{addr}> napsal:", false),
+    ("вс, 12 мая 2024 г. в 17:45, wildt <{addr}>:", true),
+    ("su 12.5.2024 klo 17.45 wildt ({addr}) kirjoitti:", false),
+    ("ned, 12. svi 2024. u 17:45 wildt <{addr}> napisao je:", true),
+    ("2024年5月12日(日) 17:45 wildt <{addr}>:", false),
+    ("ons. 15. marts 2017 kl. 11.00 skrev wildt <{addr}>:", true),
+    ("søn. 12. mai 2024 kl. 17:45 skrev wildt <{addr}>:", false),
+    ("sön 12 maj 2024 kl 17:45 skrev wildt <{addr}>:", true),
+    ("---- On Sun, 12 May 2024 17:45:00 +0200 wildt <{addr}> wrote ----", false),
+    ("------On Sun, 12 May 2024 17:45, wildt wrote-----", false),
+    ("12.05.2024, 17:45, \"wildt\" <{addr}>:", true),
+    ("Воскресенье, 12 мая 2024, 17:45 +03:00 от wildt <{addr}>:", true),
+    ("Am Sonntag, 12. Mai 2024 um 17:45:00 MESZ hat wildt <{addr}> Folgendes geschrieben:", false),
+    ("________________________________\nFrom: wildt <{addr}>\nSent: Sunday, May 12, 2024 5:45 PM\nTo: Anna\nSubject: [wildt #17]", false),
+    ("От: wildt <{addr}>\nОтправлено: 12 мая 2024 г. 17:45\nКому: Anna\nТема: [wildt #17]", false),
+    ("Fra: wildt <{addr}>\nSendt: 12. maj 2024 17:45\nTil: Anna\nEmne: [wildt #17]", false),
+    ("Von: wildt <{addr}>\nGesendet: Sonntag, 12. Mai 2024 17:45\nAn: Anna\nBetreff: [wildt #17]", false),
+    ("Lähettäjä: wildt <{addr}>\nLähetetty: sunnuntai 12. toukokuuta 2024 17.45\nVastaanottaja: Anna", false),
+    ("差出人: wildt <{addr}>\n送信日時: 2024年5月12日 17:45\n宛先: Anna\n件名: [wildt #17]", false),
+    ("-------- Original message --------\nFrom: wildt <{addr}>\nDate: 12/05/2024 17:45 (GMT+01:00)", false),
+    ("-------- Исходное сообщение --------\nОт: wildt <{addr}>\nДата: 12.05.2024 17:45", false),
+    ("-------- Opprinnelig melding --------\nFra: wildt <{addr}>\nDato: 12.05.2024 17:45", false),
+    ("-----Original Message-----\nFrom: wildt [mailto:{addr}]\nSent: Sunday, May 12, 2024 5:45 PM", false),
+];
+
+/// `N. MOVE` or `N... MOVE` for the ply at `index` (0 = White's first).
+fn numbered(index: usize, mv: &str) -> String {
+    let number = index / 2 + 1;
+    if index.is_multiple_of(2) {
+        format!("{number}. {mv}")
+    } else {
+        format!("{number}... {mv}")
+    }
+}
+
+/// A random legal line from the start position, the move the opponent made last
+/// (which the referee's mail, quoted, holds) and the player's answer, all in
+/// ICCF numeric notation; `None` if the line ended the game.
+fn legal_line(choices: &[usize]) -> Option<(Vec<String>, String)> {
+    use shakmaty::{Chess, Position};
+    use wildt::notation::IccfMove;
+    let mut pos = Chess::default();
+    let mut line = Vec::new();
+    for &c in choices {
+        let moves = pos.legal_moves();
+        let m = *moves.get(c % moves.len().max(1))?;
+        line.push(IccfMove::from_move(m).to_string());
+        pos = pos.play(m).ok()?;
+    }
+    let moves = pos.legal_moves();
+    let answer = moves.get(choices.iter().sum::<usize>() % moves.len().max(1))?;
+    Some((line, IccfMove::from_move(*answer).to_string()))
+}
+
+/// The referee's relay of the opponent's move, as the player's client quotes it.
+fn referee_relay(line: &[String]) -> Vec<String> {
+    let last = line.len() - 1;
+    let record: Vec<String> = line
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            if i % 2 == 0 {
+                numbered(i, m)
+            } else {
+                m.clone()
+            }
+        })
+        .collect();
+    vec![
+        format!(
+            "Game 17: your opponent played {}.",
+            numbered(last, &line[last])
+        ),
+        String::new(),
+        format!("Record: {}", record.join(" ")),
+        format!(
+            "Reply to this mail with your move, e.g. \"{}\".",
+            numbered(last + 1, &line[last])
+        ),
+    ]
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// For a random legal line, a reply holding the player's move above a quote
+    /// of the referee's relay of the opponent's move (under any client's
+    /// attribution line or header block, `>`-marked or not, LF or CRLF) plays
+    /// the player's move and never the quoted one.
+    #[test]
+    fn the_new_move_is_played_never_the_quoted_one(
+        choices in proptest::collection::vec(0usize..64, 1..40),
+        style in 0..QUOTE_STYLES.len(),
+        crlf in any::<bool>(),
+    ) {
+        let Some((line, answer)) = legal_line(&choices) else {
+            return Err(TestCaseError::reject("the line ended the game"));
+        };
+        let (lead, marked) = QUOTE_STYLES[style];
+        let lead = lead.replace("{addr}", "chess@club.example");
+        let mut body = format!("{}\n\nAnna\n\n{lead}\n\n", numbered(line.len(), &answer));
+        for quoted in referee_relay(&line) {
+            if marked {
+                body.push_str("> ");
+            }
+            body.push_str(&quoted);
+            body.push('\n');
+        }
+        let mut raw = mail("", &body);
+        if crlf {
+            raw = to_crlf(&raw);
+        }
+        let intake = intake::read(&raw, &intake_config());
+        let Disposition::Read(Reading::Command(Command::Play { line: played, .. })) = &intake.disposition else {
+            return Err(TestCaseError::fail(format!("{:?} for\n{body}", intake.disposition)));
+        };
+        prop_assert_eq!(played.len(), 1, "{}", body);
+        prop_assert_eq!(played[0].mv.to_string(), answer, "{}", body);
+    }
 
     #[test]
     fn arbitrary_bytes_never_panic(raw in proptest::collection::vec(any::<u8>(), 0..2048)) {
