@@ -160,16 +160,31 @@ pub(super) fn is_separator(trimmed: &str) -> bool {
 }
 
 /// `From:` (or `От:`, `Fra:` …) followed within three lines by another header
-/// of the block (`Sent:`, `Отправлено:`, `Sendt:` …).
+/// of the block (`Sent:`, `Отправлено:`, `Sendt:` …); or a block that puts
+/// another header first (GMX and web.de start with `Gesendet:`, Huawei with
+/// `Subject:`) when three of its four lines are headers and one is `From:`.
 pub(super) fn is_header_block(lines: &[&str], i: usize) -> bool {
     let Some(name) = header_name(lines[i].trim()) else {
         return false;
     };
-    if !BLOCK_FROM.contains(&name.as_str()) {
+    let window = i + 1..lines.len().min(i + 4);
+    if BLOCK_FROM.contains(&name.as_str()) {
+        return window.clone().any(|j| {
+            header_name(lines[j].trim()).is_some_and(|n| BLOCK_NEXT.contains(&n.as_str()))
+        });
+    }
+    if !BLOCK_NEXT.contains(&name.as_str()) {
         return false;
     }
-    (i + 1..lines.len().min(i + 4))
-        .any(|j| header_name(lines[j].trim()).is_some_and(|n| BLOCK_NEXT.contains(&n.as_str())))
+    let names: Vec<String> = window
+        .filter_map(|j| header_name(lines[j].trim()))
+        .collect();
+    let from = names.iter().any(|n| BLOCK_FROM.contains(&n.as_str()));
+    let others = names
+        .iter()
+        .filter(|n| BLOCK_FROM.contains(&n.as_str()) || BLOCK_NEXT.contains(&n.as_str()))
+        .count();
+    from && others >= 2
 }
 
 /// `From: x` -> `from`; `*Von:* x` (bold turned to text) -> `von`; `De : x` ->
@@ -521,11 +536,15 @@ mod tests {
             "Fra: Ben\nSendt: 12. maj 2024 17:45\nTil: Anna\nEmne: x",
             "Från: Ben\nSkickat: den 12 maj 2024 17:45\nTill: Anna",
             "*From:* Ben\n*Sent:* Sunday\n*To:* Anna",
+            "Gesendet: Sonntag, 12. Mai 2024 um 17:45 Uhr\nVon: \"Ben\" <ben@example.net>\nAn: Anna",
+            "Subject: x\nFrom: Ben\nTo: Anna\nCC: Carl",
         ] {
             let lines: Vec<&str> = block.lines().collect();
             assert!(is_header_block(&lines, 0), "{block}");
         }
         let lines = ["From: the start I liked 5254", "and then 7163"];
+        assert!(!is_header_block(&lines, 0));
+        let lines = ["Date: Sunday is fine", "To: the club", "5254"];
         assert!(!is_header_block(&lines, 0));
     }
 

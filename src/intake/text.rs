@@ -256,6 +256,17 @@ fn is_phone_footer(lower: &str) -> bool {
         "verzonden vanaf",
         "verstuurd vanaf",
         "skickat från",
+        "sendt fra ",
+        "enviado do ",
+        "wysłane z ",
+        "odesláno z ",
+        "отправлено с ",
+        "отправлено из ",
+        "lähetetty iphone",
+        "lähetetty android",
+        "poslano s ",
+        "poslano sa ",
+        "iphoneから送信",
     ];
     STARTS.iter().any(|s| lower.starts_with(s))
 }

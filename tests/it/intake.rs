@@ -458,7 +458,7 @@ fn referee_relay(line: &[String]) -> Vec<String> {
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            if i % 2 == 0 {
+            if i.is_multiple_of(2) {
                 numbered(i, m)
             } else {
                 m.clone()
