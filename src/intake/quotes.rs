@@ -48,8 +48,12 @@ const VERBS: &[&str] = &[
     "napisao", "napisala",
     // Danish, Norwegian, Swedish
     "skrev",
-    // Japanese (Apple Mail, Thunderbird), Chinese
-    "のメッセージ", "のメール", "書きました", "写道",
+    // Japanese (Apple Mail, Thunderbird), Chinese, Korean
+    "のメッセージ", "のメール", "書きました", "写道", "寫道", "작성",
+    // A few neighbours: Slovak, Slovenian, Ukrainian, Hungarian, Romanian,
+    // Turkish, Catalan, Estonian
+    "napísal", "napísala", "napisal", "написав", "написала", "пише", "írta", "a scris",
+    "yazdı", "va escriure", "kirjutas",
 ];
 
 /// Words an attribution starts with ("On …", "Am …", "W dniu …").
@@ -104,7 +108,7 @@ const FORWARD_OPENERS: &[&str] = &[
 #[rustfmt::skip]
 const BLOCK_FROM: &[&str] = &[
     "from", "von", "de", "da", "van", "från", "fra", "od", "от", "lähettäjä", "šalje",
-    "差出人", "送信者", "afzender", "remetente",
+    "差出人", "送信者", "afzender", "remetente", "发件人", "寄件者", "보낸 사람",
 ];
 
 /// Header names that follow it within a few lines: sent/date, to, subject, cc.
@@ -134,8 +138,9 @@ const BLOCK_NEXT: &[&str] = &[
     "lähetetty", "päivämäärä", "vastaanottaja", "aihe", "kopio",
     // Croatian
     "poslano", "prima", "predmet", "za",
-    // Japanese
-    "送信日時", "日付", "宛先", "件名",
+    // Japanese, Chinese, Korean
+    "送信日時", "日付", "宛先", "件名", "发送时间", "收件人", "主题", "日期", "寄件日期",
+    "收件者", "主旨", "보낸 날짜", "받는 사람", "제목",
     // Danish, Norwegian, Swedish
     "sendt", "dato", "til", "emne", "skickat", "till", "ämne", "kopia",
 ];
@@ -332,8 +337,10 @@ fn find_word(hay: &str, word: &str) -> Option<usize> {
     None
 }
 
+/// Kana, CJK ideographs, Hangul and full-width forms: scripts written without
+/// spaces between words.
 fn is_cjk(c: char) -> bool {
-    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ff00}'..='\u{ffef}')
+    matches!(c, '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{9fff}' | '\u{ac00}'..='\u{d7af}' | '\u{ff00}'..='\u{ffef}')
 }
 
 /// A year (19xx, 20xx: never a move, as 9 and 0 are no file or rank) or a
@@ -441,6 +448,15 @@ mod tests {
         "12.05.2024, 17:45, \"Ben Miller\" <ben@example.net>:",
         "Воскресенье, 12 мая 2024, 17:45 +03:00 от Ben Miller <ben@example.net>:",
         "Sunday, 12 May 2024, 17:45 +03:00 from Ben Miller <ben@example.net>:",
+        // Other clients and neighbouring languages
+        "12 May 2024, 17:45 by ben@example.net:",
+        "Dnia 12 maja 2024 17:45 Ben Miller <ben@example.net> napisał(a):",
+        "在 2024年5月12日 17:45，Ben Miller <ben@example.net> 写道：",
+        "2024년 5월 12일 (일) 오후 5:45, Ben Miller <ben@example.net>님이 작성:",
+        "Ben Miller <ben@example.net> ezt írta (időpont: 2024. máj. 12., V, 17:45):",
+        "Pe dum., 12 mai 2024 la 17:45, Ben Miller <ben@example.net> a scris:",
+        "нд, 12 трав. 2024 р. о 17:45 Ben Miller <ben@example.net> пише:",
+        "ne 12. 5. 2024 o 17:45 Ben Miller <ben@example.net> napísal(a):",
     ];
 
     #[test]
