@@ -278,7 +278,9 @@ fn is_attribution(lower: &str) -> bool {
         Some(b) => (b.trim_end(), true),
         None => (s, false),
     };
-    if body.is_empty() {
+    // Only a line ending in a colon, a dash frame or the verb can be one; the
+    // cheap test first keeps long texts linear with a small factor.
+    if body.is_empty() || !(colon || framed || ends_with_verb(body)) {
         return false;
     }
     let verb = has_verb(body);
@@ -314,9 +316,14 @@ fn has_verb(lower: &str) -> bool {
 
 fn ends_with_verb(lower: &str) -> bool {
     let s = lower.trim_end_matches(['.', ' ', '-']);
-    VERBS
-        .iter()
-        .any(|v| find_word(s, v).is_some_and(|at| at + v.len() == s.len()))
+    VERBS.iter().any(|v| {
+        s.strip_suffix(v).is_some_and(|before| {
+            !before
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphabetic() && !is_cjk(c))
+        })
+    })
 }
 
 /// Byte offset of `word` in `hay` where it is not part of a longer Latin or
