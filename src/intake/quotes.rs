@@ -15,6 +15,9 @@
 
 /// Longest attribution (joined over its lines) that is still considered one.
 const MAX_ATTRIBUTION: usize = 400;
+/// Openers tried when looking for the player's text before an attribution on
+/// the same line.
+const MAX_OWN_TEXT_TRIES: usize = 4;
 /// Clients wrap an attribution over at most this many lines.
 const MAX_ATTRIBUTION_LINES: usize = 3;
 
@@ -53,13 +56,13 @@ const VERBS: &[&str] = &[
     // A few neighbours: Slovak, Slovenian, Ukrainian, Hungarian, Romanian,
     // Turkish, Catalan, Estonian
     "napísal", "napísala", "napisal", "написав", "написала", "пише", "írta", "a scris",
-    "yazdı", "va escriure", "kirjutas",
+    "yazdı", "va escriure", "kirjutas", "đã viết",
 ];
 
 /// Words an attribution starts with ("On …", "Am …", "W dniu …").
 #[rustfmt::skip]
 const OPENERS: &[&str] = &[
-    "on", "am", "le", "el", "il", "il giorno", "in data", "op", "em", "den", "w dniu",
+    "on", "am", "le", "el", "il", "il giorno", "på", "vào", "in data", "op", "em", "den", "w dniu",
     "dnia", "dne", "dana", "wiadomość napisana przez",
 ];
 
@@ -238,12 +241,31 @@ pub(super) fn attribution_len(lines: &[&str], i: usize) -> Option<usize> {
     Some(n)
 }
 
-/// The fewest lines from `i` that join into an attribution.
+/// The fewest lines from `i` that join into an attribution. Polymail writes
+/// `On <date> X`, a blank line, `<`, `mailto:X <addr>`, `> wrote:`: one blank
+/// line after a dated opening line is skipped, and a `>`-line that only ends
+/// the address or holds the verb belongs to the attribution.
 fn joined_attribution(lines: &[&str], i: usize) -> Option<usize> {
     let mut joined = String::new();
-    for (n, line) in lines.iter().skip(i).take(MAX_ATTRIBUTION_LINES).enumerate() {
+    let mut blank_skipped = false;
+    for (n, line) in lines
+        .iter()
+        .skip(i)
+        .take(MAX_ATTRIBUTION_LINES + 1)
+        .enumerate()
+    {
         let t = line.trim();
-        if t.is_empty() || (t.starts_with(['>', '|']) && !(n > 0 && open_angle(&joined))) {
+        if t.is_empty() {
+            if n == 1 && !blank_skipped && starts_with_opener(&joined) && has_date(&joined) {
+                blank_skipped = true;
+                continue;
+            }
+            return None;
+        }
+        if n - usize::from(blank_skipped) >= MAX_ATTRIBUTION_LINES {
+            return None;
+        }
+        if t.starts_with(['>', '|']) && !(n > 0 && (open_angle(&joined) || only_verb(t))) {
             return None;
         }
         if !joined.is_empty() {
@@ -258,6 +280,45 @@ fn joined_attribution(lines: &[&str], i: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// `> wrote:`: a quoted-looking line holding nothing but the verb.
+fn only_verb(t: &str) -> bool {
+    let rest = t
+        .trim_start_matches(['>', '|', ' '])
+        .trim_end_matches([':', '：', ' '])
+        .to_lowercase();
+    VERBS.contains(&rest.as_str())
+}
+
+/// Where, in an attribution line, text the player wrote on the same line ends:
+/// `13. 5254 On Sun, … wrote:` -> the offset of `On`. `None` when the line
+/// starts with the attribution.
+pub(super) fn own_text_before(lines: &[&str], i: usize, n: usize) -> Option<usize> {
+    let line = lines[i];
+    if starts_with_opener(&line.to_lowercase()) {
+        return None;
+    }
+    let rest: Vec<&str> = lines[i + 1..i + n].to_vec();
+    line.char_indices()
+        .skip(1)
+        .filter(|&(p, _)| line[..p].ends_with([' ', '\t', '-']))
+        .map(|(p, _)| p)
+        .filter(|&p| {
+            let start: String = line[p..].chars().take(24).collect();
+            starts_with_opener(&start.to_lowercase())
+        })
+        // A few tries: the player's own text on the line is short.
+        .take(MAX_OWN_TEXT_TRIES)
+        .find(|&p| {
+            let head = line[p..].to_lowercase();
+            let mut joined = head;
+            for r in &rest {
+                joined.push(' ');
+                joined.push_str(&r.trim().to_lowercase());
+            }
+            is_attribution(&joined)
+        })
 }
 
 /// An address opened with `<` and not yet closed: the next line ends it.
@@ -289,8 +350,9 @@ fn is_attribution(lower: &str) -> bool {
     if colon && verb {
         return date || at || body.chars().count() <= 60;
     }
+    // Zoho's and Android's `---- Ben wrote ----` need no date.
     if framed && verb {
-        return date || at;
+        return true;
     }
     // "On … wrote" without a colon.
     if !colon && verb && date && starts_with_opener(body) && ends_with_verb(body) {
@@ -463,6 +525,11 @@ mod tests {
         "Ben Miller <ben@example.net> ezt írta (időpont: 2024. máj. 12., V, 17:45):",
         "Pe dum., 12 mai 2024 la 17:45, Ben Miller <ben@example.net> a scris:",
         "нд, 12 трав. 2024 р. о 17:45 Ben Miller <ben@example.net> пише:",
+        "23 лист. 2015 р. 09:18 \"Ben Miller\" <ben@example.net> пише:",
+        "På 14 september 2015 på 02:23:18, Ben Miller (ben@example.net) skrev:",
+        "Vào 14:24 8 tháng 6, 2017, Ben Miller <ben@example.net> đã viết:",
+        "---- Ben Miller wrote ----",
+        "Le 23 janv. 2015 à 22:03, Ben <ben@example.net<mailto:ben@example.net>> a écrit:",
         "ne 12. 5. 2024 o 17:45 Ben Miller <ben@example.net> napísal(a):",
     ];
 
@@ -522,6 +589,45 @@ mod tests {
         ];
         assert_eq!(attribution_len(&lines, 0), None);
         assert_eq!(attribution_len(&lines, 1), Some(2));
+    }
+
+    #[test]
+    fn text_before_an_attribution_on_the_same_line_is_found() {
+        let lines = ["13. 5254 On Wed, Apr 4, 2012 at 3:59 PM, ben@example.net wrote:"];
+        assert_eq!(attribution_len(&lines, 0), Some(1));
+        assert_eq!(own_text_before(&lines, 0, 1), Some(9));
+        let lines = ["5254--- On Wed, Apr 4, 2012 at 3:59 PM, ben@example.net wrote:"];
+        assert_eq!(own_text_before(&lines, 0, 1), Some(5));
+        let lines = ["On Wed, Apr 4, 2012 at 3:59 PM, ben@example.net wrote:"];
+        assert_eq!(own_text_before(&lines, 0, 1), None);
+    }
+
+    #[test]
+    fn many_openers_before_an_attribution_cost_little() {
+        // Every suffix from an opener is too long to be an attribution without
+        // a date, so each try fails; only a few are made per line.
+        let line = format!("2024 {}am ben wrote:", "on le el il am ".repeat(24));
+        let text = format!("{line}\n> x\n").repeat(2_700);
+        assert!(text.len() > 1_000_000);
+        let lines: Vec<&str> = text.lines().collect();
+        let start = std::time::Instant::now();
+        let (mut attributions, mut split) = (0, 0);
+        for i in 0..lines.len() {
+            if let Some(n) = attribution_len(&lines, i) {
+                attributions += 1;
+                split += usize::from(own_text_before(&lines, i, n).is_some());
+            }
+        }
+        assert_eq!((attributions, split), (2_700, 0));
+        assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn a_blank_line_is_skipped_only_after_a_dated_opening_line() {
+        let lines = ["On Sunday I play:", "", "> wrote:"];
+        assert_eq!(attribution_len(&lines, 0), None);
+        let lines = ["On 12.05.2024 I will be away", "", "13. 5254"];
+        assert_eq!(attribution_len(&lines, 0), None);
     }
 
     #[test]

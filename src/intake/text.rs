@@ -198,6 +198,10 @@ pub(super) fn strip_quotes(text: &str) -> String {
             break;
         }
         if let Some(len) = attribution_len(&lines, i) {
+            if let Some(end) = quotes::own_text_before(&lines, i, len) {
+                out.push_str(line[..end].trim_end_matches([' ', '\t', '-']));
+                out.push('\n');
+            }
             let after = next_nonblank(&lines, i + len);
             if after.is_some_and(|j| is_quoted(lines[j].trim())) {
                 // A `>`-quote follows: drop the attribution; the quote lines are
@@ -359,6 +363,12 @@ mod tests {
     fn polymail_address_wrapped_onto_a_quoted_looking_line_ends_the_attribution() {
         let t = "5254\n\nOn Sun, May 12, 2024 at 5:45 PM Ben Miller <ben@example.net\n> wrote:\n\n> 3746\n";
         assert_eq!(strip_quotes(t).trim(), "5254");
+    }
+
+    #[test]
+    fn a_move_on_the_attribution_line_is_kept() {
+        let t = "13. 5254 On Wed, Apr 4, 2012 at 3:59 PM, ben@example.net wrote:\n> 12... 3746\n";
+        assert_eq!(strip_quotes(t).trim(), "13. 5254");
     }
 
     #[test]
