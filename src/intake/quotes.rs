@@ -19,7 +19,7 @@ const MAX_ATTRIBUTION: usize = 400;
 /// the same line.
 const MAX_OWN_TEXT_TRIES: usize = 4;
 /// Clients wrap an attribution over at most this many lines.
-const MAX_ATTRIBUTION_LINES: usize = 3;
+const MAX_ATTRIBUTION_LINES: usize = 4;
 
 /// "wrote" and its translations, lower-case. A Latin-script verb must stand as
 /// a word (not inside a longer one); the others are matched anywhere.
@@ -56,7 +56,7 @@ const VERBS: &[&str] = &[
     // A few neighbours: Slovak, Slovenian, Ukrainian, Hungarian, Romanian,
     // Turkish, Catalan, Estonian
     "napísal", "napísala", "napisal", "написав", "написала", "пише", "írta", "a scris",
-    "yazdı", "va escriure", "kirjutas", "đã viết",
+    "yazdı", "va escriure", "kirjutas", "đã viết", "έγραψε",
 ];
 
 /// Words an attribution starts with ("On …", "Am …", "W dniu …").
@@ -165,6 +165,16 @@ pub(super) fn is_separator(trimmed: &str) -> bool {
         }
     }
     FORWARD_OPENERS.iter().any(|s| lower.starts_with(s))
+}
+
+/// GroupWise's `>>> Ben <ben@example.net> 12.05.2024 17:45 >>>`, after which
+/// the quote is not marked.
+pub(super) fn is_groupwise_header(trimmed: &str) -> bool {
+    trimmed.len() <= MAX_ATTRIBUTION
+        && trimmed.starts_with(">>>")
+        && trimmed.ends_with(">>>")
+        && trimmed.len() > 6
+        && (trimmed.contains('@') || has_date(trimmed))
 }
 
 /// `From:` (or `От:`, `Fra:` …) followed within three lines by another header
@@ -529,6 +539,7 @@ mod tests {
         "På 14 september 2015 på 02:23:18, Ben Miller (ben@example.net) skrev:",
         "Vào 14:24 8 tháng 6, 2017, Ben Miller <ben@example.net> đã viết:",
         "---- Ben Miller wrote ----",
+        "Στις Κυρ 12 Μαΐ 2024 στις 17:45, ο/η Ben Miller <ben@example.net> έγραψε:",
         "Le 23 janv. 2015 à 22:03, Ben <ben@example.net<mailto:ben@example.net>> a écrit:",
         "ne 12. 5. 2024 o 17:45 Ben Miller <ben@example.net> napísal(a):",
     ];
@@ -704,6 +715,14 @@ mod tests {
         for line in ["--", "---- 13. 5254 ----", "== my move =="] {
             assert!(!is_separator(line), "{line}");
         }
+    }
+
+    #[test]
+    fn groupwise_header_is_recognised() {
+        assert!(is_groupwise_header(
+            ">>> \"Ben\" <ben@example.net> 12.05.2024 17:45 >>>"
+        ));
+        assert!(!is_groupwise_header(">>> 5254 >>>"));
     }
 
     #[test]

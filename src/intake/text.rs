@@ -190,6 +190,9 @@ pub(super) fn strip_quotes(text: &str) -> String {
     while i < lines.len() {
         let line = lines[i].trim_end_matches('\r');
         let trimmed = line.trim();
+        if quotes::is_groupwise_header(trimmed) {
+            break;
+        }
         if is_quoted(trimmed) {
             i += 1;
             continue;
