@@ -224,7 +224,7 @@ fn header_name(trimmed: &str) -> Option<String> {
 }
 
 /// If an attribution starts at line `i`, how many lines it spans (clients wrap
-/// it over up to three; Polymail and Gmail may push the end of the address,
+/// it over up to four; Polymail and Gmail may push the end of the address,
 /// `> wrote:`, onto a line that looks quoted).
 pub(super) fn attribution_len(lines: &[&str], i: usize) -> Option<usize> {
     let first = lines[i].trim();
