@@ -202,6 +202,33 @@ fn quoted_move_is_ignored() {
     assert_eq!(line[0].mv.to_string(), "5254");
 }
 
+/// Issue 14: "15. marts 2017 kl. 11.00 skrev" in a Danish attribution was read
+/// as a near-move; the date and time go with the quote.
+#[test]
+fn date_in_a_danish_attribution_is_not_a_near_move() {
+    let attribution = "ons. 15. marts 2017 kl. 11.00 skrev Ben Miller <ben@example.net>:";
+    let quiet = intake::read(
+        &mail(
+            "",
+            &format!("Tak, jeg tænker over det.\n\n{attribution}\n\n> 12... 3746\n"),
+        ),
+        &intake_config(),
+    );
+    assert_eq!(
+        quiet.disposition,
+        Disposition::Read(Reading::Unclear(Unclear::NothingFound))
+    );
+    let moved = intake::read(
+        &mail("", &format!("13. 5254\n\n{attribution}\n\n> 12... 3746\n")),
+        &intake_config(),
+    );
+    let Disposition::Read(Reading::Command(Command::Play { line, .. })) = moved.disposition else {
+        panic!("{:?}", moved.disposition)
+    };
+    assert_eq!(line.len(), 1);
+    assert_eq!(line[0].mv.to_string(), "5254");
+}
+
 #[test]
 fn first_usable_game_address_wins_in_header_order() {
     let address = game_17_address();
