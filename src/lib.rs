@@ -11,6 +11,7 @@
 //! - [`intake`]   raw mail bytes -> who, which game, what command           [pure]
 //! - [`game`]     the game record, its end and result, FEN; diagram, PGN  [pure]
 //! - [`referee`]  (game record, command) -> verdict, and its effect        [pure]
+//! - [`conditional`] "if 7866 then 4143": read, check, store, apply       [pure]
 //! - [`decide`]   message + game + rules -> decision (no mail text)       [pure]
 //! - [`reply`]    decision -> every word wildt writes (subjects, bodies)    [pure]
 //! - [`config`]   TOML -> validated Config -> Rules
@@ -32,6 +33,7 @@
 pub mod auth;
 pub mod clock;
 pub mod command;
+pub mod conditional;
 pub mod config;
 #[cfg(feature = "server")]
 pub mod daemon;

@@ -15,7 +15,7 @@
 
 mod headers;
 mod quotes;
-mod scan;
+pub(crate) mod scan;
 mod subject;
 mod text;
 

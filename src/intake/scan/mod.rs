@@ -10,7 +10,7 @@
 
 mod keywords;
 mod line;
-mod tokens;
+pub(crate) mod tokens;
 
 use crate::command::{Command, WrittenMove};
 use crate::notation::ParseError;

@@ -10,7 +10,7 @@ use crate::command::MoveNumber;
 use super::keywords::NEGATIONS;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Tok {
+pub(crate) enum Tok {
     /// `12.`, `12...`, `12…`
     Num(MoveNumber),
     /// `12.5254`, `12...3746`
@@ -65,7 +65,7 @@ const TRAILING_PUNCT: &[char] = &[
     ')', ']', '}', '"', '\'', '»', '”', '’', '“', '*', '_', '>', ',', ';', '!', ':',
 ];
 
-pub(super) fn tokenize(line: &str) -> Vec<Tok> {
+pub(crate) fn tokenize(line: &str) -> Vec<Tok> {
     let mut out = Vec::new();
     for raw in line.split_whitespace() {
         let mut core = raw.trim_start_matches(LEADING_PUNCT);

@@ -1,0 +1,1 @@
+//! Tests of conditional moves: reading, checking, storing and applying sets. [pure: no IO]
