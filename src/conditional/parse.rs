@@ -254,9 +254,18 @@ fn words_of(toks: &[Tok]) -> impl Iterator<Item = &str> {
     })
 }
 
+/// A bullet or dash: `-` is a "word" to the tokenizer (it allows hyphens).
+fn is_decoration(t: &Tok) -> bool {
+    match t {
+        Tok::Sym(_) | Tok::Stop => true,
+        Tok::Word(w) => !w.chars().any(char::is_alphabetic),
+        _ => false,
+    }
+}
+
 fn starts_with_if(toks: &[Tok]) -> bool {
     matches!(
-        toks.iter().find(|t| !matches!(t, Tok::Sym(_))),
+        toks.iter().find(|t| !is_decoration(t)),
         Some(Tok::Word(w)) if IF_WORDS.contains(&w.as_str())
     )
 }
@@ -277,7 +286,7 @@ fn is_cancel(toks: &[Tok]) -> bool {
             Tok::Word(w) if CANCEL_WORDS.contains(&w.as_str()) => verb = true,
             Tok::Word(w) if CONDITIONAL_WORDS.contains(&w.as_str()) => noun = true,
             Tok::Word(w) if CANCEL_FILLERS.contains(&w.as_str()) => {}
-            Tok::Stop | Tok::Sym(_) => {}
+            t if is_decoration(t) => {}
             _ => return false,
         }
     }
@@ -337,7 +346,7 @@ enum State {
 fn parse_line(toks: &[Tok]) -> Result<(Vec<WrittenStep>, Option<DrawAction>), LineError> {
     let start = toks
         .iter()
-        .position(|t| matches!(t, Tok::Word(_)))
+        .position(|t| !is_decoration(t))
         .map_or(toks.len(), |i| i + 1);
     let mut state = State::Condition;
     let mut steps = Vec::new();
@@ -347,6 +356,7 @@ fn parse_line(toks: &[Tok]) -> Result<(Vec<WrittenStep>, Option<DrawAction>), Li
     for tok in &toks[start..] {
         let (num, digits) = match tok {
             Tok::Stop | Tok::Sym(_) => continue,
+            t if is_decoration(t) => continue,
             Tok::Word(w) if FILLERS.contains(&w.as_str()) => continue,
             Tok::Word(w) if state == State::After && IF_WORDS.contains(&w.as_str()) => {
                 if !words.is_empty() {
