@@ -247,13 +247,6 @@ fn short(text: &str) -> String {
     }
 }
 
-fn words_of(toks: &[Tok]) -> impl Iterator<Item = &str> {
-    toks.iter().filter_map(|t| match t {
-        Tok::Word(w) => Some(w.as_str()),
-        _ => None,
-    })
-}
-
 /// A bullet or dash: `-` is a "word" to the tokenizer (it allows hyphens).
 fn is_decoration(t: &Tok) -> bool {
     match t {
@@ -270,12 +263,20 @@ fn starts_with_if(toks: &[Tok]) -> bool {
     )
 }
 
+/// Starts with "if" and has a move-shaped number (4 or 5 digits) with a
+/// "then" after it: "If you want to play 3 games …" stays prose.
 fn is_condition(toks: &[Tok]) -> bool {
+    let move_shaped = |t: &Tok| match t {
+        Tok::NumMove(..) => true,
+        Tok::Digits(d) => (4..=5).contains(&d.len()),
+        _ => false,
+    };
     starts_with_if(toks)
-        && words_of(toks).any(|w| THEN_WORDS.contains(&w))
-        && toks
-            .iter()
-            .any(|t| matches!(t, Tok::Digits(_) | Tok::NumMove(..) | Tok::Num(_)))
+        && toks.iter().position(move_shaped).is_some_and(|i| {
+            toks[i..]
+                .iter()
+                .any(|t| matches!(t, Tok::Word(w) if THEN_WORDS.contains(&w.as_str())))
+        })
 }
 
 fn is_cancel(toks: &[Tok]) -> bool {
@@ -381,6 +382,12 @@ fn parse_line(toks: &[Tok]) -> Result<(Vec<WrittenStep>, Option<DrawAction>), Li
             Tok::Question if matches!(state, State::Answer | State::After) => {
                 words.push("?".to_owned());
                 continue;
+            }
+            Tok::Word(w) if state == State::Condition && THEN_WORDS.contains(&w.as_str()) => {
+                return Err(LineError::MissingCondition);
+            }
+            Tok::Word(w) if state == State::Then && IF_WORDS.contains(&w.as_str()) => {
+                return Err(LineError::MissingThen);
             }
             Tok::Word(w) => return Err(LineError::Unexpected { text: short(w) }),
             Tok::Question => return Err(LineError::Unexpected { text: "?".into() }),

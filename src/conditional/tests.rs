@@ -252,6 +252,14 @@ fn lines_that_cannot_be_read_say_why() {
     assert_eq!(line_err("if 2836 6125 then 2514"), LineError::MissingThen);
     assert_eq!(line_err("if 2836 then"), LineError::MissingAnswer);
     assert_eq!(
+        line_err("if 2836 then 6125 if then 2514"),
+        LineError::MissingCondition
+    );
+    assert_eq!(
+        line_err("if 2836 then 6125 if 1716 if 2514"),
+        LineError::MissingThen
+    );
+    assert_eq!(
         line_err("if 2836 then 6125 if 1716 then"),
         LineError::MissingAnswer
     );
@@ -282,6 +290,7 @@ fn prose_starting_with_if_is_not_a_condition() {
     for text in [
         "If you have time, please reply soon.",
         "If I'm away until 1520 I will write.",
+        "If you want to play 3 games, write to 5254 Main Street.",
         "Als Antwort auf 7866 spiele ich 4143",
         "5254",
     ] {
