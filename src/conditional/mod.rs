@@ -39,7 +39,9 @@
 //! the draw is accepted only when the opponent's matching move comes with a
 //! draw offer; without one, the last answer (if written) is played, and
 //! otherwise nothing is played and the set is used up (the player moves by
-//! hand). A draw word may stand only at the end of a line: after an offer
+//! hand). A draw the opponent offers with a matching move on a branch
+//! without "accept draw" is declined by the prepared answer, as moving
+//! declines it by hand. A draw word may stand only at the end of a line: after an offer
 //! the game goes on only if the opponent declines, which a tree of moves
 //! cannot foresee, and "accept" ends the game.
 
@@ -395,6 +397,8 @@ pub struct RenderedLine {
     pub draw: Option<DrawAction>,
 }
 
+/// One step of a rendered line: the opponent's move and the prepared answer,
+/// each with its move number.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderedStep {
     pub opponent: (MoveNumber, IccfMove),

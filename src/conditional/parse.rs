@@ -53,7 +53,7 @@ const FILLERS: &[&str] = &[
     "ik", "hij", "zij", "speelt", "speel", "en",
     "eu", "joga", "jogas", "jogo",
     "ja", "gra", "grasz", "gram",
-    "já", "hraje", "hraješ", "hraju", "hraji", "a",
+    "já", "hraje", "hraješ", "hraju", "hraji",
     "я", "ты", "он", "играет", "играешь", "играю", "ход", "и",
 ];
 
