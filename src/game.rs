@@ -377,7 +377,8 @@ pub fn pgn(record: &Record, h: &PgnHeaders) -> String {
         tag(&mut out, "Termination", "normal");
         tag(&mut out, "WildtTermination", end.termination.as_str());
     }
-    tag(&mut out, "Mode", "ICCF");
+    // The PGN standard's Mode tag: `EM` is electronic mail (`PM` paper mail).
+    tag(&mut out, "Mode", "EM");
     tag(&mut out, "WildtGame", &h.game_id.to_string());
     out.push('\n');
 
@@ -492,6 +493,8 @@ mod tests {
         }
         assert!(text.contains("[Event \"Club \\\"Open\\\"\"]"));
         assert!(text.contains("[Result \"0-1\"]"));
+        // The standard's value for e-mail play; "ICCF" is no Mode value.
+        assert!(text.contains("[Mode \"EM\"]"), "{text}");
         assert!(text.contains("1. f3 {6263} e5 {5755} 2. g4 {7274} Qh4# {4884} 0-1"));
     }
 

@@ -30,10 +30,12 @@ impl Record {
                     self.push(ply.iccf, m);
                 }
                 self.end = *end;
-                self.draw_offer = if *draw_offered && end.is_none() {
-                    Some(*mover)
-                } else {
-                    None
+                // An offer stands until the opponent answers it: their move
+                // declines it, the offerer's own next move keeps it.
+                self.draw_offer = match (end, draw_offered) {
+                    (Some(_), _) => None,
+                    (None, true) => Some(*mover),
+                    (None, false) => self.draw_offer.filter(|by| by == mover),
                 };
             }
             Verdict::DrawOffered { by } => self.draw_offer = Some(*by),
@@ -196,6 +198,11 @@ impl fmt::Display for Rejection {
 
 /// Judges `command` from the player of `seat` against `record`.
 pub fn judge(record: &Record, seat: Color, command: &Command) -> Verdict {
+    // Asking for the board changes nothing, so it is answered after the end
+    // too: with the final position and the result.
+    if *command == Command::Status {
+        return Verdict::Status;
+    }
     if let Some(end) = record.end {
         return Verdict::Rejected(Rejection::GameOver { end });
     }
@@ -703,6 +710,51 @@ mod tests {
         let v = judge(&r, Color::Black, &Command::single(mv("5755")));
         r.apply(&v);
         assert_eq!(r.draw_offer, None);
+    }
+
+    /// Issue 14: White offered, then made their own move; the offer vanished
+    /// and Black's acceptance got "there is no draw offer".
+    #[test]
+    fn offerers_own_move_keeps_the_draw_offer() {
+        let mut r = game(&["5254", "5755"]);
+        r.apply(&judge(&r, Color::White, &Command::OfferDraw));
+        let v = judge(&r, Color::White, &Command::single(mv("7163")));
+        r.apply(&v);
+        assert_eq!(r.draw_offer, Some(Color::White));
+        assert!(matches!(
+            judge(&r, Color::Black, &Command::AcceptDraw),
+            Verdict::Ended {
+                end: GameEnd {
+                    termination: Termination::DrawAgreed,
+                    ..
+                },
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn opponents_move_after_an_offer_with_a_move_declines_it() {
+        let mut r = game(&["5254"]);
+        let offer = judge(
+            &r,
+            Color::Black,
+            &Command::Play {
+                line: vec![w("5755")],
+                offer_draw: true,
+            },
+        );
+        r.apply(&offer);
+        r.apply(&judge(&r, Color::White, &Command::single(mv("7163"))));
+        assert_eq!(r.draw_offer, None);
+    }
+
+    #[test]
+    fn status_after_the_end_shows_the_final_position() {
+        let r = game(&["6263", "5755", "7274", "4884"]);
+        assert!(r.is_over());
+        assert_eq!(judge(&r, Color::White, &Command::Status), Verdict::Status);
+        assert_eq!(judge(&r, Color::Black, &Command::Status), Verdict::Status);
     }
 
     #[test]
