@@ -81,6 +81,21 @@ pub(crate) fn tokenize(line: &str) -> Vec<Tok> {
                 break;
             }
         }
+        let hyphen = dehyphenate(core);
+        let core = hyphen.as_deref().unwrap_or(core);
+        // `...5755` after `1.`: the ellipsis makes the number Black's.
+        if let Some(digits) = ["...", "…", ".."]
+            .into_iter()
+            .find_map(|d| core.strip_prefix(d))
+            .filter(|d| (4..=5).contains(&d.len()) && d.bytes().all(|b| b.is_ascii_digit()))
+        {
+            out.push(Tok::Sym("...".to_owned()));
+            out.push(Tok::Digits(digits.to_owned()));
+            if question {
+                out.push(Tok::Question);
+            }
+            continue;
+        }
         if let Some(tok) = numbered(core) {
             out.push(tok);
             if question {
@@ -164,11 +179,44 @@ fn classify_word(core: &str) -> Tok {
     Tok::Other(core.to_owned())
 }
 
-/// `12 ... 3746` and `12 . 5254`: a short number followed by a lone ellipsis/dot.
+/// `57-55`, `67-68-1` (squares joined by a hyphen, as on postcards), also after
+/// a move number (`13.52-54`): the same move as `5755`, `67681`. Only digits 1
+/// to 8 make a square, so dates (`12-05`), phone numbers and scores stay as
+/// they are.
+fn dehyphenate(core: &str) -> Option<String> {
+    let n_len = core.bytes().take_while(u8::is_ascii_digit).count();
+    let (prefix, rest) = match core[n_len..].find(|c: char| c != '.' && c != '…') {
+        Some(dots) if n_len > 0 && n_len <= 3 && dots > 0 => core.split_at(n_len + dots),
+        _ => ("", core),
+    };
+    let parts: Vec<&str> = rest.split(['-', '–']).collect();
+    let square = |p: &str| p.len() == 2 && p.bytes().all(|b| (b'1'..=b'8').contains(&b));
+    let promotion = |p: &str| p.len() == 1 && (b'1'..=b'4').contains(&p.as_bytes()[0]);
+    match parts.as_slice() {
+        [a, b] if square(a) && square(b) => Some(format!("{prefix}{a}{b}")),
+        [a, b, p] if square(a) && square(b) && promotion(p) => Some(format!("{prefix}{a}{b}{p}")),
+        _ => None,
+    }
+}
+
+/// `12 ... 3746` and `12 . 5254`: a short number followed by a lone
+/// ellipsis/dot; `1. ... 5755` and `1. … 5755`: White's number made Black's
+/// by the ellipsis after it.
 fn join_spaced_numbers(toks: &mut Vec<Tok>) {
     let mut i = 0;
     let mut out = Vec::with_capacity(toks.len());
     while i < toks.len() {
+        if let (Tok::Num(n), Some(Tok::Sym(s))) = (&toks[i], toks.get(i + 1))
+            && !n.black
+            && s == "..."
+        {
+            out.push(Tok::Num(MoveNumber {
+                number: n.number,
+                black: true,
+            }));
+            i += 2;
+            continue;
+        }
         if let (Tok::Digits(d), Some(Tok::Sym(s))) = (&toks[i], toks.get(i + 1))
             && d.len() <= 3
             && (s == "..." || s == ".")
@@ -240,6 +288,32 @@ mod tests {
         assert_eq!(play("12…3746"), ["12...3746"]);
         assert_eq!(play("12 ... 3746"), ["12...3746"]);
         assert_eq!(play("12...3746."), ["12...3746"]);
+    }
+
+    /// Issue 14: `1. ... 5755` was read as White's move 1 ("out of step").
+    #[test]
+    fn blacks_move_with_spaced_ellipsis_after_the_number() {
+        assert_eq!(play("1. ... 5755"), ["1...5755"]);
+        assert_eq!(play("1. … 5755"), ["1...5755"]);
+        assert_eq!(play("1. ...5755"), ["1...5755"]);
+        assert_eq!(play("1...5755"), ["1...5755"]);
+        assert_eq!(play("1…5755"), ["1...5755"]);
+        assert_eq!(play("12 … 3746"), ["12...3746"]);
+    }
+
+    /// Issue 14: `57-55` was "no move found".
+    #[test]
+    fn squares_joined_by_a_hyphen_are_a_move() {
+        assert_eq!(play("57-55"), ["5755"]);
+        assert_eq!(play("57–55"), ["5755"]);
+        assert_eq!(play("13. 52-54"), ["13.5254"]);
+        assert_eq!(play("13.52-54"), ["13.5254"]);
+        assert_eq!(play("1... 57-55"), ["1...5755"]);
+        assert_eq!(play("1...57-55"), ["1...5755"]);
+        assert_eq!(play("40. 67-68-1"), ["40.67681"]);
+        // Dates, phone numbers and scores keep their hyphens.
+        assert_eq!(play("5254\n12-05-2024\n0171-5254 123\n1-0"), ["5254"]);
+        assert!(matches!(unclear("12-09"), Unclear::NothingFound));
     }
 
     #[test]
