@@ -23,13 +23,17 @@ pub struct WrittenMove {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Command {
-    /// A move, written alone (`5254`, `12. 5254`) or after echoes of earlier plies
-    /// (`12... 3746 13. 5254`, or the whole record). The last move of `line` is the
-    /// new one; every earlier one must match the game's record.
+    /// A move, written alone (`5254`, `12. 5254`) or with echoes of earlier plies
+    /// (`12... 3746 13. 5254`, or the whole record, in any order). A move's ply
+    /// is its number, else one after the move before it; an unnumbered line
+    /// ends at the new move. Every move but the new one must match the record.
     Play {
         line: Vec<WrittenMove>,
         /// "5254, and I offer a draw".
         offer_draw: bool,
+        /// "80. 5242 claim draw": a claim judged on the position after the
+        /// move (FIDE 9.2.1.1); the move stands if the claim is wrong.
+        claim_draw: bool,
     },
     Resign,
     OfferDraw,
@@ -47,6 +51,7 @@ impl Command {
         Command::Play {
             line: vec![WrittenMove { number: None, mv }],
             offer_draw: false,
+            claim_draw: false,
         }
     }
 }

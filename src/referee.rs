@@ -63,6 +63,10 @@ pub enum Verdict {
         end: Option<GameEnd>,
         /// The mover offered a draw with the move.
         draw_offered: bool,
+        /// The mover claimed a draw with this move and the claim was wrong:
+        /// the move stands and the game goes on (FIDE 9.2.3). A correct
+        /// claim ends the game instead (`end`).
+        claim_refused: Option<ClaimCounts>,
     },
     DrawOffered {
         by: Color,
@@ -187,11 +191,11 @@ impl fmt::Display for Rejection {
             Rejection::ClaimRefused {
                 repetitions,
                 halfmoves,
-            } => write!(
-                f,
-                "a draw cannot be claimed: the position has occurred {repetitions} time(s) (3 needed) and {} moves have been made without a capture or pawn move (50 needed)",
-                halfmoves / 2
-            ),
+            } => ClaimCounts {
+                repetitions: *repetitions,
+                halfmoves: *halfmoves,
+            }
+            .fmt(f),
         }
     }
 }
@@ -233,21 +237,75 @@ pub fn judge(record: &Record, seat: Color, command: &Command) -> Verdict {
             None => Verdict::Rejected(Rejection::NoDrawOffer),
         },
         Command::ClaimDraw => claim(record, seat),
-        Command::Play { line, offer_draw } => play(record, seat, line, *offer_draw),
+        Command::Play {
+            line,
+            offer_draw,
+            claim_draw,
+        } => play(
+            record,
+            seat,
+            line,
+            PlayExtras {
+                offer_draw: *offer_draw,
+                claim_draw: *claim_draw,
+            },
+        ),
     }
 }
 
+/// The counts a draw claim is judged on, and whether they allow it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClaimCounts {
+    /// How often the position has stood on the board (3 needed).
+    pub repetitions: usize,
+    /// Plies since the last capture or pawn move (100 needed: 50 moves each).
+    pub halfmoves: u32,
+}
+
+impl ClaimCounts {
+    fn of(record: &Record) -> ClaimCounts {
+        ClaimCounts {
+            repetitions: record.repetitions(),
+            halfmoves: record.position().halfmoves(),
+        }
+    }
+
+    /// The draw the counts allow, if any (FIDE 9.2 before 9.3).
+    fn termination(self) -> Option<Termination> {
+        if self.repetitions >= 3 {
+            Some(Termination::ThreefoldRepetition)
+        } else if self.halfmoves >= 100 {
+            Some(Termination::FiftyMoveRule)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for ClaimCounts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a draw cannot be claimed: the position has occurred {} time(s) (3 needed) and {} moves have been made without a capture or pawn move (50 needed)",
+            self.repetitions,
+            self.halfmoves / 2
+        )
+    }
+}
+
+/// A claim on the position on the board. Only the player on move may claim
+/// (FIDE 9.2.1.2, 9.3.2): the other has made their move without claiming.
 fn claim(record: &Record, seat: Color) -> Verdict {
-    let repetitions = record.repetitions();
-    let halfmoves = record.position().halfmoves();
-    let termination = if repetitions >= 3 {
-        Termination::ThreefoldRepetition
-    } else if halfmoves >= 100 {
-        Termination::FiftyMoveRule
-    } else {
+    if record.turn() != seat {
+        return Verdict::Rejected(Rejection::NotYourTurn {
+            to_move: record.turn(),
+        });
+    }
+    let counts = ClaimCounts::of(record);
+    let Some(termination) = counts.termination() else {
         return Verdict::Rejected(Rejection::ClaimRefused {
-            repetitions,
-            halfmoves,
+            repetitions: counts.repetitions,
+            halfmoves: counts.halfmoves,
         });
     };
     Verdict::Ended {
@@ -259,67 +317,87 @@ fn claim(record: &Record, seat: Color) -> Verdict {
     }
 }
 
-fn play(record: &Record, seat: Color, line: &[WrittenMove], offer_draw: bool) -> Verdict {
+/// The ply each written move stands for: its own number; else one after the
+/// move before it; else (moves before the line's first number) counted back
+/// from that number; a line with no number at all ends at the new move.
+/// `Err` carries a number that lies before the game's start.
+fn plies_of(record: &Record, line: &[WrittenMove]) -> Result<Vec<usize>, MoveNumber> {
+    let here = record.plies().len();
+    let Some((first, n)) = line
+        .iter()
+        .enumerate()
+        .find_map(|(i, w)| w.number.map(|n| (i, n)))
+    else {
+        let start = here.saturating_sub(line.len() - 1);
+        return Ok((start..start + line.len()).collect());
+    };
+    let anchor = record.ply_of_number(n).ok_or(n)?;
+    let mut plies = Vec::with_capacity(line.len());
+    for i in 0..first {
+        plies.push(anchor.checked_sub(first - i).ok_or(n)?);
+    }
+    let mut prev = anchor;
+    for w in &line[first..] {
+        let p = match w.number {
+            Some(n) => record.ply_of_number(n).ok_or(n)?,
+            None => prev + 1,
+        };
+        plies.push(p);
+        prev = p;
+    }
+    Ok(plies)
+}
+
+/// A move, with the record echoed around it if the player likes: every
+/// written move but the new one must be the record's move at its ply, in
+/// whatever order the player wrote them.
+fn play(record: &Record, seat: Color, line: &[WrittenMove], extras: PlayExtras) -> Verdict {
     let Some(last) = line.last() else {
         return Verdict::Status;
     };
     let here = record.plies().len();
-    // Where does the line start? A written number anchors it; without any, the
-    // last move is the new one and the others are the plies just before it.
-    let anchored = line
-        .iter()
-        .enumerate()
-        .find_map(|(i, w)| w.number.map(|n| (i, n)));
-    let first_ply: Option<usize> = match anchored {
-        Some((i, n)) => record.ply_of_number(n).and_then(|p| p.checked_sub(i)),
-        None => Some(here.saturating_sub(line.len() - 1)),
-    };
+    let next = record.next_number();
     if record.turn() != seat {
         // Before anything else: a move from the side not on move is never queued.
         return Verdict::Rejected(Rejection::NotYourTurn {
             to_move: record.turn(),
         });
     }
-    let Some(first_ply) = first_ply else {
+    let plies = match plies_of(record, line) {
+        Ok(p) => p,
         // The number is before the game's start: out of step.
-        let given = anchored
-            .map(|(_, n)| n)
-            .unwrap_or(last.number.unwrap_or(record.next_number()));
-        return Verdict::Rejected(Rejection::WrongMoveNumber {
-            expected: record.next_number(),
-            given,
-        });
-    };
-    // Every later number in the line must agree with its position.
-    for (i, w) in line.iter().enumerate() {
-        if let Some(n) = w.number
-            && record.ply_of_number(n) != Some(first_ply + i)
-        {
+        Err(given) => {
             return Verdict::Rejected(Rejection::WrongMoveNumber {
-                expected: record.number_of_ply(first_ply + i),
-                given: n,
+                expected: next,
+                given,
             });
         }
+    };
+    let mut by_ply: Vec<(usize, &WrittenMove)> = plies.iter().copied().zip(line).collect();
+    by_ply.sort_by_key(|(p, _)| *p);
+    let (lowest, _) = by_ply[0];
+    let (highest, top) = by_ply[by_ply.len() - 1];
+    let out_of_step = |p: usize, w: &WrittenMove| {
+        Verdict::Rejected(Rejection::WrongMoveNumber {
+            expected: next,
+            given: w.number.unwrap_or(record.number_of_ply(p)),
+        })
+    };
+    if line.len() == 1 && plies[0] != here {
+        return out_of_step(plies[0], last);
     }
-    let last_ply = first_ply + line.len() - 1;
-    if line.len() == 1 && last_ply != here {
-        return Verdict::Rejected(Rejection::WrongMoveNumber {
-            expected: record.next_number(),
-            given: last.number.unwrap_or(record.next_number()),
-        });
+    if lowest > here {
+        return out_of_step(lowest, by_ply[0].1);
     }
-    if line.len() > 1 && first_ply > here {
-        return Verdict::Rejected(Rejection::WrongMoveNumber {
-            expected: record.next_number(),
-            given: line[0].number.unwrap_or(record.next_number()),
-        });
+    // A gap before a later move: the move for `here` is missing.
+    if highest > here
+        && let Some(&(p, w)) = by_ply.iter().find(|(p, _)| *p > here)
+        && !plies.contains(&here)
+    {
+        return out_of_step(p, w);
     }
     // Echoes: every written ply inside the record must match it.
-    for (i, w) in line.iter().enumerate() {
-        let p = first_ply + i;
-        if p >= here {
-            break;
-        }
+    for &(p, w) in by_ply.iter().filter(|(p, _)| *p < here) {
         let recorded = record.plies()[p].iccf;
         if recorded != w.mv {
             return Verdict::Rejected(Rejection::EchoMismatch {
@@ -329,30 +407,34 @@ fn play(record: &Record, seat: Color, line: &[WrittenMove], offer_draw: bool) ->
             });
         }
     }
-    if last_ply < here {
+    if highest < here {
         return Verdict::Rejected(Rejection::AlreadyRecorded {
-            number: record.number_of_ply(last_ply),
-            mv: last.mv,
+            number: record.number_of_ply(highest),
+            mv: top.mv,
         });
     }
-    if last_ply > here {
-        return Verdict::Rejected(Rejection::SeveralNewMoves {
-            moves: line[here - first_ply..].iter().map(|w| w.mv).collect(),
-        });
+    let mut new_moves: Vec<IccfMove> = Vec::new();
+    for (_, w) in by_ply.iter().filter(|(p, _)| *p >= here) {
+        if new_moves.last() != Some(&w.mv) {
+            new_moves.push(w.mv);
+        }
     }
-    let number = record.next_number();
+    if new_moves.len() > 1 {
+        return Verdict::Rejected(Rejection::SeveralNewMoves { moves: new_moves });
+    }
+    let mv = new_moves[0];
     let pos = record.position();
-    match last.mv.to_move(pos) {
+    match mv.to_move(pos) {
         Err(why) => Verdict::Rejected(Rejection::Illegal {
-            number,
-            mv: last.mv,
+            number: next,
+            mv,
             why,
         }),
         Ok(m) => {
             let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
             let mut after = pos.clone();
             after.play_unchecked(m);
-            let end = if after.is_checkmate() {
+            let mut end = if after.is_checkmate() {
                 Some(GameEnd {
                     result: GameResult::win_for(seat),
                     termination: Termination::Checkmate,
@@ -370,16 +452,43 @@ fn play(record: &Record, seat: Color, line: &[WrittenMove], offer_draw: bool) ->
             } else {
                 None
             };
+            // A claim with the intended move (FIDE 9.2.1.1, 9.3.1) is judged
+            // on the position after it. A wrong claim cannot be withdrawn,
+            // but the move stands and the game goes on (FIDE 9.2.3); unlike
+            // over the board (9.1.2.3) it is not also a draw offer.
+            let mut claim_refused = None;
+            if extras.claim_draw && end.is_none() {
+                let mut then = record.clone();
+                then.push(mv, m);
+                let counts = ClaimCounts::of(&then);
+                match counts.termination() {
+                    Some(termination) => {
+                        end = Some(GameEnd {
+                            result: GameResult::Draw,
+                            termination,
+                        });
+                    }
+                    None => claim_refused = Some(counts),
+                }
+            }
             Verdict::Moved {
-                ply: Ply { iccf: last.mv, san },
-                number,
+                ply: Ply { iccf: mv, san },
+                number: next,
                 mover: seat,
                 fen_after: fen_of(&after),
                 end,
-                draw_offered: offer_draw && end.is_none(),
+                draw_offered: extras.offer_draw && end.is_none(),
+                claim_refused,
             }
         }
     }
+}
+
+/// What may come with a move.
+#[derive(Debug, Clone, Copy)]
+struct PlayExtras {
+    offer_draw: bool,
+    claim_draw: bool,
 }
 
 #[cfg(test)]
@@ -409,6 +518,7 @@ mod tests {
         Command::Play {
             line,
             offer_draw: false,
+            claim_draw: false,
         }
     }
 
@@ -672,6 +782,7 @@ mod tests {
             &Command::Play {
                 line: vec![w("5755")],
                 offer_draw: true,
+                claim_draw: false,
             },
         );
         r.apply(&offer);
@@ -742,6 +853,7 @@ mod tests {
             &Command::Play {
                 line: vec![w("5755")],
                 offer_draw: true,
+                claim_draw: false,
             },
         );
         r.apply(&offer);
@@ -776,9 +888,9 @@ mod tests {
         let r = game(&moves);
         assert_eq!(r.repetitions(), 3);
         assert_eq!(
-            judge(&r, Color::Black, &Command::ClaimDraw),
+            judge(&r, Color::White, &Command::ClaimDraw),
             Verdict::Ended {
-                by: Color::Black,
+                by: Color::White,
                 end: GameEnd {
                     result: GameResult::Draw,
                     termination: Termination::ThreefoldRepetition
@@ -791,7 +903,7 @@ mod tests {
     fn fifty_move_claim_is_accepted_at_100_halfmoves() {
         let r = Record::new(Some("8/8/4k3/8/8/4K3/4R3/8 w - - 100 80")).unwrap();
         assert!(matches!(
-            judge(&r, Color::Black, &Command::ClaimDraw),
+            judge(&r, Color::White, &Command::ClaimDraw),
             Verdict::Ended {
                 end: GameEnd {
                     termination: Termination::FiftyMoveRule,
@@ -800,6 +912,158 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    /// Issue 14: the player not on move could claim and the game ended.
+    #[test]
+    fn only_the_player_on_move_may_claim() {
+        let shuffle = ["7163", "7866", "6371", "6678"];
+        let r = game(&[shuffle, shuffle].concat());
+        assert_eq!(r.repetitions(), 3);
+        assert_eq!(
+            judge(&r, Color::Black, &Command::ClaimDraw),
+            Verdict::Rejected(Rejection::NotYourTurn {
+                to_move: Color::White
+            })
+        );
+        let r = Record::new(Some("8/8/4k3/8/8/4K3/4R3/8 w - - 100 80")).unwrap();
+        assert!(matches!(
+            judge(&r, Color::Black, &Command::ClaimDraw),
+            Verdict::Rejected(Rejection::NotYourTurn { .. })
+        ));
+    }
+
+    fn claim_with(line: Vec<WrittenMove>) -> Command {
+        Command::Play {
+            line,
+            offer_draw: false,
+            claim_draw: true,
+        }
+    }
+
+    /// Issue 14: `80. 5242 claim draw` was refused as mixed; the claim is
+    /// judged on the position after the written move (FIDE 9.2.1.1).
+    #[test]
+    fn claim_with_the_move_that_repeats_ends_the_game_with_the_move_recorded() {
+        let shuffle = ["7163", "7866", "6371", "6678"];
+        // Seven plies: Black's knight back to g8 would make the start
+        // position stand a third time.
+        let mut r = game(&[&shuffle[..], &shuffle[..3]].concat());
+        assert_eq!(r.repetitions(), 2);
+        let v = judge(&r, Color::Black, &claim_with(vec![w("6678")]));
+        let Verdict::Moved {
+            end, claim_refused, ..
+        } = &v
+        else {
+            panic!("{v:?}")
+        };
+        assert_eq!(
+            *end,
+            Some(GameEnd {
+                result: GameResult::Draw,
+                termination: Termination::ThreefoldRepetition
+            })
+        );
+        assert_eq!(*claim_refused, None);
+        r.apply(&v);
+        assert_eq!(r.plies().len(), 8);
+        assert!(r.is_over());
+    }
+
+    #[test]
+    fn claim_with_the_fiftieth_move_is_judged_after_it() {
+        let r = Record::new(Some("8/8/4k3/8/8/4K3/4R3/8 w - - 99 80")).unwrap();
+        let v = judge(
+            &r,
+            Color::White,
+            &claim_with(vec![numbered(80, false, "5242")]),
+        );
+        assert!(
+            matches!(
+                v,
+                Verdict::Moved {
+                    end: Some(GameEnd {
+                        termination: Termination::FiftyMoveRule,
+                        ..
+                    }),
+                    ..
+                }
+            ),
+            "{v:?}"
+        );
+    }
+
+    /// FIDE 9.2.3: a wrong claim with a move cannot be withdrawn; the move
+    /// stands and the game goes on.
+    #[test]
+    fn wrong_claim_with_a_move_plays_the_move_and_the_game_goes_on() {
+        let mut r = game(&["5254", "5755"]);
+        let v = judge(&r, Color::White, &claim_with(vec![w("7163")]));
+        let Verdict::Moved {
+            end, claim_refused, ..
+        } = &v
+        else {
+            panic!("{v:?}")
+        };
+        assert_eq!(*end, None);
+        assert_eq!(
+            *claim_refused,
+            Some(ClaimCounts {
+                repetitions: 1,
+                halfmoves: 1
+            })
+        );
+        r.apply(&v);
+        assert_eq!(r.plies().len(), 3);
+        assert!(!r.is_over());
+        assert_eq!(r.draw_offer, None);
+    }
+
+    /// Issue 14: "2. 7163 … for the rest: 1. 5254 5755" was "different moves".
+    #[test]
+    fn record_written_after_the_new_move_is_accepted() {
+        let r = game(&["5254", "5755"]);
+        let line = vec![
+            numbered(2, false, "7163"),
+            numbered(1, false, "5254"),
+            w("5755"),
+        ];
+        let v = judge(&r, Color::White, &play_line(line));
+        let Verdict::Moved { ply, .. } = v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(ply.san, "Nf3");
+        // Every numbered move must still agree with the game.
+        let line = vec![
+            numbered(2, false, "7163"),
+            numbered(1, false, "5254"),
+            w("5756"),
+        ];
+        assert!(matches!(
+            judge(&r, Color::White, &play_line(line)),
+            Verdict::Rejected(Rejection::EchoMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn partial_record_with_a_gap_is_checked_move_by_move() {
+        let r = game(&["5254", "5755", "7163", "2836"]);
+        let v = judge(
+            &r,
+            Color::White,
+            &play_line(vec![numbered(1, false, "5254"), numbered(3, false, "6125")]),
+        );
+        assert!(matches!(v, Verdict::Moved { .. }), "{v:?}");
+        // The new move missing, a later one written: out of step.
+        let v = judge(
+            &r,
+            Color::White,
+            &play_line(vec![numbered(1, false, "5254"), numbered(4, false, "6125")]),
+        );
+        assert!(
+            matches!(v, Verdict::Rejected(Rejection::WrongMoveNumber { .. })),
+            "{v:?}"
+        );
     }
 
     #[test]

@@ -313,6 +313,7 @@ impl Matched {
                     mv,
                 }],
                 offer_draw,
+                claim_draw: false,
             }),
             Action::AcceptDraw => Some(Command::AcceptDraw),
             Action::Nothing => None,

@@ -35,6 +35,7 @@ fn play_on(r: &mut Record, m: &str, offer_draw: bool) {
             mv: mv(m),
         }],
         offer_draw,
+        claim_draw: false,
     };
     let v = judge(r, r.turn(), &cmd);
     assert!(matches!(v, Verdict::Moved { .. }), "{m}: {v:?}");

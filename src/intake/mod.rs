@@ -167,7 +167,7 @@ pub enum Unclear {
 ///             On Sun, Ben wrote:\r\n> 12... 3746\r\n";
 /// let intake = read(raw, &cfg);
 /// assert_eq!(intake.game_address.map(|g| g.game), Some(17));
-/// let Disposition::Read(Reading::Command(Command::Play { line, offer_draw })) = intake.disposition
+/// let Disposition::Read(Reading::Command(Command::Play { line, offer_draw, .. })) = intake.disposition
 /// else {
 ///     panic!("not a move");
 /// };
@@ -355,6 +355,9 @@ pub struct Summary {
     pub line: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub offer_draw: Option<bool>,
+    /// For `play`: the move came with a draw claim, judged after the move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_draw: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<usize>,
     /// The plain-words explanation (Display) for `automatic` and `unclear`.
@@ -385,6 +388,7 @@ impl Intake {
             kind: None,
             line: None,
             offer_draw: None,
+            claim_draw: None,
             size: None,
             explanation: None,
         };
@@ -404,9 +408,14 @@ impl Intake {
             }
             Disposition::Read(Reading::Command(c)) => {
                 s.outcome = match c {
-                    Command::Play { line, offer_draw } => {
+                    Command::Play {
+                        line,
+                        offer_draw,
+                        claim_draw,
+                    } => {
                         s.line = Some(line.iter().map(written_move_text).collect());
                         s.offer_draw = Some(*offer_draw);
+                        s.claim_draw = Some(*claim_draw);
                         "play"
                     }
                     Command::Resign => "resign",

@@ -198,6 +198,7 @@ async fn echo_mismatch_changes_nothing() {
         &Command::Play {
             line,
             offer_draw: false,
+            claim_draw: false,
         },
     )
     .await

@@ -182,7 +182,7 @@ fn envelope_fields_are_extracted() {
     assert!(!intake.to_bare_referee);
     assert!(matches!(
         intake.disposition,
-        Disposition::Read(Reading::Command(Command::Play { ref line, offer_draw: false })) if line.len() == 1
+        Disposition::Read(Reading::Command(Command::Play { ref line, offer_draw: false, claim_draw: false })) if line.len() == 1
     ));
 }
 

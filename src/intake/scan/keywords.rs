@@ -316,7 +316,8 @@ mod tests {
                     }),
                     mv: "5254".parse().unwrap()
                 }],
-                offer_draw: true
+                offer_draw: true,
+                claim_draw: false,
             })
         );
     }

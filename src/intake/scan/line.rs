@@ -101,6 +101,7 @@ pub(super) fn read_line(line: &str, f: &mut Findings) {
     let mut segment: Vec<WrittenMove> = Vec::new();
     let mut pending: Option<MoveNumber> = None;
     let mut algebraic = Vec::new();
+    let mut last_move_at: Option<usize> = None;
     for (i, tok) in toks.iter().enumerate() {
         let (num, digits) = match tok {
             Tok::Num(n) => {
@@ -135,7 +136,12 @@ pub(super) fn read_line(line: &str, f: &mut Findings) {
             }
             continue;
         }
-        if prose && num.is_none() {
+        // `1. 5254 5755` inside a sentence: Black's move continues the
+        // numbered record just before it.
+        let continues_record = i > 0
+            && last_move_at == Some(i - 1)
+            && segment.last().is_some_and(|w| w.number.is_some());
+        if prose && num.is_none() && !continues_record {
             match prose_role(&toks, i) {
                 ProseRole::Echo => continue,
                 ProseRole::Intended => {}
@@ -158,6 +164,7 @@ pub(super) fn read_line(line: &str, f: &mut Findings) {
         match parse_move(digits) {
             Ok(mv) => {
                 f.moves_seen += 1;
+                last_move_at = Some(i);
                 let written = WrittenMove { number: num, mv };
                 // `5254 5254` is one move written twice, not a record.
                 let repeated = segment

@@ -12,7 +12,7 @@ mod keywords;
 mod line;
 pub(crate) mod tokens;
 
-use crate::command::{Command, WrittenMove};
+use crate::command::{Command, MoveNumber, WrittenMove};
 use crate::notation::ParseError;
 
 use super::{Reading, Unclear};
@@ -84,10 +84,14 @@ fn conclude(f: Findings) -> Reading {
             return unclear(Unclear::VagueDraw { text });
         }
         let mut offer_draw = false;
+        let mut claim_draw = false;
         let mut others = Vec::new();
         for kw in &f.keywords {
             match kw {
                 Command::OfferDraw => offer_draw = true,
+                // FIDE 9.2.1.1: the claim may come with the move that makes
+                // the repetition or the 50th move.
+                Command::ClaimDraw => claim_draw = true,
                 // The reply to a move shows the board anyway, and moving
                 // declines a pending draw offer anyway.
                 Command::Status | Command::DeclineDraw => {}
@@ -103,7 +107,11 @@ fn conclude(f: Findings) -> Reading {
             found.extend(others);
             return unclear(Unclear::MixedCommands { found });
         }
-        return Reading::Command(Command::Play { line, offer_draw });
+        return Reading::Command(Command::Play {
+            line,
+            offer_draw,
+            claim_draw,
+        });
     }
     if let Some(text) = f.algebraic.into_iter().next() {
         return unclear(Unclear::Algebraic { text });
@@ -155,6 +163,54 @@ fn consistent(moves: &[WrittenMove]) -> bool {
     true
 }
 
+/// A move number's place in a game counted in plies from move 0: `12.` is 24,
+/// `12...` is 25.
+fn ordinal(n: MoveNumber) -> u64 {
+    u64::from(n.number) * 2 + u64::from(n.black)
+}
+
+/// A record written out of order or with gaps (for example `2. 7163`
+/// followed by `1. 5254 5755`), put in the game's order: each move's place is its own
+/// number, else one after the move before it on its line, else (moves before
+/// a line's first number) counted back from that number. Every move is then
+/// written with its number, so the referee can check each against the game.
+/// `None` when a line has no number to place its moves, or two different
+/// moves stand for the same place: those are several moves, not a record.
+fn in_game_order(segments: &[Vec<WrittenMove>]) -> Option<Vec<WrittenMove>> {
+    let mut placed: Vec<(u64, WrittenMove)> = Vec::new();
+    for seg in segments {
+        let first = seg.iter().position(|w| w.number.is_some())?;
+        let anchor = ordinal(seg[first].number?);
+        for (i, w) in seg[..first].iter().enumerate() {
+            placed.push((anchor.checked_sub((first - i) as u64)?, *w));
+        }
+        let mut prev = anchor;
+        for w in &seg[first..] {
+            let o = w.number.map_or(prev + 1, ordinal);
+            placed.push((o, *w));
+            prev = o;
+        }
+    }
+    placed.sort_by_key(|(o, _)| *o);
+    placed.dedup_by(|b, a| a.0 == b.0 && a.1.mv == b.1.mv);
+    if placed.windows(2).any(|p| p[0].0 == p[1].0) {
+        return None;
+    }
+    placed
+        .into_iter()
+        .map(|(o, w)| {
+            let number = u32::try_from(o / 2).ok()?;
+            Some(WrittenMove {
+                number: Some(MoveNumber {
+                    number,
+                    black: o % 2 == 1,
+                }),
+                mv: w.mv,
+            })
+        })
+        .collect()
+}
+
 /// Joins the move-holding lines into one line, or lists the moves that cannot
 /// be one record.
 fn merge(segments: Vec<Vec<WrittenMove>>) -> Result<Vec<WrittenMove>, Vec<String>> {
@@ -185,7 +241,7 @@ fn merge(segments: Vec<Vec<WrittenMove>>) -> Result<Vec<WrittenMove>, Vec<String
             kept.push(s.clone());
         }
     }
-    let several = || Err(distinct(&kept));
+    let several = || in_game_order(&kept).ok_or_else(|| distinct(&kept));
     match kept.len() {
         0 => Ok(Vec::new()),
         1 => {
@@ -322,6 +378,57 @@ mod tests {
             panic!("{r:?}")
         };
         assert_eq!(line.len(), 2);
+    }
+
+    /// Issue 14: a record written after the new move was "different moves".
+    #[test]
+    fn record_after_the_new_move_is_put_in_the_games_order() {
+        assert_eq!(
+            play("Mein Zug: 2. 7163 … Für den Rest: 1. 5254 5755 steht fest."),
+            ["1.5254", "1...5755", "2.7163"]
+        );
+        assert_eq!(
+            play("2. 7163\n1. 5254 5755"),
+            ["1.5254", "1...5755", "2.7163"]
+        );
+        // A partial record with a gap keeps every number for the referee.
+        assert_eq!(play("1. 5254 3. 6125"), ["1.5254", "3.6125"]);
+        // The same place with two different moves is still several moves.
+        assert!(matches!(
+            unclear("2. 7163 1. 5254 2. 6125"),
+            Unclear::SeveralMoves { .. }
+        ));
+    }
+
+    /// FIDE 9.2.1.1: the claim may come with the move; issue 14 found it
+    /// refused as mixed commands.
+    #[test]
+    fn claim_with_the_move_is_one_command() {
+        assert_eq!(
+            decide("80. 5242 claim draw", None, TEST_LIMIT),
+            Reading::Command(Command::Play {
+                line: vec![WrittenMove {
+                    number: Some(MoveNumber {
+                        number: 80,
+                        black: false
+                    }),
+                    mv: "5242".parse().unwrap()
+                }],
+                offer_draw: false,
+                claim_draw: true,
+            })
+        );
+        let r = decide("5242\nI claim a draw.", None, TEST_LIMIT);
+        assert!(
+            matches!(
+                r,
+                Reading::Command(Command::Play {
+                    claim_draw: true,
+                    ..
+                })
+            ),
+            "{r:?}"
+        );
     }
 
     #[test]
