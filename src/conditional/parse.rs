@@ -356,7 +356,7 @@ fn parse_line(toks: &[Tok]) -> Result<(Vec<WrittenStep>, Option<DrawAction>), Li
     let mut words: Vec<String> = Vec::new();
     for tok in &toks[start..] {
         let (num, digits) = match tok {
-            Tok::Stop | Tok::Sym(_) => continue,
+            Tok::Stop | Tok::Pause | Tok::Quote | Tok::Sym(_) => continue,
             t if is_decoration(t) => continue,
             Tok::Word(w) if FILLERS.contains(&w.as_str()) => continue,
             Tok::Word(w) if state == State::After && IF_WORDS.contains(&w.as_str()) => {

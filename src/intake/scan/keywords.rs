@@ -11,7 +11,7 @@
 use crate::command::Command;
 
 use super::tokens::Tok;
-use super::{Findings, short};
+use super::{Around, Findings, short};
 
 #[rustfmt::skip]
 pub(super) const NEGATIONS: &[&str] = &[
@@ -72,7 +72,7 @@ pub(super) const CURRENCY: &[&str] = &[
 const FILLERS: &[&str] = &[
     "i", "a", "the", "you", "your", "to", "ich", "ein", "einen", "das", "die", "der",
     "dir", "je", "te", "vous", "la", "le", "une", "yo", "me", "las", "unas", "hereby",
-    "hiermit", "please", "bitte",
+    "hiermit", "please", "bitte", "dein", "deinen", "ihr", "ihren", "votre",
 ];
 
 /// The name a command word is reported under when a text mixes commands.
@@ -98,6 +98,7 @@ const PHRASES: &[(&[&str], Command)] = &[
     (&["accepts", "draw"], Command::AcceptDraw),
     (&["draw", "accepted"], Command::AcceptDraw),
     (&["nehme", "remis", "an"], Command::AcceptDraw),
+    (&["nehme", "remisangebot", "an"], Command::AcceptDraw),
     (&["remis", "angenommen"], Command::AcceptDraw),
     (&["accepte", "nulle"], Command::AcceptDraw),
     (&["nulle", "acceptée"], Command::AcceptDraw),
@@ -144,6 +145,8 @@ const PHRASES: &[(&[&str], Command)] = &[
     (&["resigns"], Command::Resign),
     (&["aufgeben"], Command::Resign),
     (&["gebe", "auf"], Command::Resign),
+    (&["gebe", "partie", "auf"], Command::Resign),
+    (&["gebe", "spiel", "auf"], Command::Resign),
     (&["abandonne"], Command::Resign),
     (&["abandono"], Command::Resign),
     (&["rindo"], Command::Resign),
@@ -167,28 +170,158 @@ pub(super) fn is_keyword_word(w: &str) -> bool {
     PHRASES.iter().any(|(p, _)| p.contains(&w)) || FILLERS.contains(&w) || w == "not"
 }
 
-pub(super) fn read_keywords(line: &str, toks: &[Tok], prose: bool, f: &mut Findings) {
-    let words: Vec<&str> = toks
+/// More command phrases than this in one sentence are not weighed one by one.
+const MAX_PHRASES_PER_SENTENCE: usize = 8;
+
+/// Commands that cannot be undone: taken only from an unmistakable statement.
+fn binding(k: &Command) -> bool {
+    matches!(
+        k,
+        Command::Resign | Command::AcceptDraw | Command::ClaimDraw
+    )
+}
+
+/// Words that make a sentence conditional or reported speech: a command that
+/// cannot be undone is never taken from such a sentence.
+#[rustfmt::skip]
+const NOT_A_STATEMENT: &[&str] = &[
+    // conditions
+    "if", "unless", "otherwise", "whether", "when", "once", "until", "wenn", "falls", "sofern",
+    "sonst", "ob", "bevor", "si", "sinon", "quand", "lorsque", "se", "als", "tenzij", "mits",
+    "hvis", "om", "jos",
+    // reported speech
+    "said", "says", "say", "wrote", "writes", "write", "told", "tell", "sagte", "sagt", "sagen",
+    "schrieb", "schreibt", "meinte", "dit", "écrit", "dijo", "dice", "escribió",
+];
+
+/// The only words besides the phrase itself that the clause of a command that
+/// cannot be undone may hold: the speaker, articles, the game, "hereby".
+/// Anything else ("you should", "he", "would", "want") may make it a sentence
+/// about someone else or about a wish, and is asked about.
+#[rustfmt::skip]
+const STATEMENT_WORDS: &[&str] = &[
+    // the speaker
+    "i", "ich", "je", "yo", "me", "io", "ik", "jeg", "jag", "minä",
+    // articles and determiners
+    "a", "an", "the", "this", "my", "der", "die", "das", "den", "dem", "ein", "eine", "einen",
+    "diese", "dieses", "meine", "la", "le", "les", "l", "un", "une", "cette", "ma", "el", "los",
+    "las", "una", "esta", "mi", "il", "lo", "questa", "het", "de", "deze", "mijn",
+    // the game
+    "game", "partie", "spiel", "partida", "partita", "match", "hiermit", "hereby", "herewith",
+    "now", "jetzt", "nun", "maintenant", "ahora", "gladly", "gerne", "gern", "volontiers",
+    "ok", "okay",
+    // a claim's reason
+    "by", "threefold", "repetition", "fifty", "move", "moves", "rule", "wegen",
+    "stellungswiederholung", "dreifacher", "dreimaliger", "par", "répétition", "triple", "por",
+    "repetición",
+];
+
+/// The opponent's offer may be named when accepting it ("I accept your draw
+/// offer").
+#[rustfmt::skip]
+const OFFER_OWNER: &[&str] = &[
+    "your", "yours", "dein", "deine", "deinen", "ihr", "ihre", "ihren", "votre", "ton", "ta",
+    "tu", "su", "vuestro", "uw", "je",
+];
+
+/// Whether the command `kw`, matched at `range` of `sentence`, is said
+/// unmistakably: no quotation, condition or reported speech in the sentence,
+/// and its clause (between commas, semicolons, colons) holds nothing but the
+/// phrase, the speaker, articles, the game and moves.
+fn unmistakable(sentence: &[Tok], range: std::ops::Range<usize>, kw: &Command) -> bool {
+    let words = || {
+        sentence.iter().filter_map(|t| match t {
+            Tok::Word(w) => Some(w.as_str()),
+            _ => None,
+        })
+    };
+    if sentence.contains(&Tok::Quote) || words().any(|w| NOT_A_STATEMENT.contains(&w)) {
+        return false;
+    }
+    let start = sentence[..range.start]
         .iter()
-        .filter_map(|t| match t {
-            Tok::Word(w) if !FILLERS.contains(&w.as_str()) => Some(w.as_str()),
-            Tok::Question => Some("?"),
+        .rposition(|t| *t == Tok::Pause)
+        .map_or(0, |i| i + 1);
+    let end = sentence[range.end..]
+        .iter()
+        .position(|t| *t == Tok::Pause)
+        .map_or(sentence.len(), |i| range.end + i);
+    sentence[start..end].iter().all(|t| match t {
+        Tok::Word(w) => {
+            let w = w.as_str();
+            STATEMENT_WORDS.contains(&w)
+                || (*kw == Command::AcceptDraw && OFFER_OWNER.contains(&w))
+                || PHRASES.iter().any(|(p, k)| k == kw && p.contains(&w))
+        }
+        // A move beside a claim: `80. 5242 claim draw`.
+        Tok::Num(_) | Tok::NumMove(..) | Tok::Digits(_) | Tok::Sym(_) => true,
+        _ => false,
+    })
+}
+
+/// Finds the command phrases of one line, sentence by sentence. `around`
+/// holds the parts of sentences the line shares with its neighbours (a
+/// wrapped sentence): they weigh the commands found here but add none.
+pub(super) fn read_keywords(
+    line: &str,
+    toks: &[Tok],
+    around: Around<'_>,
+    prose: bool,
+    f: &mut Findings,
+) {
+    let sentences: Vec<&[Tok]> = toks.split(|t| *t == Tok::Stop).collect();
+    let last = sentences.len() - 1;
+    for (k, own) in sentences.iter().enumerate() {
+        let before = if k == 0 { around.before } else { &[] };
+        let after = if k == last { around.after } else { &[] };
+        let sentence: Vec<Tok> = [before, own, after].concat();
+        read_sentence(
+            line,
+            &sentence,
+            before.len()..before.len() + own.len(),
+            around.subject,
+            prose,
+            f,
+        );
+    }
+}
+
+/// Reads the phrases of `sentence[own]`; the rest of `sentence` is context.
+fn read_sentence(
+    line: &str,
+    sentence: &[Tok],
+    own: std::ops::Range<usize>,
+    subject: bool,
+    prose: bool,
+    f: &mut Findings,
+) {
+    // Words for matching: fillers and negations dropped, `?` kept; each with
+    // its index in `sentence`.
+    let words: Vec<(usize, &str)> = sentence
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| own.contains(i))
+        .filter_map(|(i, t)| match t {
+            Tok::Word(w) if !FILLERS.contains(&w.as_str()) && w != "not" => Some((i, w.as_str())),
+            Tok::Question => Some((i, "?")),
             _ => None,
         })
         .collect();
+    let texts: Vec<&str> = words.iter().map(|(_, w)| *w).collect();
     let mut used = vec![false; words.len()];
-    let mut found = Vec::new();
+    let mut found: Vec<(Command, std::ops::Range<usize>)> = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let best = PHRASES
             .iter()
-            .filter(|(p, _)| words[i..].starts_with(p))
+            .filter(|(p, _)| texts[i..].starts_with(p))
             .max_by_key(|(p, _)| p.len());
         match best {
             Some((p, kw)) => {
                 // "the board looks sharp" is prose, not a request for the board.
                 if *kw != Command::Status || !prose {
-                    found.push(kw.clone());
+                    let range = words[i].0..words[i + p.len() - 1].0 + 1;
+                    found.push((kw.clone(), range));
                     used[i..i + p.len()].iter_mut().for_each(|u| *u = true);
                 }
                 i += p.len();
@@ -196,27 +329,57 @@ pub(super) fn read_keywords(line: &str, toks: &[Tok], prose: bool, f: &mut Findi
             None => i += 1,
         }
     }
-    let leftover =
-        |pred: &dyn Fn(&str) -> bool| words.iter().zip(&used).any(|(w, u)| !u && pred(w));
-    // Binding commands are taken only when plainly given: "I won't resign",
-    // "not offering a draw", "should I resign?" are asked about.
-    let binding = |k: &Command| {
-        matches!(
-            k,
-            Command::Resign | Command::AcceptDraw | Command::ClaimDraw
-        )
-    };
-    let negated =
-        found.iter().any(|k| binding(k) || *k == Command::OfferDraw) && leftover(&|w| w == "not");
-    let questioned = found.iter().any(binding) && leftover(&|w| w == "?");
-    if negated || questioned {
+    // Every command word counts towards the message's limit, taken or not.
+    f.words_seen += found.len();
+    if found.is_empty() {
+        if !prose && texts.iter().any(|w| VAGUE_DRAW.contains(w)) {
+            f.vague.get_or_insert_with(|| short(line.trim()));
+        }
+        return;
+    }
+    let negated = sentence
+        .iter()
+        .any(|t| matches!(t, Tok::Word(w) if w == "not"));
+    let mut in_phrase = vec![false; sentence.len()];
+    for ((j, _), _) in words.iter().zip(&used).filter(|(_, u)| **u) {
+        in_phrase[*j] = true;
+    }
+    let questioned = sentence
+        .iter()
+        .zip(&in_phrase)
+        .any(|(t, p)| *t == Tok::Question && !p);
+    // No real sentence holds more than a few commands; judging each against
+    // its clause would cost the square of a huge one.
+    let crowded = found.len() > MAX_PHRASES_PER_SENTENCE;
+    let mut uncertain = false;
+    let mut keep = Vec::new();
+    for (kw, range) in found {
+        let offer = kw == Command::OfferDraw;
+        if binding(&kw) && subject {
+            // A subject is carried along a thread and names a topic ("I
+            // resign from the club committee"): it never resigns, accepts
+            // or claims.
+            f.subject_binding.get_or_insert_with(|| short(line.trim()));
+        } else if ((binding(&kw) || offer) && negated)
+            || (binding(&kw) && (questioned || crowded || !unmistakable(sentence, range, &kw)))
+        {
+            uncertain = true;
+        } else {
+            keep.push(kw);
+        }
+    }
+    if uncertain {
         f.uncertain.get_or_insert_with(|| short(line.trim()));
         return;
     }
-    if !prose && leftover(&|w| VAGUE_DRAW.contains(&w)) {
+    let leftover = words
+        .iter()
+        .zip(&used)
+        .any(|((_, w), u)| !u && VAGUE_DRAW.contains(w));
+    if !prose && leftover {
         f.vague.get_or_insert_with(|| short(line.trim()));
     }
-    f.keywords.extend(found);
+    f.keywords.extend(keep);
 }
 
 #[cfg(test)]
@@ -361,8 +524,122 @@ mod tests {
         ));
         assert!(matches!(
             unclear("Ich gebe nicht auf"),
-            Unclear::NothingFound | Unclear::Uncertain { .. }
+            Unclear::Uncertain { .. }
         ));
+        assert!(matches!(
+            unclear("I will not resign."),
+            Unclear::Uncertain { .. }
+        ));
+    }
+
+    /// Issue 14: each of these ended the game by resignation.
+    #[test]
+    fn resignation_from_prose_is_asked_about() {
+        for text in [
+            "You should resign.",
+            "Resign if you want, I am playing on.",
+            "Sie sollten aufgeben.",
+            "He resigned? No: White resigns.",
+            "If you offer a draw, I accept the draw.",
+            "Er schrieb: ich gebe auf.",
+            "He said I resign",
+            "I would resign in your place.",
+            "Ich möchte aufgeben.",
+        ] {
+            assert!(
+                matches!(unclear(text), Unclear::Uncertain { .. }),
+                "{text}: {:?}",
+                decide(text, None, TEST_LIMIT)
+            );
+        }
+    }
+
+    #[test]
+    fn quoted_command_is_asked_about() {
+        for text in [
+            "The word \"resign\" is not in my vocabulary",
+            "He wrote “I resign.”",
+            "„Ich gebe auf“ sagt man nicht.",
+            "'resign'",
+        ] {
+            assert!(
+                matches!(unclear(text), Unclear::Uncertain { .. }),
+                "{text}: {:?}",
+                decide(text, None, TEST_LIMIT)
+            );
+        }
+    }
+
+    #[test]
+    fn first_person_statement_is_taken() {
+        for text in [
+            "Resign",
+            "I resign.",
+            "I hereby resign the game.",
+            "Thanks for a great game, I resign.",
+            "Thank you for the game. I resign!",
+            "Ich gebe auf.",
+            "Ich gebe die Partie auf.",
+            "J'abandonne la partie.",
+            "Abandono.",
+            "Me rindo",
+        ] {
+            assert_eq!(command(text), Command::Resign, "{text}");
+        }
+        for text in [
+            "I accept the draw.",
+            "I accept your draw offer, thank you.",
+            "Ich nehme das Remis an.",
+            "Ich nehme Ihr Remisangebot an.",
+            "J'accepte la nulle.",
+            "Acepto tablas.",
+        ] {
+            assert_eq!(command(text), Command::AcceptDraw, "{text}");
+        }
+        assert_eq!(
+            command("I claim a draw by threefold repetition."),
+            Command::ClaimDraw
+        );
+    }
+
+    #[test]
+    fn sentence_wrapped_by_the_mail_client_is_read_whole() {
+        let text = "After that blunder I really think that you should\nresign. Best, Ben";
+        assert!(
+            matches!(unclear(text), Unclear::Uncertain { .. }),
+            "{:?}",
+            decide(text, None, TEST_LIMIT)
+        );
+        let text = "I have looked at the position for a long time and\nI resign.";
+        assert_eq!(command(text), Command::Resign);
+    }
+
+    /// Issue 14: a subject "I resign from the club committee" ended the game.
+    #[test]
+    fn subject_never_resigns_accepts_or_claims() {
+        for subject in [
+            "I resign from the club committee",
+            "Resign",
+            "Draw accepted",
+            "claim draw",
+        ] {
+            let r = decide("", Some(subject), TEST_LIMIT);
+            assert!(
+                matches!(r, Reading::Unclear(Unclear::Uncertain { .. })),
+                "{subject}: {r:?}"
+            );
+            // The body's own command counts.
+            let r = decide("13. 5254", Some(subject), TEST_LIMIT);
+            assert!(
+                matches!(r, Reading::Command(Command::Play { .. })),
+                "{subject}: {r:?}"
+            );
+        }
+        // Reversible commands still count from the subject.
+        assert_eq!(
+            decide("", Some("Draw offer"), TEST_LIMIT),
+            Reading::Command(Command::OfferDraw)
+        );
     }
 
     #[test]

@@ -12,8 +12,8 @@ use super::keywords::{
     CURRENCY, ECHO_CONTEXT, LINE_WORDS, MOVE_INTENT, NON_MOVE_BEFORE, is_keyword_word,
     read_keywords,
 };
-use super::tokens::{Tok, tokenize};
-use super::{Findings, short};
+use super::tokens::Tok;
+use super::{Around, Findings, short};
 
 /// Parses a digit run; over-long runs are not handed to the parser whole, so
 /// that the error quoted back stays short.
@@ -85,18 +85,26 @@ fn phone_digits(toks: &[Tok]) -> Vec<bool> {
     phone
 }
 
-pub(super) fn read_line(line: &str, f: &mut Findings) {
-    let toks = tokenize(line);
+/// Reads one line's moves and command words. `around` is the sentence
+/// context the line shares with its neighbours (a sentence wrapped by the mail
+/// client); it only weighs command words, it adds none.
+pub(super) fn read_line(line: &str, toks: &[Tok], around: Around<'_>, f: &mut Findings) {
     if toks.is_empty() {
         return;
     }
-    let phone = phone_digits(&toks);
     let prose = toks.iter().any(|t| match t {
         Tok::Word(w) => !LINE_WORDS.contains(&w.as_str()) && !is_keyword_word(w),
         Tok::Other(_) => true,
         _ => false,
     });
-    read_keywords(line, &toks, prose, f);
+    read_keywords(line, toks, around, prose, f);
+    // Clause and quote marks weigh command words only.
+    let toks: Vec<Tok> = toks
+        .iter()
+        .filter(|t| !matches!(t, Tok::Pause | Tok::Quote))
+        .cloned()
+        .collect();
+    let phone = phone_digits(&toks);
 
     let mut segment: Vec<WrittenMove> = Vec::new();
     let mut pending: Option<MoveNumber> = None;

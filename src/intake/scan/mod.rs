@@ -12,6 +12,8 @@ mod keywords;
 mod line;
 pub(crate) mod tokens;
 
+use tokens::{Tok, tokenize};
+
 use crate::command::{Command, MoveNumber, WrittenMove};
 use crate::notation::ParseError;
 
@@ -19,6 +21,9 @@ use super::{Reading, Unclear};
 
 /// Separate move-holding lines compared with each other; a real mail has a few.
 const MAX_SEGMENTS: usize = 64;
+/// A line at least this long that ends mid-sentence may have been wrapped by
+/// the mail client (they wrap at 72 to 78 characters).
+const WRAPPED_LINE: usize = 30;
 /// Longest text quoted back in an `Unclear`.
 const MAX_QUOTE: usize = 24;
 
@@ -32,7 +37,12 @@ struct Findings {
     keywords: Vec<Command>,
     vague: Option<String>,
     uncertain: Option<String>,
+    /// Resign, accept or claim in the subject: never taken from there, and
+    /// asked about only when nothing else was found.
+    subject_binding: Option<String>,
     moves_seen: usize,
+    /// Command phrases found, whether taken or asked about.
+    words_seen: usize,
 }
 
 /// Reads the player's body text and subject (already without wildt's own
@@ -40,17 +50,93 @@ struct Findings {
 /// `max_commands` moves and command words is not read at all.
 pub(super) fn decide(body: &str, subject: Option<&str>, max_commands: usize) -> Reading {
     let mut f = Findings::default();
-    for line in subject.into_iter().chain(body.lines()) {
-        line::read_line(line, &mut f);
-        let count = f.moves_seen + f.keywords.len();
-        if count > max_commands {
-            return Reading::Unclear(Unclear::TooManyCommands {
-                count,
-                limit: max_commands,
-            });
+    if let Some(subject) = subject {
+        let toks = tokenize(subject);
+        let around = Around {
+            before: &[],
+            after: &[],
+            subject: true,
+        };
+        line::read_line(subject, &toks, around, &mut f);
+        if let Some(too_many) = over_limit(&f, max_commands) {
+            return too_many;
+        }
+    }
+    let lines: Vec<&str> = body.lines().collect();
+    let toks: Vec<Vec<Tok>> = lines.iter().map(|l| tokenize(l)).collect();
+    for (i, line) in lines.iter().enumerate() {
+        // A sentence the mail client wrapped: a long line ends without a
+        // full stop and the next one starts in lower case. (Short lines are
+        // the player's own line breaks: "accept draw" then "thanks".)
+        let wraps = |a: usize, b: usize| {
+            if lines[a].trim().chars().count() < WRAPPED_LINE {
+                return false;
+            }
+            let starts_lower = lines[b]
+                .trim_start()
+                .chars()
+                .next()
+                .is_some_and(char::is_lowercase);
+            starts_lower
+                && toks[a]
+                    .last()
+                    .is_some_and(|t| !matches!(t, Tok::Stop | Tok::Question))
+        };
+        let before = match i.checked_sub(1) {
+            Some(p) if wraps(p, i) => last_sentence(&toks[p]),
+            _ => &[],
+        };
+        let after = match toks.get(i + 1) {
+            Some(next) if wraps(i, i + 1) => first_sentence(next),
+            _ => &[],
+        };
+        let around = Around {
+            before,
+            after,
+            subject: false,
+        };
+        line::read_line(line, &toks[i], around, &mut f);
+        if let Some(too_many) = over_limit(&f, max_commands) {
+            return too_many;
         }
     }
     conclude(f)
+}
+
+fn over_limit(f: &Findings, max_commands: usize) -> Option<Reading> {
+    let count = f.moves_seen + f.words_seen;
+    (count > max_commands).then_some(Reading::Unclear(Unclear::TooManyCommands {
+        count,
+        limit: max_commands,
+    }))
+}
+
+/// The sentence context a line shares with its neighbours.
+#[derive(Debug, Clone, Copy)]
+struct Around<'a> {
+    /// The unfinished sentence the line before ended with.
+    before: &'a [Tok],
+    /// The sentence the next line starts with, when this one ends unfinished.
+    after: &'a [Tok],
+    /// The line is the subject, which never carries a command that cannot be
+    /// undone.
+    subject: bool,
+}
+
+fn last_sentence(toks: &[Tok]) -> &[Tok] {
+    let start = toks
+        .iter()
+        .rposition(|t| *t == Tok::Stop)
+        .map_or(0, |i| i + 1);
+    &toks[start..]
+}
+
+fn first_sentence(toks: &[Tok]) -> &[Tok] {
+    let end = toks
+        .iter()
+        .position(|t| *t == Tok::Stop)
+        .unwrap_or(toks.len());
+    &toks[..end]
 }
 
 fn short(text: &str) -> String {
@@ -126,9 +212,10 @@ fn conclude(f: Findings) -> Reading {
         }
     }
     match kinds.as_slice() {
-        [] => match f.vague {
-            Some(text) => unclear(Unclear::VagueDraw { text }),
-            None => unclear(Unclear::NothingFound),
+        [] => match (f.vague, f.subject_binding) {
+            (Some(text), _) => unclear(Unclear::VagueDraw { text }),
+            (None, Some(text)) => unclear(Unclear::Uncertain { text }),
+            (None, None) => unclear(Unclear::NothingFound),
         },
         [kw] => Reading::Command(kw.clone()),
         _ => unclear(Unclear::MixedCommands {

@@ -28,6 +28,10 @@ pub(crate) enum Tok {
     Other(String),
     /// The word before ended a sentence (`.`, `!`, `?`).
     Stop,
+    /// The word before ended a clause (`,`, `;`, `:`).
+    Pause,
+    /// A quotation mark opened or closed here.
+    Quote,
 }
 
 fn number(n: &str, dots: &str) -> Option<MoveNumber> {
@@ -65,9 +69,48 @@ const TRAILING_PUNCT: &[char] = &[
     ')', ']', '}', '"', '\'', '»', '”', '’', '“', '*', '_', '>', ',', ';', '!', ':',
 ];
 
+/// Quotation marks of the languages wildt reads (the apostrophe included:
+/// inside a word it is no quote, at its edge it may be one).
+const QUOTE_MARKS: &[char] = &[
+    '"', '\'', '«', '»', '„', '“', '”', '‚', '‘', '’', '‹', '›', '「', '」',
+];
+
 pub(crate) fn tokenize(line: &str) -> Vec<Tok> {
     let mut out = Vec::new();
     for raw in line.split_whitespace() {
+        let head = &raw[..raw.find(char::is_alphanumeric).unwrap_or(raw.len())];
+        let tail = &raw[raw
+            .char_indices()
+            .rfind(|(_, c)| c.is_alphanumeric())
+            .map_or(0, |(i, c)| i + c.len_utf8())..];
+        if head.contains(QUOTE_MARKS) {
+            out.push(Tok::Quote);
+        }
+        word(raw, &mut out);
+        if !head.is_empty() && head.len() == raw.len() {
+            // Punctuation alone: its quote mark was pushed once.
+            continue;
+        }
+        let stop = out.last() == Some(&Tok::Stop);
+        if stop {
+            out.pop();
+        }
+        if tail.contains(QUOTE_MARKS) {
+            out.push(Tok::Quote);
+        }
+        if stop {
+            out.push(Tok::Stop);
+        } else if tail.contains([',', ';', ':']) {
+            out.push(Tok::Pause);
+        }
+    }
+    join_spaced_numbers(&mut out);
+    out
+}
+
+/// One whitespace-separated word, as one or more tokens.
+fn word(raw: &str, out: &mut Vec<Tok>) {
+    {
         let mut core = raw.trim_start_matches(LEADING_PUNCT);
         let mut question = false;
         loop {
@@ -94,7 +137,7 @@ pub(crate) fn tokenize(line: &str) -> Vec<Tok> {
             if question {
                 out.push(Tok::Question);
             }
-            continue;
+            return;
         }
         if let Some(tok) = numbered(core) {
             out.push(tok);
@@ -105,7 +148,7 @@ pub(crate) fn tokenize(line: &str) -> Vec<Tok> {
             if matches!(out.last(), Some(Tok::NumMove(..))) && ends_sentence(raw) {
                 out.push(Tok::Stop);
             }
-            continue;
+            return;
         }
         let core = core.trim_end_matches(['.', '…']);
         if core.is_empty() {
@@ -117,7 +160,7 @@ pub(crate) fn tokenize(line: &str) -> Vec<Tok> {
             } else if !sym.is_empty() {
                 out.push(Tok::Sym(sym.to_owned()));
             }
-            continue;
+            return;
         }
         out.push(classify_word(core));
         if question {
@@ -127,8 +170,6 @@ pub(crate) fn tokenize(line: &str) -> Vec<Tok> {
             out.push(Tok::Stop);
         }
     }
-    join_spaced_numbers(&mut out);
-    out
 }
 
 fn ends_sentence(raw: &str) -> bool {
