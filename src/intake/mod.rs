@@ -135,8 +135,10 @@ pub enum Unclear {
     /// Bare "draw" (or "remis", "nulle", "tablas") without saying offer, accept
     /// or decline.
     VagueDraw { text: String },
-    /// A binding command mentioned but not clearly given: next to a negation
-    /// ("I won't resign") or in a question ("Should I resign?"). Asked about.
+    /// A command that cannot be undone (resign, accept or claim a draw), or
+    /// an offer beside a negation, mentioned but not plainly given: in a
+    /// question, a condition, a quotation, with a negation, beside words about
+    /// someone else ("You should resign."), or in the subject. Asked about.
     Uncertain { text: String },
     /// A move together with another command, or two different commands
     /// (e.g. `5254` and "resign", or "accept draw" and "no draw").
@@ -315,7 +317,7 @@ impl fmt::Display for Unclear {
             ),
             Unclear::Uncertain { text } => write!(
                 f,
-                "`{text}` mentions a command in a question or with a negation; if you mean it, write the command alone (e.g. \"resign\")"
+                "`{text}` mentions a command that cannot be undone, but not as a plain statement of your own (it stands in a question, a condition, a quotation, with a negation, beside words about someone else, or in the subject); if you mean it, write it alone on a line of the message, e.g. \"I resign\""
             ),
             Unclear::MixedCommands { found } => write!(
                 f,

@@ -455,6 +455,44 @@ mod tests {
         );
     }
 
+    /// The examples of "Commands that cannot be undone" in `KEYWORDS.md`: the
+    /// first rule's are taken, the second rule's are asked about.
+    #[test]
+    fn keywords_md_irreversible_examples_are_read_as_documented() {
+        let doc = include_str!("../KEYWORDS.md");
+        let section = doc
+            .split("### Commands that cannot be undone")
+            .nth(1)
+            .and_then(|rest| rest.split("###").next())
+            .unwrap_or_default();
+        let rules: Vec<&str> = section
+            .split("\n\n")
+            .find(|p| p.starts_with("- "))
+            .unwrap_or_default()
+            .split("\n- ")
+            .collect();
+        assert!(rules.len() >= 2, "{section}");
+        let examples = |rule: &str| -> Vec<String> {
+            rule.split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_owned)
+                .collect()
+        };
+        let taken = examples(rules[0]);
+        for text in &taken {
+            assert!(
+                matches!(command(text), Command::Resign | Command::AcceptDraw),
+                "{text}"
+            );
+        }
+        let asked = examples(rules[1]);
+        for text in &asked {
+            assert!(matches!(unclear(text), Unclear::Uncertain { .. }), "{text}");
+        }
+        assert!(taken.len() >= 9 && !asked.is_empty(), "{taken:?} {asked:?}");
+    }
+
     #[test]
     fn keywords_in_german_french_spanish() {
         assert_eq!(command("Ich gebe auf."), Command::Resign);
