@@ -615,3 +615,33 @@ async fn blacks_old_form_rook_promotion_straight_ahead_is_answered_with_the_stan
     let d = mail_decision(&t, id, Color::Black, 1, "32312").await;
     assert_eq!(d.outcome, wildt::decide::Outcome::Moved, "{d:?}");
 }
+
+/// Issue 14: `status` after the end was refused; it is answered with the
+/// final position and the result.
+#[test]
+fn status_after_the_end_is_answered_with_the_final_position_and_result() {
+    use wildt::auth::Policy;
+    use wildt::decide::{Outcome, Recent, decide};
+    use wildt::fixtures::{WHITE_KEY, game_17, referee, rules};
+    use wildt::game::GameEnd;
+
+    let mut view = game_17(&["6263", "5755", "7274", "4884"]);
+    view.record.end = Some(GameEnd {
+        result: GameResult::BlackWins,
+        termination: Termination::Checkmate,
+    });
+    let raw = format!(
+        "From: anna@example.org\r\nTo: chess+17-{WHITE_KEY}@club.example\r\nSubject: board\r\nMessage-ID: <s@example.org>\r\n\r\nstatus\r\n"
+    );
+    let rules = rules(1 << 20, Policy::Key, false);
+    let intake = wildt::intake::read(raw.as_bytes(), &rules.intake);
+    let d = decide(&intake, Some(&view), Recent::default(), &rules, None);
+    assert_eq!(d.outcome, Outcome::Status, "{}", d.detail);
+    let mails = wildt::reply::write(&d, &intake, Some(&view), &referee()).mails;
+    assert_eq!(mails.len(), 1);
+    assert!(
+        mails[0].body.contains("Game over: 0-1 (checkmate)"),
+        "{}",
+        mails[0].body
+    );
+}
