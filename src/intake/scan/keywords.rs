@@ -255,6 +255,8 @@ fn unmistakable(sentence: &[Tok], range: std::ops::Range<usize>, kw: &Command) -
         }
         // A move beside a claim: `80. 5242 claim draw`.
         Tok::Num(_) | Tok::NumMove(..) | Tok::Digits(_) | Tok::Sym(_) => true,
+        // A smiley or a dash: `I resign :-(`.
+        Tok::Other(o) => !o.chars().any(char::is_alphanumeric),
         _ => false,
     })
 }
@@ -621,6 +623,7 @@ mod tests {
             "J'abandonne la partie.",
             "Abandono.",
             "Me rindo",
+            "I resign :-(",
         ] {
             assert_eq!(command(text), Command::Resign, "{text}");
         }
