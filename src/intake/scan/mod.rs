@@ -403,6 +403,118 @@ mod test_support {
 mod tests {
     use super::test_support::*;
     use super::*;
+    use crate::game::Record;
+    use crate::notation::IccfMove;
+    use crate::referee::{Verdict, judge};
+    use proptest::prelude::*;
+    use shakmaty::Position;
+
+    /// A game of up to `picks.len()` plies chosen by `picks` among the legal
+    /// moves, and one more legal move: the record and the new move.
+    fn game_and_next(picks: &[usize]) -> Option<(Record, IccfMove)> {
+        let (last, before) = picks.split_last()?;
+        let mut record = Record::new(None).unwrap();
+        for pick in before {
+            let legal = record.position().legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let m = legal[pick % legal.len()];
+            record = Record::replay(
+                None,
+                record
+                    .plies()
+                    .iter()
+                    .map(|p| p.iccf)
+                    .chain([IccfMove::from_move(m)]),
+            )
+            .unwrap();
+        }
+        let legal = record.position().legal_moves();
+        let m = *legal.get(last % legal.len().max(1))?;
+        Some((record, IccfMove::from_move(m)))
+    }
+
+    /// The record plus the new move as chunks that each start with a
+    /// numbered move, cut at `cuts`.
+    fn chunks(record: &Record, new: IccfMove, cuts: &[usize]) -> Vec<String> {
+        let moves: Vec<IccfMove> = record.plies().iter().map(|p| p.iccf).chain([new]).collect();
+        let mut out: Vec<String> = Vec::new();
+        let mut current = String::new();
+        for (i, mv) in moves.iter().enumerate() {
+            let n = record.number_of_ply(i);
+            let starts = i == 0 || cuts.contains(&i);
+            if starts && !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            if starts || !n.black {
+                let dots = if n.black { "..." } else { "." };
+                current.push_str(&format!("{}{dots} ", n.number));
+            }
+            current.push_str(&format!("{mv} "));
+        }
+        out.push(current);
+        out
+    }
+
+    proptest! {
+        /// A record written in pieces, in any order, with the new move
+        /// anywhere among them: the new move is played.
+        #[test]
+        fn record_in_any_order_plays_the_new_move(
+            picks in prop::collection::vec(0usize..64, 1..24),
+            cuts in prop::collection::vec(1usize..24, 0..4),
+            rotate in 0usize..5,
+            newline in any::<bool>(),
+        ) {
+            let Some((record, new)) = game_and_next(&picks) else { return Ok(()) };
+            let mut parts = chunks(&record, new, &cuts);
+            let len = parts.len();
+            parts.rotate_left(rotate % len);
+            let text = parts.join(if newline { "\n" } else { " … " });
+            let Reading::Command(command) = decide(&text, None, TEST_LIMIT) else {
+                return Err(TestCaseError::fail(format!("{text:?} not read")));
+            };
+            let v = judge(&record, record.turn(), &command);
+            let Verdict::Moved { ply, .. } = &v else {
+                return Err(TestCaseError::fail(format!("{text:?}: {v:?}")));
+            };
+            prop_assert_eq!(ply.iccf, new);
+        }
+
+        /// The same with one echoed move changed: never played.
+        #[test]
+        fn record_with_a_wrong_echo_is_never_played(
+            picks in prop::collection::vec(0usize..64, 2..24),
+            wrong in 0usize..24,
+            rotate in 0usize..5,
+        ) {
+            let Some((record, new)) = game_and_next(&picks) else { return Ok(()) };
+            let n = record.plies().len();
+            prop_assume!(n >= 1);
+            let at = wrong % n;
+            let good = record.plies()[at].iccf;
+            // Another move of the same shape: the same squares the other way.
+            let bad = IccfMove { from: good.to, to: good.from, promotion: None };
+            let mut text_parts = chunks(&record, new, &[at, at + 1]);
+            let number = record.number_of_ply(at);
+            let dots = if number.black { "..." } else { "." };
+            let echo = format!("{}{dots} {good} ", number.number);
+            let mut replaced = 0;
+            for part in text_parts.iter_mut().filter(|p| **p == echo) {
+                *part = format!("{}{dots} {bad} ", number.number);
+                replaced += 1;
+            }
+            prop_assert_eq!(replaced, 1);
+            let len = text_parts.len();
+            text_parts.rotate_left(rotate % len);
+            let text = text_parts.join(" … ");
+            if let Reading::Command(command) = decide(&text, None, TEST_LIMIT) {
+                let v = judge(&record, record.turn(), &command);
+                prop_assert!(!matches!(v, Verdict::Moved { .. }), "{:?}: {:?}", text, v);
+            }
+        }
+    }
 
     #[test]
     fn record_line_keeps_every_move_and_number() {
