@@ -213,7 +213,7 @@ const STATEMENT_WORDS: &[&str] = &[
     // a claim's reason
     "by", "threefold", "repetition", "fifty", "move", "moves", "rule", "wegen",
     "stellungswiederholung", "dreifacher", "dreimaliger", "par", "répétition", "triple", "por",
-    "repetición",
+    "repetición", "50-move", "fifty-move", "50-zug-regel", "50-züge-regel", "regel",
 ];
 
 /// The opponent's offer may be named when accepting it ("I accept your draw
@@ -255,8 +255,11 @@ fn unmistakable(sentence: &[Tok], range: std::ops::Range<usize>, kw: &Command) -
         }
         // A move beside a claim: `80. 5242 claim draw`.
         Tok::Num(_) | Tok::NumMove(..) | Tok::Digits(_) | Tok::Sym(_) => true,
-        // A smiley or a dash: `I resign :-(`.
-        Tok::Other(o) => !o.chars().any(char::is_alphanumeric),
+        // A smiley or a dash (`I resign :-(`), or `50-move` in a claim.
+        Tok::Other(o) => {
+            !o.chars().any(char::is_alphanumeric)
+                || STATEMENT_WORDS.contains(&o.to_lowercase().as_str())
+        }
         _ => false,
     })
 }
@@ -639,6 +642,10 @@ mod tests {
         }
         assert_eq!(
             command("I claim a draw by threefold repetition."),
+            Command::ClaimDraw
+        );
+        assert_eq!(
+            command("I claim a draw by the 50-move rule."),
             Command::ClaimDraw
         );
     }
