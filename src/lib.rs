@@ -14,6 +14,7 @@
 //! - [`conditional`] "if 7866 then 4143": read, check, store, apply       [pure]
 //! - [`decide`]   message + game + rules -> decision (no mail text)       [pure]
 //! - [`reply`]    decision -> every word wildt writes (subjects, bodies)    [pure]
+//! - [`event`]    sections: Berger pairings, player lists, crosstable, SB  [pure]
 //! - [`config`]   TOML -> validated Config -> Rules
 //! - [`handle`]   the use case "a message arrives": read, decide, write, queue [IO]
 //! - [`organise`] the organiser's use cases (new game + welcome, rekey, by hand) [IO]
@@ -38,6 +39,7 @@ pub mod config;
 #[cfg(feature = "server")]
 pub mod daemon;
 pub mod decide;
+pub mod event;
 #[doc(hidden)]
 pub mod fixtures;
 pub mod game;
