@@ -5,9 +5,15 @@
 //!
 //! - [`berger`]     who plays whom with which colour, once or twice
 //! - [`players`]    `Anna Smith <anna@x.example>` lists; the public name
+//! - [`crosstable`] points, games, SB, wins, rank, cells; `event show --json`
 
 pub mod berger;
+pub mod crosstable;
 pub mod players;
 
 pub use berger::{Cycles, MAX_PLAYERS, MIN_PLAYERS, Pairing, PairingError, Round, berger};
+pub use crosstable::{
+    Cell, Crosstable, CrosstableError, EventGame, EventJson, GameJson, Outcome, PlayerJson, Points,
+    Rank, Row, Sb, crosstable, event_json,
+};
 pub use players::{Player, PlayerListError, is_address, parse_player, parse_players, public_name};
