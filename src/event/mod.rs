@@ -6,10 +6,12 @@
 //! - [`berger`]     who plays whom with which colour, once or twice
 //! - [`players`]    `Anna Smith <anna@x.example>` lists; the public name
 //! - [`crosstable`] points, games, SB, wins, rank, cells; `event show --json`
+//! - [`withdraw`]   forfeit or (ICCF) annul a leaving player's games
 
 pub mod berger;
 pub mod crosstable;
 pub mod players;
+pub mod withdraw;
 
 pub use berger::{Cycles, MAX_PLAYERS, MIN_PLAYERS, Pairing, PairingError, Round, berger};
 pub use crosstable::{
@@ -17,3 +19,4 @@ pub use crosstable::{
     Rank, Row, Sb, crosstable, event_json,
 };
 pub use players::{Player, PlayerListError, is_address, parse_player, parse_players, public_name};
+pub use withdraw::{WithdrawError, Withdrawal, WithdrawalRule, withdraw};
