@@ -50,8 +50,9 @@ impl Outcome {
             r => Some(GameResult::parse(r)?),
         };
         match (result, termination) {
+            (None, None) => Some(Outcome::Unfinished),
             (None, Some(ANNULLED)) => Some(Outcome::Annulled),
-            (None, _) => Some(Outcome::Unfinished),
+            (None, Some(_)) => None,
             (Some(GameResult::WhiteWins), Some(FORFEIT)) => Some(Outcome::Forfeit {
                 winner: Color::White,
             }),
@@ -741,6 +742,8 @@ pub(crate) mod tests {
             Some(Outcome::Played(GameResult::BlackWins))
         );
         assert_eq!(Outcome::from_stored("1/2-1/2", Some(FORFEIT)), None);
+        assert_eq!(Outcome::from_stored("*", Some(FORFEIT)), None);
+        assert_eq!(Outcome::from_stored("*", Some("resignation")), None);
         assert_eq!(Outcome::from_stored("1-0", Some(ANNULLED)), None);
         assert_eq!(Outcome::from_stored("2-0", None), None);
     }
