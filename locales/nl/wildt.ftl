@@ -1,0 +1,280 @@
+# wildt: alle teksten die een speler kan ontvangen, in het Nederlands.
+# Variabelen zoals in locales/en/wildt.ftl; zetten en nummers nooit vertalen.
+
+## Onderwerpregels
+
+subject-new-game = nieuwe partij: u speelt met { $color ->
+        [white] wit
+       *[black] zwart
+    } tegen { $opponent }
+subject-new-address = uw nieuwe partijadres
+subject-move-accepted = { $move } geaccepteerd
+subject-your-move = { $move } - u bent aan zet
+subject-draw-offer-sent = remiseaanbod doorgegeven
+subject-draw-offered = remise aangeboden
+subject-draw-declined = remise geweigerd
+subject-status = stelling
+subject-not-played = niet uitgevoerd
+subject-game-over = partij afgelopen { $result }
+subject-too-large = bericht te groot
+subject-how-to-play = zo speelt u
+subject-security = een bericht is niet uitgevoerd
+subject-wrong-address = verkeerd partijadres
+subject-not-understood = niet begrepen
+
+## Begin van de partij
+
+welcome-intro = Partij { $game }: u speelt met { $color ->
+        [white] wit
+       *[black] zwart
+    } tegen { $opponent }.
+welcome-intro-event = Partij { $game } ({ $event }): u speelt met { $color ->
+        [white] wit
+       *[black] zwart
+    } tegen { $opponent }.
+welcome-address = Uw adres voor deze partij is { $address } - beantwoord gewoon deze mail.
+notation-explained =
+    Zetten worden geschreven in de numerieke ICCF-notatie: beginveld en dan eindveld, elk veld als
+    cijfer van de lijn en dan van de rij (e2-e4 is 5254; rokeren is de zet van de koning, 5171;
+    bij promotie komt er 1 dame, 2 toren, 3 loper, 4 paard achter).
+new-address =
+    De organisator heeft u een nieuw adres gegeven voor partij { $game } (u speelt met { $color ->
+        [white] wit
+       *[black] zwart
+    } tegen { $opponent }).
+    Uw adres voor deze partij is nu { $address } - beantwoord gewoon deze mail.
+    Berichten aan uw oude adres worden niet meer uitgevoerd.
+
+## Bord, notatie, stand van zaken
+
+record-line = Notatie: { $record }
+record-empty = Notatie: (nog geen zetten)
+status-to-move = { $color ->
+        [white] Wit
+       *[black] Zwart
+    } aan zet ({ $number })
+status-to-move-draw-offered = { $color ->
+        [white] Wit
+       *[black] Zwart
+    } aan zet ({ $number }); { $offerer ->
+        [white] wit
+       *[black] zwart
+    } heeft remise aangeboden
+status-game-over = Partij afgelopen: { $result } ({ $termination })
+board-legend = K koning, Q dame, R toren, B loper, N paard, P pion; hoofdletters voor wit
+board-caption = { $color ->
+        [white] Het bord gezien vanaf de kant van wit
+       *[black] Het bord gezien vanaf de kant van zwart
+    }
+record-heading = Notatie
+column-white = Wit
+column-black = Zwart
+
+## Einde van de partij
+
+termination-checkmate = schaakmat
+termination-stalemate = pat
+termination-insufficient-material = onvoldoende materiaal
+termination-resignation = opgave
+termination-draw-agreed = remise overeengekomen
+termination-threefold-repetition = drievoudige zetherhaling
+termination-fifty-move-rule = 50-zettenregel
+
+## Hoe u antwoordt
+
+footer-your-move =
+    Beantwoord deze mail met uw zet in numerieke notatie, bijvoorbeeld "{ $number } { $example }".
+    Andere opdrachten: opgeven, remise aanbieden, remise aangenomen, remise geweigerd, remise claimen, stelling.
+footer-wait = U ontvangt de zet van uw tegenstander per mail.
+
+## Beslissingen
+
+moved-mine = Partij { $game }: uw zet { $move } ({ $san }) is genoteerd.
+moved-mine-draw-offer = Uw remiseaanbod is doorgegeven.
+moved-theirs = Partij { $game }: { $color ->
+        [white] wit
+       *[black] zwart
+    } heeft { $move } ({ $san }) gespeeld.
+moved-theirs-draw-offer = Met deze zet biedt uw tegenstander remise aan: antwoord "remise aangenomen", of stuur gewoon uw zet om te weigeren.
+ended-resigned = { $color ->
+        [white] Wit
+       *[black] Zwart
+    } heeft opgegeven.
+ended-draw-accepted = { $color ->
+        [white] Wit
+       *[black] Zwart
+    } heeft de remise aangenomen.
+ended-draw-claimed = { $color ->
+        [white] Wit
+       *[black] Zwart
+    } heeft remise geclaimd ({ $termination }); de claim is terecht.
+draw-offer-sent = Partij { $game }: uw remiseaanbod is aan uw tegenstander doorgegeven.
+draw-offered =
+    Partij { $game }: { $color ->
+        [white] wit
+       *[black] zwart
+    } biedt remise aan.
+    Antwoord "remise aangenomen" of "remise geweigerd"; ook een zet weigert het aanbod.
+draw-declined-mine = Partij { $game }: u heeft het remiseaanbod geweigerd.
+draw-declined-theirs = Partij { $game }: { $color ->
+        [white] wit
+       *[black] zwart
+    } heeft uw remiseaanbod geweigerd. De partij gaat verder.
+status-intro = Partij { $game }: de huidige stelling.
+rejected-intro = Partij { $game }: uw bericht is niet uitgevoerd.
+rejected-reason = Reden: { $reason }.
+rejected-what-to-do = Wat u kunt doen: { $todo }
+game-over-body = Partij { $game } is afgelopen: { $result } ({ $termination }).
+game-over-thanks = Dank u voor de partij.
+
+## Wat u na een weigering kunt doen
+
+todo-game-over = niets: de partij is afgelopen. Vraag de organisator om een nieuwe partij.
+todo-wait = wacht op de zet van uw tegenstander; die ontvangt u per mail.
+todo-compare-records = vergelijk uw notatie met die hieronder en stuur dan uw zet als "{ $number } <zet>".
+todo-compare-records-later = vergelijk uw notatie met die hieronder en stuur uw zet als "{ $number } <zet>" zodra u aan zet bent.
+todo-send-one = stuur alleen uw zet voor { $number }.
+todo-send-if-yours = stuur "{ $number } { $move }" als dat uw zet is.
+todo-choose-promotion = stuur een van deze zetten: { $options } (5e cijfer: 1 dame, 2 toren, 3 loper, 4 paard).
+todo-send-legal = stuur een reglementaire zet voor { $number }; het bord staat hieronder.
+todo-offer-draw-yourself = wilt u zelf remise aanbieden, schrijf dan "remise aanbieden" (eventueel samen met uw zet).
+todo-play-on = speel verder: stuur uw zet.
+
+## Waarom een opdracht niet is uitgevoerd
+
+reject-game-over = de partij is afgelopen ({ $result }, { $termination }): er worden geen zetten meer aangenomen
+reject-not-your-turn = { $color ->
+        [white] wit
+       *[black] zwart
+    } is aan zet: wacht op de zet van uw tegenstander
+reject-wrong-number = u schreef zet { $given }, maar de partij is bij zet { $expected } ({ $color ->
+        [white] wit
+       *[black] zwart
+    } aan zet): de twee notaties lopen niet gelijk
+reject-echo-mismatch = bij zet { $number } schreef u { $given }, maar genoteerd is { $recorded }: de twee notaties lopen niet gelijk
+reject-several-new-moves = uw bericht bevat { $count ->
+        [one] { $count } nieuwe zet
+       *[other] { $count } nieuwe zetten
+    } ({ $moves }): stuur één zet tegelijk
+reject-already-recorded = { $number } { $move } is al genoteerd: stuur uw volgende zet
+reject-illegal = { $number } { $move } is niet mogelijk: { $why }
+reject-no-draw-offer = uw tegenstander heeft geen remise aangeboden waarop u kunt antwoorden
+reject-own-draw-offer = het remiseaanbod komt van u: alleen uw tegenstander kan het aannemen
+reject-claim-refused = remise kan niet worden geclaimd: de stelling is { $repetitions ->
+        [one] één keer
+       *[other] { $repetitions } keer
+    } voorgekomen (3 nodig) en er { $moves ->
+        [one] is { $moves } zet
+       *[other] zijn { $moves } zetten
+    } gespeeld zonder slagzet of pionzet (50 nodig)
+
+## Waarom een zet niet reglementair is
+
+illegal-no-piece = er staat geen stuk op { $square }
+illegal-opponents-piece = het stuk op { $square } is van { $color ->
+        [white] zwart, en wit is aan zet
+       *[black] wit, en zwart is aan zet
+    }
+illegal-cannot-reach = { $piece ->
+        [king] de koning
+        [queen] de dame
+        [rook] de toren
+        [bishop] de loper
+        [knight] het paard
+       *[pawn] de pion
+    } op { $from } kan { $to } niet bereiken
+illegal-cannot-reach-no-moves = { $piece ->
+        [king] de koning
+        [queen] de dame
+        [rook] de toren
+        [bishop] de loper
+        [knight] het paard
+       *[pawn] de pion
+    } op { $from } kan { $to } niet bereiken; { $piece ->
+        [queen] ze
+        [knight] het
+       *[other] hij
+    } heeft nu geen reglementaire zet
+illegal-cannot-reach-moves = { $piece ->
+        [king] de koning
+        [queen] de dame
+        [rook] de toren
+        [bishop] de loper
+        [knight] het paard
+       *[pawn] de pion
+    } op { $from } kan { $to } niet bereiken; de reglementaire zetten zijn { $moves }
+illegal-leaves-king-in-check = na { $move } zou uw koning op { $king } schaak staan
+illegal-castling = de rokade { $move } is nu niet mogelijk: { $reason }
+castling-right-lost = de koning of die toren heeft al gezet
+castling-piece-in-the-way = er staat een stuk in de weg op { $square }
+castling-in-check = de koning staat schaak
+castling-square-attacked = de koning zou over { $square } gaan of daar terechtkomen, en dat veld wordt aangevallen
+illegal-promotion-digit-missing = een pion die de laatste rij bereikt, heeft een 5e cijfer nodig (1 dame, 2 toren, 3 loper, 4 paard): { $options }
+illegal-promotion-digit-not-allowed = { $move } is geen promotie en krijgt dus geen 5e cijfer: schrijf { $without }
+illegal-old-promotion-form = { $given } is de oude promotievorm met 4 cijfers; de standaardvorm is { $standard }: stuur { $standard } als dat uw zet is
+
+## Waarom een tekst geen zet is
+
+parse-wrong-length = `{ $text }` heeft { $count ->
+        [one] { $count } cijfer
+       *[other] { $count } cijfers
+    }: een zet heeft 4 cijfers (5 bij een promotie)
+parse-not-a-digit = `{ $text }` bevat `{ $char }`, en dat is geen cijfer: schrijf zetten alleen met cijfers, bijvoorbeeld 5254
+parse-not-a-square = { $square } is geen veld: lijnen en rijen lopen van 1 tot 8
+parse-same-square = `{ $text }` begint en eindigt op { $square }: een zet gaat van het ene veld naar het andere
+parse-bad-promotion-digit = `{ $text }` eindigt op { $digit }: het promotiecijfer is 1 (dame), 2 (toren), 3 (loper) of 4 (paard)
+
+## Een bericht zonder duidelijke opdracht
+
+unclear-intro = Partij { $game }: uw bericht kon niet als één duidelijke opdracht worden gelezen, dus er is niets uitgevoerd.
+unclear-found = Wat er werd gevonden: { $what }.
+unclear-please =
+    Antwoord alleen met uw zet in numerieke notatie, bijvoorbeeld "{ $number } 5254",
+    of met een van deze opdrachten: opgeven, remise aanbieden, remise aangenomen, remise geweigerd, remise claimen, stelling.
+unclear-nothing-found = er is geen zet of opdracht in uw bericht gevonden; schrijf de zet in numerieke notatie op een eigen regel, bijvoorbeeld 13. 5254
+unclear-several-moves = uw bericht bevat verschillende zetten ({ $moves }); stuur één zet (eventueel met de notatie ervoor, bijvoorbeeld 12... 3746 13. 5254)
+unclear-not-a-move = `{ $text }` lijkt op een zet, maar is er geen: { $error }
+unclear-algebraic = `{ $text }` is algebraïsche notatie; deze partij wordt in numerieke notatie gespeeld (bijvoorbeeld 5254 voor e2-e4), dus er is niets omgezet
+unclear-number-in-prose = `{ $text }` staat midden in een zin en is misschien uw zet, misschien niet; schrijf de zet op een eigen regel, bijvoorbeeld 13. 5254
+unclear-vague-draw = `{ $text }`: schrijf "remise aanbieden", "remise aangenomen" of "remise geweigerd"
+unclear-uncertain = `{ $text }` noemt een opdracht in een vraag of met een ontkenning; als u het meent, schrijf dan alleen de opdracht (bijvoorbeeld "opgeven")
+unclear-mixed-commands = uw bericht bevat meer dan één opdracht ({ $commands }); stuur ze een voor een
+unclear-too-many-commands = uw bericht bevat { $count } zetten en opdrachten, meer dan de { $limit } die één bericht mag bevatten; stuur alleen uw zet
+unclear-malformed = het bericht kon niet als e-mail worden gelezen
+
+## Meldingen buiten het spel
+
+too-large =
+    Uw bericht van { $size } bytes is groter dan deze arbiter leest ({ $limit } bytes) en is daarom niet gelezen.
+    Stuur een korte mail in platte tekst met alleen uw zet, zonder bijlagen.
+help =
+    Dit is { $name } <{ $address }>, een arbiter voor correspondentieschaak.
+
+    Zetten worden alleen aangenomen op uw eigen partijadres. Dat ziet eruit als
+    { $local }+<partij>-<sleutel>@{ $domain } en is u gestuurd toen uw partij werd aangemaakt.
+    Beantwoord gewoon een willekeurige mail van uw partij.
+
+    Zetten worden geschreven in de numerieke ICCF-notatie: beginveld en dan eindveld,
+    elk veld als cijfer van de lijn en dan van de rij (e2-e4 is 5254; rokeren is de zet
+    van de koning, 5171; bij promotie komt er 1 dame, 2 toren, 3 loper, 4 paard achter).
+
+    Opdrachten: een zet, opgeven, remise aanbieden, remise aangenomen, remise geweigerd, remise claimen, stelling.
+auth-failed =
+    Er kwam een bericht voor partij { $game } binnen met uw adres ({ $from }) als afzender, maar de mailserver
+    van de club kon niet bevestigen dat het van u kwam ({ $found }). Het is niet uitgevoerd.
+    Heeft u het gestuurd, controleer dan of uw provider uw mail ondertekent (DKIM) en DMARC publiceert;
+    zo niet, dan heeft iemand geprobeerd namens u te zetten.
+auth-found-summary = de controles gaven: { $summary }
+auth-found-nothing = hij vond in het bericht geen bewijs van de afzender
+stranger =
+    Op uw adres voor partij { $game } kwam een bericht van { $from }, en dat is niet uw geregistreerde adres ({ $registered }).
+    Het is niet uitgevoerd. Zetten tellen alleen als ze van uw geregistreerde adres komen.
+    Was u het niet, dan hoeft u niets te doen; denkt u dat iemand anders uw partijadres kent,
+    vraag de organisator dan om een nieuw (wildt game rekey).
+wrong-address =
+    Uw bericht is gestuurd naar een adres dat voor partij { $game } niet van u is, dus het is niet uitgevoerd.
+    Uw adres voor deze partij is:
+
+        { $address }
+
+    Beantwoord deze mail om het te bereiken.
