@@ -15,6 +15,7 @@
 //! - [`decide`]   message + game + rules -> decision (no mail text)       [pure]
 //! - [`reply`]    decision -> every word wildt writes (subjects, bodies)    [pure]
 //! - [`event`]    sections: Berger pairings, player lists, crosstable, SB  [pure]
+//! - [`html`]     the HTML part: board table, record                     [pure]
 //! - [`i18n`]     languages, translated messages, SAN in each language's letters [pure]
 //! - [`config`]   TOML -> validated Config -> Rules
 //! - [`handle`]   the use case "a message arrives": read, decide, write, queue [IO]
@@ -46,6 +47,7 @@ pub mod fixtures;
 pub mod game;
 #[cfg(feature = "server")]
 pub mod handle;
+pub mod html;
 pub mod i18n;
 pub mod intake;
 #[cfg(feature = "server")]

@@ -5,6 +5,7 @@
 #[macro_use]
 mod support;
 
+mod board_html;
 mod e2e;
 mod game_cli;
 mod games;

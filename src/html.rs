@@ -1,0 +1,532 @@
+//! The HTML part of a game mail: the board as a table of light and dark
+//! squares with Unicode pieces, seen from the reader's side, the last move
+//! highlighted, ICCF digits 1–8 on all four edges; the record as numeric moves
+//! with SAN in the reader's language. [pure: no IO]
+//!
+//! Mail clients are hostile to HTML: Gmail drops `<style>` blocks and body
+//! styles, Outlook ignores much of CSS, some clients strip styles altogether.
+//! So: inline styles only, the colours repeated as `bgcolor` attributes (which
+//! survive where styles do not), no images, scripts, fonts or links, and
+//! white pieces drawn as outlines and black ones solid, so the board still
+//! reads as a board in a plain black-and-white table.
+//!
+//! Templates are maud: the markup is checked by the compiler and every
+//! interpolated value is escaped, so a player's address or event name cannot
+//! break the page.
+
+use maud::{DOCTYPE, Markup, html};
+use shakmaty::{Chess, Color, File, Piece, Position, Rank, Role, Square};
+
+use crate::game::Record;
+use crate::i18n::{self, Key, Lang, san::localize};
+use crate::notation::Ply;
+
+/// Side of a square, in CSS pixels: large enough to read a piece on a phone
+/// (eight squares plus the edges fit a 400 px wide screen).
+pub const SQUARE_PX: u32 = 40;
+/// Width (left, right) and height (top, bottom) of the coordinate edges.
+pub const EDGE_PX: u32 = 18;
+/// Square colours as `#rrggbb`: light, dark, and the two of the last move.
+pub const LIGHT: &str = "#f0d9b5";
+pub const DARK: &str = "#b58863";
+pub const LIGHT_LAST_MOVE: &str = "#cdd26a";
+pub const DARK_LAST_MOVE: &str = "#aaa23a";
+
+const PIECE_FONTS: &str = "'DejaVu Sans','Segoe UI Symbol','Apple Symbols','Noto Sans Symbols 2','Arial Unicode MS',sans-serif";
+const TEXT_FONTS: &str = "Arial,Helvetica,sans-serif";
+
+/// Whether a square is a dark one (a1 is dark).
+pub fn is_dark(square: Square) -> bool {
+    (u32::from(square.file()) + u32::from(square.rank())) % 2 == 0
+}
+
+/// The background of `square`, given the last move's squares.
+pub fn square_colour(square: Square, last_move: Option<(Square, Square)>) -> &'static str {
+    let on_last = last_move.is_some_and(|(from, to)| square == from || square == to);
+    match (is_dark(square), on_last) {
+        (false, false) => LIGHT,
+        (true, false) => DARK,
+        (false, true) => LIGHT_LAST_MOVE,
+        (true, true) => DARK_LAST_MOVE,
+    }
+}
+
+/// The Unicode chess symbol of a piece: White's hollow, Black's solid,
+/// followed by U+FE0E so phones draw it as text, not as an emoji.
+pub fn piece_glyph(piece: Piece) -> &'static str {
+    match (piece.color, piece.role) {
+        (Color::White, Role::King) => "\u{2654}\u{FE0E}",
+        (Color::White, Role::Queen) => "\u{2655}\u{FE0E}",
+        (Color::White, Role::Rook) => "\u{2656}\u{FE0E}",
+        (Color::White, Role::Bishop) => "\u{2657}\u{FE0E}",
+        (Color::White, Role::Knight) => "\u{2658}\u{FE0E}",
+        (Color::White, Role::Pawn) => "\u{2659}\u{FE0E}",
+        (Color::Black, Role::King) => "\u{265A}\u{FE0E}",
+        (Color::Black, Role::Queen) => "\u{265B}\u{FE0E}",
+        (Color::Black, Role::Rook) => "\u{265C}\u{FE0E}",
+        (Color::Black, Role::Bishop) => "\u{265D}\u{FE0E}",
+        (Color::Black, Role::Knight) => "\u{265E}\u{FE0E}",
+        (Color::Black, Role::Pawn) => "\u{265F}\u{FE0E}",
+    }
+}
+
+/// The squares of the board as the reader sees them, top row first, each
+/// row left to right: White sees rank 8 at the top and file 1 on the left;
+/// Black the board turned round.
+pub fn rows(viewer: Color) -> Vec<Vec<Square>> {
+    let ranks: Vec<u32> = match viewer {
+        Color::White => (0..8).rev().collect(),
+        Color::Black => (0..8).collect(),
+    };
+    let files: Vec<u32> = match viewer {
+        Color::White => (0..8).collect(),
+        Color::Black => (0..8).rev().collect(),
+    };
+    ranks
+        .iter()
+        .map(|&r| {
+            files
+                .iter()
+                .map(|&f| Square::from_coords(File::new(f), Rank::new(r)))
+                .collect()
+        })
+        .collect()
+}
+
+/// The last move's from and to squares (castling is the king's move, as in
+/// ICCF), if the record has a move.
+pub fn last_move(record: &Record) -> Option<(Square, Square)> {
+    record
+        .plies()
+        .last()
+        .map(|p| (p.iccf.from.square(), p.iccf.to.square()))
+}
+
+/// The board as a `<table>`: a row of file digits, eight rows of a rank digit,
+/// eight squares and the rank digit again, and the file digits once more.
+pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) -> Markup {
+    let rows = rows(viewer);
+    let file_digits: Vec<u8> = rows[0].iter().map(|sq| u8::from(sq.file()) + 1).collect();
+    let edge = format!(
+        "width:{EDGE_PX}px;height:{EDGE_PX}px;padding:0;text-align:center;vertical-align:middle;\
+         font-family:{TEXT_FONTS};font-size:11px;line-height:{EDGE_PX}px;color:#555555;background:#ffffff"
+    );
+    let files_row = html! {
+        tr {
+            td style=(edge) {}
+            @for d in &file_digits { td style=(edge) { (d) } }
+            td style=(edge) {}
+        }
+    };
+    html! {
+        table cellspacing="0" cellpadding="0" border="0"
+            style="border-collapse:collapse;border-spacing:0;margin:0" {
+            (files_row)
+            @for row in &rows {
+                @let rank = u8::from(row[0].rank()) + 1;
+                tr {
+                    td style=(edge) { (rank) }
+                    @for &sq in row {
+                        @let colour = square_colour(sq, last_move);
+                        td bgcolor=(colour) style=(square_style(colour)) {
+                            @if let Some(piece) = pos.board().piece_at(sq) {
+                                (piece_glyph(piece))
+                            }
+                        }
+                    }
+                    td style=(edge) { (rank) }
+                }
+            }
+            (files_row)
+        }
+    }
+}
+
+fn square_style(colour: &str) -> String {
+    format!(
+        "width:{SQUARE_PX}px;height:{SQUARE_PX}px;min-width:{SQUARE_PX}px;padding:0;\
+         text-align:center;vertical-align:middle;background:{colour};color:#000000;\
+         font-family:{PIECE_FONTS};font-size:{}px;line-height:{SQUARE_PX}px",
+        SQUARE_PX * 3 / 4
+    )
+}
+
+/// The record as a table: move number, White's move and Black's, each as
+/// the numeric move with SAN in `lang`'s piece letters beside it.
+pub fn record(record: &Record, lang: Lang) -> Markup {
+    let rows = record_rows(
+        record.start().fullmoves().get(),
+        record.start().turn(),
+        record.plies(),
+    );
+    let cell = format!("padding:2px 10px 2px 0;font-family:{TEXT_FONTS};font-size:14px");
+    let head = format!("{cell};text-align:left;color:#555555;font-weight:normal");
+    let ply_cell = |ply: Option<&Ply>| {
+        html! {
+            td style=(cell) {
+                @if let Some(p) = ply {
+                    b { (p.iccf) } " " span style="color:#666666" { "(" (localize(&p.san, lang)) ")" }
+                }
+            }
+        }
+    };
+    html! {
+        table cellspacing="0" cellpadding="0" border="0" style="border-collapse:collapse;margin:8px 0" {
+            tr {
+                th style=(head) {}
+                th style=(head) { (i18n::text(lang, Key::ColumnWhite, &[])) }
+                th style=(head) { (i18n::text(lang, Key::ColumnBlack, &[])) }
+            }
+            @for (number, white, black) in &rows {
+                tr {
+                    td style=(cell) { (number) "." }
+                    (ply_cell(*white))
+                    (ply_cell(*black))
+                }
+            }
+        }
+    }
+}
+
+type RecordRow<'a> = (u32, Option<&'a Ply>, Option<&'a Ply>);
+
+/// Pairs plies into numbered rows; a record starting with Black leaves the
+/// first row's White cell empty.
+fn record_rows(first_move: u32, first_turn: Color, plies: &[Ply]) -> Vec<RecordRow<'_>> {
+    let mut rows: Vec<RecordRow<'_>> = Vec::new();
+    let mut number = first_move;
+    let mut turn = first_turn;
+    for ply in plies {
+        match turn {
+            Color::White => rows.push((number, Some(ply), None)),
+            Color::Black => match rows.last_mut() {
+                Some(row) if row.0 == number && row.2.is_none() => row.2 = Some(ply),
+                _ => rows.push((number, None, Some(ply))),
+            },
+        }
+        if turn == Color::Black {
+            number += 1;
+        }
+        turn = !turn;
+    }
+    rows
+}
+
+/// Plain text as HTML paragraphs: blank lines separate paragraphs, line
+/// breaks are kept.
+pub fn paragraphs(text: &str) -> Markup {
+    let style = format!("margin:0 0 10px 0;font-family:{TEXT_FONTS};font-size:14px");
+    html! {
+        @for para in text.split("\n\n").map(|p| p.trim_matches('\n')).filter(|p| !p.is_empty()) {
+            p style=(style) {
+                @for (i, line) in para.lines().enumerate() {
+                    @if i > 0 { br; }
+                    (line)
+                }
+            }
+        }
+    }
+}
+
+/// What a game mail's HTML part shows.
+pub struct GamePage<'a> {
+    pub lang: Lang,
+    /// The mail's subject, as the page title.
+    pub title: &'a str,
+    /// The text before the board (the same words as the text part).
+    pub intro: &'a str,
+    pub record: &'a Record,
+    /// Whose mail it is: the board is seen from this side.
+    pub viewer: Color,
+    /// The lines after the board and record (status, how to answer).
+    pub outro: &'a str,
+}
+
+impl GamePage<'_> {
+    /// The whole HTML document.
+    pub fn render(&self) -> String {
+        let caption_style =
+            format!("margin:12px 0 4px 0;font-family:{TEXT_FONTS};font-size:13px;color:#555555");
+        let markup = html! {
+            (DOCTYPE)
+            html lang=(self.lang.code()) {
+                head {
+                    meta charset="utf-8";
+                    meta name="viewport" content="width=device-width, initial-scale=1";
+                    title { (self.title) }
+                }
+                body style="margin:0;padding:8px;background:#ffffff;color:#000000" {
+                    (paragraphs(self.intro))
+                    p style=(caption_style) {
+                        (i18n::text(self.lang, Key::BoardCaption, &[("color", i18n::color_arg(self.viewer))]))
+                    }
+                    (board(self.record.position(), last_move(self.record), self.viewer))
+                    @if !self.record.plies().is_empty() {
+                        p style=(caption_style) { (i18n::text(self.lang, Key::RecordHeading, &[])) }
+                        (record(self.record, self.lang))
+                    }
+                    (paragraphs(self.outro))
+                }
+            }
+        };
+        markup.into_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::Command;
+    use crate::referee::{Verdict, judge};
+
+    fn played(moves: &[&str]) -> Record {
+        let mut r = Record::new(None).unwrap();
+        for m in moves {
+            let v = judge(&r, r.turn(), &Command::single(m.parse().unwrap()));
+            assert!(matches!(v, Verdict::Moved { .. }), "{v:?}");
+            r.apply(&v);
+        }
+        r
+    }
+
+    const VOID: [&str; 4] = ["meta", "br", "link", "img"];
+
+    /// Checks that `html` is well formed in the XML sense, allowing only the
+    /// doctype and the HTML void elements above as unclosed: every tag closes
+    /// in order, attribute values are quoted, text holds no raw `<` or `>`,
+    /// and every `&` starts an entity. Returns the element names in order.
+    fn well_formed(html: &str) -> Result<Vec<String>, String> {
+        let mut stack: Vec<String> = Vec::new();
+        let mut seen = Vec::new();
+        let mut rest = html.strip_prefix("<!DOCTYPE html>").unwrap_or(html);
+        while !rest.is_empty() {
+            let Some(lt) = rest.find('<') else {
+                check_text(rest)?;
+                break;
+            };
+            check_text(&rest[..lt])?;
+            let gt = rest[lt..]
+                .find('>')
+                .ok_or_else(|| "unterminated tag".to_owned())?
+                + lt;
+            let tag = &rest[lt + 1..gt];
+            rest = &rest[gt + 1..];
+            if let Some(name) = tag.strip_prefix('/') {
+                match stack.pop() {
+                    Some(open) if open == name => {}
+                    other => return Err(format!("</{name}> closes {other:?}")),
+                }
+                continue;
+            }
+            let name: String = tag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            if name.is_empty() {
+                return Err(format!("bad tag <{tag}>"));
+            }
+            check_attributes(&tag[name.len()..])?;
+            seen.push(name.clone());
+            if !VOID.contains(&name.as_str()) {
+                stack.push(name);
+            }
+        }
+        if stack.is_empty() {
+            Ok(seen)
+        } else {
+            Err(format!("unclosed {stack:?}"))
+        }
+    }
+
+    fn check_text(text: &str) -> Result<(), String> {
+        if text.contains('>') {
+            return Err(format!("raw > in text {text:?}"));
+        }
+        for (i, _) in text.match_indices('&') {
+            let entity = &text[i..];
+            let ok = ["&amp;", "&lt;", "&gt;", "&quot;", "&#"]
+                .iter()
+                .any(|e| entity.starts_with(e));
+            if !ok {
+                return Err(format!("bare & in {text:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_attributes(mut attrs: &str) -> Result<(), String> {
+        loop {
+            attrs = attrs.trim_start();
+            if attrs.is_empty() {
+                return Ok(());
+            }
+            let eq = attrs
+                .find('=')
+                .ok_or_else(|| format!("attribute without value: {attrs}"))?;
+            let name = &attrs[..eq];
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+                return Err(format!("bad attribute name {name:?}"));
+            }
+            let value = attrs[eq + 1..]
+                .strip_prefix('"')
+                .ok_or_else(|| format!("unquoted value for {name}"))?;
+            let end = value
+                .find('"')
+                .ok_or_else(|| format!("unterminated value for {name}"))?;
+            check_text(&value[..end])?;
+            attrs = &value[end + 1..];
+        }
+    }
+
+    #[test]
+    fn the_checker_rejects_broken_html() {
+        assert!(well_formed("<table><tr><td>x</td></tr></table>").is_ok());
+        assert!(well_formed("<table><tr><td>x</tr></td></table>").is_err());
+        assert!(well_formed("<td style=x>1</td>").is_err());
+        assert!(well_formed("<p>a & b</p>").is_err());
+        assert!(well_formed("<p>unclosed").is_err());
+    }
+
+    fn page(record: &Record, viewer: Color, lang: Lang) -> String {
+        GamePage {
+            lang,
+            title: "[wildt #7] 1. 5254 - <your move> & more",
+            intro: "Game 7: White played 1. 5254 (e4).\n\nSecond <paragraph> & \"quotes\".",
+            record,
+            viewer,
+            outro: "Black to move (1...)",
+        }
+        .render()
+    }
+
+    #[test]
+    fn the_page_is_well_formed_with_a_table_of_ten_rows() {
+        let r = played(&["5254", "5755", "7163"]);
+        let html = page(&r, Color::White, Lang::De);
+        let elements = well_formed(&html).unwrap_or_else(|e| panic!("{e}\n{html}"));
+        // The board (10 rows) and the record (header and 2 moves).
+        assert_eq!(elements.iter().filter(|e| *e == "tr").count(), 10 + 3);
+        assert_eq!(elements.iter().filter(|e| *e == "table").count(), 2);
+        for forbidden in ["script", "img", "link", "style", "iframe", "object"] {
+            assert!(!elements.iter().any(|e| e == forbidden), "{forbidden}");
+        }
+        assert!(!html.contains("http"), "no external resources");
+        // Text from outside is escaped, not markup.
+        assert!(html.contains("&lt;your move&gt; &amp; more"));
+        assert!(html.contains("Second &lt;paragraph&gt; &amp; &quot;quotes&quot;."));
+    }
+
+    /// The text of each `<td>` of the board, row by row.
+    fn board_cells(html: &str) -> Vec<Vec<String>> {
+        let table = &html[..html.find("</table>").unwrap()];
+        table
+            .split("<tr>")
+            .skip(1)
+            .map(|row| {
+                row.split("<td")
+                    .skip(1)
+                    .map(|td| {
+                        let start = td.find('>').unwrap() + 1;
+                        td[start..td.find("</td>").unwrap()].to_owned()
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn white_sees_rank_8_on_top_and_file_1_on_the_left() {
+        let r = played(&["5254"]);
+        let html = board(r.position(), last_move(&r), Color::White).into_string();
+        let cells = board_cells(&html);
+        assert_eq!(cells.len(), 10);
+        let digits = ["", "1", "2", "3", "4", "5", "6", "7", "8", ""];
+        assert_eq!(cells[0], digits);
+        assert_eq!(cells[9], digits);
+        assert_eq!(cells[1][0], "8");
+        assert_eq!(cells[8][0], "1");
+        assert_eq!(cells[8][9], "1");
+        // a8 holds Black's rook, e1 White's king.
+        assert_eq!(cells[1][1], "\u{265C}\u{FE0E}");
+        assert_eq!(cells[8][5], "\u{2654}\u{FE0E}");
+    }
+
+    #[test]
+    fn black_sees_the_board_upside_down() {
+        let r = played(&["5254"]);
+        let html = board(r.position(), last_move(&r), Color::Black).into_string();
+        let cells = board_cells(&html);
+        let digits = ["", "8", "7", "6", "5", "4", "3", "2", "1", ""];
+        assert_eq!(cells[0], digits);
+        assert_eq!(cells[9], digits);
+        assert_eq!(cells[1][0], "1");
+        assert_eq!(cells[8][0], "8");
+        // Bottom left is h8 with Black's rook, top left h1 with White's rook;
+        // Black's king on e8 is the fourth square of the bottom row.
+        assert_eq!(cells[8][1], "\u{265C}\u{FE0E}");
+        assert_eq!(cells[1][1], "\u{2656}\u{FE0E}");
+        assert_eq!(cells[8][4], "\u{265A}\u{FE0E}");
+    }
+
+    #[test]
+    fn the_last_move_squares_are_highlighted_and_only_they() {
+        let r = played(&["5254", "7866"]); // 1. e4 Nf6: g8 (light) to f6 (dark)
+        let html = board(r.position(), last_move(&r), Color::White).into_string();
+        let highlighted: Vec<usize> = html
+            .split("<td")
+            .skip(1)
+            .enumerate()
+            .filter(|(_, td)| {
+                td.contains(&format!("bgcolor=\"{LIGHT_LAST_MOVE}\""))
+                    || td.contains(&format!("bgcolor=\"{DARK_LAST_MOVE}\""))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        // Cells are numbered row by row, 10 per row: g8 is row 1, column 7;
+        // f6 is row 3, column 6.
+        assert_eq!(highlighted, vec![10 + 7, 30 + 6]);
+        assert_eq!(square_colour(Square::G8, last_move(&r)), LIGHT_LAST_MOVE);
+        assert_eq!(square_colour(Square::F6, last_move(&r)), DARK_LAST_MOVE);
+        assert_eq!(square_colour(Square::E4, last_move(&r)), LIGHT);
+        assert_eq!(square_colour(Square::A1, None), DARK);
+        assert_eq!(square_colour(Square::H1, None), LIGHT);
+    }
+
+    #[test]
+    fn thirty_two_light_and_thirty_two_dark_squares() {
+        let r = Record::new(None).unwrap();
+        let html = board(r.position(), None, Color::White).into_string();
+        let light = format!("bgcolor=\"{LIGHT}\" style=\"width:{SQUARE_PX}px");
+        let dark = format!("bgcolor=\"{DARK}\" style=\"width:{SQUARE_PX}px");
+        assert_eq!(html.matches(&light).count(), 32);
+        assert_eq!(html.matches(&dark).count(), 32);
+        assert!(html.contains(&format!("background:{LIGHT}")));
+    }
+
+    #[test]
+    fn the_record_shows_numeric_moves_with_localized_san() {
+        let r = played(&["5254", "5755", "7163"]);
+        let html = record(&r, Lang::De).into_string();
+        assert!(
+            html.contains("<b>7163</b> <span style=\"color:#666666\">(Sf3)</span>"),
+            "{html}"
+        );
+        assert!(html.contains(">Weiß</th>") && html.contains(">Schwarz</th>"));
+        let fr = record(&r, Lang::Fr).into_string();
+        assert!(fr.contains("(Cf3)"));
+        let rows = record_rows(1, Color::White, r.plies());
+        assert_eq!(rows.len(), 2);
+        assert!(rows[1].2.is_none());
+    }
+
+    #[test]
+    fn a_record_starting_with_black_leaves_whites_first_cell_empty() {
+        let plies = played(&["5254", "5755", "7163"]).plies().to_vec();
+        let rows = record_rows(12, Color::Black, &plies);
+        assert_eq!(rows[0].0, 12);
+        assert!(rows[0].1.is_none());
+        assert_eq!(rows[0].2.map(|p| p.iccf.to_string()), Some("5254".into()));
+        assert_eq!(rows[1].0, 13);
+        assert_eq!(rows[1].2.map(|p| p.iccf.to_string()), Some("7163".into()));
+    }
+}
