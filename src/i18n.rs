@@ -20,6 +20,7 @@ use shakmaty::{Color, Role};
 
 use crate::game::Termination;
 
+pub mod explain;
 pub mod san;
 
 /// A language wildt writes in.
@@ -344,7 +345,6 @@ keys! {
     // Why a move is illegal (notation's `IllegalMove` and `CastlingBlock`).
     IllegalNoPiece = "illegal-no-piece" [square: Text],
     IllegalOpponentsPiece = "illegal-opponents-piece" [square: Text, color: Color],
-    IllegalCannotReach = "illegal-cannot-reach" [piece: Piece, from: Text, to: Text],
     IllegalCannotReachNoMoves = "illegal-cannot-reach-no-moves" [piece: Piece, from: Text, to: Text],
     IllegalCannotReachMoves = "illegal-cannot-reach-moves" [piece: Piece, from: Text, to: Text, moves: Text],
     IllegalLeavesKingInCheck = "illegal-leaves-king-in-check" [move: Text, king: Text],

@@ -178,14 +178,6 @@ illegal-opponents-piece = kámen na poli { $square } patří { $color ->
         [white] černému, a na tahu je bílý
        *[black] bílému, a na tahu je černý
     }
-illegal-cannot-reach = { $piece ->
-        [king] král
-        [queen] dáma
-        [rook] věž
-        [bishop] střelec
-        [knight] jezdec
-       *[pawn] pěšec
-    } na poli { $from } se nemůže dostat na { $to }
 illegal-cannot-reach-no-moves = { $piece ->
         [king] král
         [queen] dáma

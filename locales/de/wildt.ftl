@@ -175,14 +175,6 @@ illegal-opponents-piece = Die Figur auf { $square } gehört { $color ->
         [white] Schwarz, und Weiß ist am Zug
        *[black] Weiß, und Schwarz ist am Zug
     }
-illegal-cannot-reach = { $piece ->
-        [king] Der König
-        [queen] Die Dame
-        [rook] Der Turm
-        [bishop] Der Läufer
-        [knight] Der Springer
-       *[pawn] Der Bauer
-    } auf { $from } kann { $to } nicht erreichen
 illegal-cannot-reach-no-moves = { $piece ->
         [king] Der König
         [queen] Die Dame

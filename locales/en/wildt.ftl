@@ -179,14 +179,6 @@ illegal-opponents-piece = the piece on { $square } belongs to { $color ->
         [white] Black, and it is White's move
        *[black] White, and it is Black's move
     }
-illegal-cannot-reach = the { $piece ->
-        [king] king
-        [queen] queen
-        [rook] rook
-        [bishop] bishop
-        [knight] knight
-       *[pawn] pawn
-    } on { $from } cannot reach { $to }
 illegal-cannot-reach-no-moves = the { $piece ->
         [king] king
         [queen] queen

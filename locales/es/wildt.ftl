@@ -175,14 +175,6 @@ illegal-opponents-piece = la pieza de { $square } es de las { $color ->
         [white] negras, y juegan blancas
        *[black] blancas, y juegan negras
     }
-illegal-cannot-reach = { $piece ->
-        [king] el rey
-        [queen] la dama
-        [rook] la torre
-        [bishop] el alfil
-        [knight] el caballo
-       *[pawn] el peón
-    } de { $from } no puede llegar a { $to }
 illegal-cannot-reach-no-moves = { $piece ->
         [king] el rey
         [queen] la dama

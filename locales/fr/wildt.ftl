@@ -175,14 +175,6 @@ illegal-opponents-piece = la pièce en { $square } appartient aux { $color ->
         [white] Noirs, et le trait est aux Blancs
        *[black] Blancs, et le trait est aux Noirs
     }
-illegal-cannot-reach = { $piece ->
-        [king] le roi
-        [queen] la dame
-        [rook] la tour
-        [bishop] le fou
-        [knight] le cavalier
-       *[pawn] le pion
-    } en { $from } ne peut pas atteindre { $to }
 illegal-cannot-reach-no-moves = { $piece ->
         [king] le roi
         [queen] la dame

@@ -175,14 +175,6 @@ illegal-opponents-piece = il pezzo in { $square } è { $color ->
         [white] del Nero, e muove il Bianco
        *[black] del Bianco, e muove il Nero
     }
-illegal-cannot-reach = { $piece ->
-        [king] il re
-        [queen] la donna
-        [rook] la torre
-        [bishop] l'alfiere
-        [knight] il cavallo
-       *[pawn] il pedone
-    } in { $from } non può raggiungere { $to }
 illegal-cannot-reach-no-moves = { $piece ->
         [king] il re
         [queen] la donna

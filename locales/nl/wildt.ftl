@@ -175,14 +175,6 @@ illegal-opponents-piece = het stuk op { $square } is van { $color ->
         [white] zwart, en wit is aan zet
        *[black] wit, en zwart is aan zet
     }
-illegal-cannot-reach = { $piece ->
-        [king] de koning
-        [queen] de dame
-        [rook] de toren
-        [bishop] de loper
-        [knight] het paard
-       *[pawn] de pion
-    } op { $from } kan { $to } niet bereiken
 illegal-cannot-reach-no-moves = { $piece ->
         [king] de koning
         [queen] de dame

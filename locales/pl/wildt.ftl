@@ -177,14 +177,6 @@ illegal-opponents-piece = bierka na polu { $square } należy do { $color ->
         [white] czarnych, a ruch mają białe
        *[black] białych, a ruch mają czarne
     }
-illegal-cannot-reach = { $piece ->
-        [king] król
-        [queen] hetman
-        [rook] wieża
-        [bishop] goniec
-        [knight] skoczek
-       *[pawn] pionek
-    } z pola { $from } nie może dojść na { $to }
 illegal-cannot-reach-no-moves = { $piece ->
         [king] król
         [queen] hetman

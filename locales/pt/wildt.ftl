@@ -175,14 +175,6 @@ illegal-opponents-piece = a peça em { $square } pertence às { $color ->
         [white] pretas, e jogam as brancas
        *[black] brancas, e jogam as pretas
     }
-illegal-cannot-reach = { $piece ->
-        [king] o rei
-        [queen] a dama
-        [rook] a torre
-        [bishop] o bispo
-        [knight] o cavalo
-       *[pawn] o peão
-    } em { $from } não pode chegar a { $to }
 illegal-cannot-reach-no-moves = { $piece ->
         [king] o rei
         [queen] a dama

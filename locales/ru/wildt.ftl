@@ -178,14 +178,6 @@ illegal-opponents-piece = фигура на поле { $square } принадл�
         [white] чёрным, а ход белых
        *[black] белым, а ход чёрных
     }
-illegal-cannot-reach = { $piece ->
-        [king] король
-        [queen] ферзь
-        [rook] ладья
-        [bishop] слон
-        [knight] конь
-       *[pawn] пешка
-    } на поле { $from } не может пойти на { $to }
 illegal-cannot-reach-no-moves = { $piece ->
         [king] король
         [queen] ферзь
