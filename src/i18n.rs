@@ -175,9 +175,7 @@ impl Lang {
             | "portugalsky"
             | "португальский" => Lang::Pt,
             "polski" | "polish" | "polnisch" | "polonais" | "polaco" | "polacco" | "pools"
-            | "polonês" | "polaco (pt)" | "polština" | "polstina" | "polsky" | "польский" => {
-                Lang::Pl
-            }
+            | "polonês" | "polština" | "polstina" | "polsky" | "польский" => Lang::Pl,
             "čeština" | "cestina" | "česky" | "cesky" | "czech" | "tschechisch" | "tchèque"
             | "tcheque" | "checo" | "ceco" | "tsjechisch" | "tcheco" | "czeski" | "чешский" => {
                 Lang::Cs

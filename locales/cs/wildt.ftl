@@ -61,7 +61,7 @@ status-to-move-draw-offered = Na tahu je { $color ->
        *[black] černý
     } nabídl remízu
 status-game-over = Partie skončila: { $result } ({ $termination })
-board-legend = K král, Q dáma, R věž, B střelec, N jezdec, P pěšec; velká písmena jsou bílé kameny
+board-legend = kameny označené anglickými písmeny: K král, Q dáma, R věž, B střelec, N jezdec, P pěšec; velká písmena jsou bílé kameny
 board-caption = { $color ->
         [white] Šachovnice z pohledu bílého
        *[black] Šachovnice z pohledu černého

@@ -61,7 +61,7 @@ status-to-move-draw-offered = { $color ->
        *[black] Schwarz
     } hat Remis angeboten
 status-game-over = Partie beendet: { $result } ({ $termination })
-board-legend = K König, Q Dame, R Turm, B Läufer, N Springer, P Bauer; Großbuchstaben Weiß
+board-legend = Figuren mit englischen Buchstaben: K König, Q Dame, R Turm, B Läufer, N Springer, P Bauer; Großbuchstaben Weiß
 board-caption = { $color ->
         [white] Das Brett aus der Sicht von Weiß
        *[black] Das Brett aus der Sicht von Schwarz

@@ -61,7 +61,7 @@ status-to-move-draw-offered = Juegan { $color ->
        *[black] negras han
     } ofrecido tablas
 status-game-over = Partida terminada: { $result } ({ $termination })
-board-legend = K rey, Q dama, R torre, B alfil, N caballo, P peón; mayúsculas para las blancas
+board-legend = piezas con letras inglesas: K rey, Q dama, R torre, B alfil, N caballo, P peón; mayúsculas para las blancas
 board-caption = { $color ->
         [white] El tablero visto desde el lado de las blancas
        *[black] El tablero visto desde el lado de las negras
@@ -171,7 +171,7 @@ reject-claim-refused = no se pueden reclamar tablas: la posición se ha repetido
 ## Por qué una jugada no es legal
 
 illegal-no-piece = no hay ninguna pieza en { $square }
-illegal-opponents-piece = la pieza de { $square } es de las { $color ->
+illegal-opponents-piece = la pieza en { $square } es de las { $color ->
         [white] negras, y juegan blancas
        *[black] blancas, y juegan negras
     }
@@ -182,7 +182,7 @@ illegal-cannot-reach-no-moves = { $piece ->
         [bishop] el alfil
         [knight] el caballo
        *[pawn] el peón
-    } de { $from } no puede llegar a { $to }; ahora no tiene ninguna jugada legal
+    } en { $from } no puede llegar a { $to }; ahora no tiene ninguna jugada legal
 illegal-cannot-reach-moves = { $piece ->
         [king] el rey
         [queen] la dama
@@ -190,8 +190,8 @@ illegal-cannot-reach-moves = { $piece ->
         [bishop] el alfil
         [knight] el caballo
        *[pawn] el peón
-    } de { $from } no puede llegar a { $to }; sus jugadas legales son { $moves }
-illegal-leaves-king-in-check = { $move } dejaría a su rey de { $king } en jaque
+    } en { $from } no puede llegar a { $to }; sus jugadas legales son { $moves }
+illegal-leaves-king-in-check = { $move } dejaría en jaque a su rey, que está en { $king }
 illegal-castling = el enroque { $move } no es posible ahora: { $reason }
 castling-right-lost = el rey o esa torre ya se han movido
 castling-piece-in-the-way = hay una pieza en medio, en { $square }

@@ -47,8 +47,8 @@ new-address =
 
 ## Échiquier, feuille de partie, situation
 
-record-line = Partie : { $record }
-record-empty = Partie : (aucun coup pour l'instant)
+record-line = Coups : { $record }
+record-empty = Coups : (aucun pour l'instant)
 status-to-move = Trait aux { $color ->
         [white] Blancs
        *[black] Noirs
@@ -61,7 +61,7 @@ status-to-move-draw-offered = Trait aux { $color ->
        *[black] Noirs
     } ont proposé nulle
 status-game-over = Partie terminée : { $result } ({ $termination })
-board-legend = K roi, Q dame, R tour, B fou, N cavalier, P pion ; majuscules pour les Blancs
+board-legend = pièces en lettres anglaises : K roi, Q dame, R tour, B fou, N cavalier, P pion ; majuscules pour les Blancs
 board-caption = { $color ->
         [white] L'échiquier vu du côté des Blancs
        *[black] L'échiquier vu du côté des Noirs
@@ -200,7 +200,7 @@ illegal-castling = le roque { $move } n'est pas possible pour l'instant : { $rea
 castling-right-lost = le roi ou cette tour a déjà bougé
 castling-piece-in-the-way = une pièce bloque le passage en { $square }
 castling-in-check = le roi est en échec
-castling-square-attacked = le roi passerait ou arriverait en { $square }, qui est attaquée
+castling-square-attacked = le roi passerait par la case { $square } ou s'y arrêterait, alors qu'elle est attaquée
 illegal-promotion-digit-missing = un pion qui atteint la dernière rangée a besoin d'un 5e chiffre (1 dame, 2 tour, 3 fou, 4 cavalier) : { $options }
 illegal-promotion-digit-not-allowed = { $move } n'est pas une promotion et ne prend donc pas de 5e chiffre : écrivez { $without }
 illegal-old-promotion-form = { $given } est l'ancienne forme de promotion à 4 chiffres ; la forme standard est { $standard } : envoyez { $standard } si c'est bien votre coup

@@ -61,7 +61,7 @@ status-to-move-draw-offered = Muove il { $color ->
        *[black] Nero
     } ha proposto la patta
 status-game-over = Partita finita: { $result } ({ $termination })
-board-legend = K re, Q donna, R torre, B alfiere, N cavallo, P pedone; maiuscole per il Bianco
+board-legend = pezzi con le lettere inglesi: K re, Q donna, R torre, B alfiere, N cavallo, P pedone; maiuscole per il Bianco
 board-caption = { $color ->
         [white] La scacchiera vista dal lato del Bianco
        *[black] La scacchiera vista dal lato del Nero

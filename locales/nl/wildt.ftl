@@ -61,7 +61,7 @@ status-to-move-draw-offered = { $color ->
        *[black] zwart
     } heeft remise aangeboden
 status-game-over = Partij afgelopen: { $result } ({ $termination })
-board-legend = K koning, Q dame, R toren, B loper, N paard, P pion; hoofdletters voor wit
+board-legend = stukken met Engelse letters: K koning, Q dame, R toren, B loper, N paard, P pion; hoofdletters voor wit
 board-caption = { $color ->
         [white] Het bord gezien vanaf de kant van wit
        *[black] Het bord gezien vanaf de kant van zwart

@@ -61,7 +61,7 @@ status-to-move-draw-offered = Ruch { $color ->
        *[black] czarne zaproponowały
     } remis
 status-game-over = Koniec partii: { $result } ({ $termination })
-board-legend = K król, Q hetman, R wieża, B goniec, N skoczek, P pionek; wielkie litery to białe
+board-legend = bierki oznaczone literami angielskimi: K król, Q hetman, R wieża, B goniec, N skoczek, P pionek; wielkie litery to białe
 board-caption = { $color ->
         [white] Szachownica od strony białych
        *[black] Szachownica od strony czarnych
@@ -184,7 +184,7 @@ illegal-cannot-reach-no-moves = { $piece ->
         [bishop] goniec
         [knight] skoczek
        *[pawn] pionek
-    } z pola { $from } nie może dojść na { $to }; nie ma teraz żadnego prawidłowego ruchu
+    } z pola { $from } nie może pójść na { $to }; nie ma teraz żadnego prawidłowego ruchu
 illegal-cannot-reach-moves = { $piece ->
         [king] król
         [queen] hetman
@@ -192,7 +192,7 @@ illegal-cannot-reach-moves = { $piece ->
         [bishop] goniec
         [knight] skoczek
        *[pawn] pionek
-    } z pola { $from } nie może dojść na { $to }; { $piece ->
+    } z pola { $from } nie może pójść na { $to }; { $piece ->
         [rook] jej
        *[other] jego
     } prawidłowe ruchy to { $moves }

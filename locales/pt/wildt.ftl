@@ -1,5 +1,5 @@
 # wildt: todos os textos que um jogador pode receber, em português.
-# Variáveis como em locales/en/wildt.ftl; nunca traduzir lances nem números.
+# Português europeu. Variáveis como em locales/en/wildt.ftl; nunca traduzir lances nem números.
 
 ## Assuntos
 
@@ -61,7 +61,7 @@ status-to-move-draw-offered = Jogam as { $color ->
        *[black] pretas
     } propuseram empate
 status-game-over = Partida terminada: { $result } ({ $termination })
-board-legend = K rei, Q dama, R torre, B bispo, N cavalo, P peão; maiúsculas para as brancas
+board-legend = peças com letras inglesas: K rei, Q dama, R torre, B bispo, N cavalo, P peão; maiúsculas para as brancas
 board-caption = { $color ->
         [white] O tabuleiro visto do lado das brancas
        *[black] O tabuleiro visto do lado das pretas

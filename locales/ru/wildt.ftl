@@ -61,7 +61,7 @@ status-to-move-draw-offered = Ход { $color ->
        *[black] чёрные предложили
     } ничью
 status-game-over = Партия окончена: { $result } ({ $termination })
-board-legend = K король, Q ферзь, R ладья, B слон, N конь, P пешка; заглавные буквы - белые
+board-legend = фигуры обозначены английскими буквами: K король, Q ферзь, R ладья, B слон, N конь, P пешка; заглавные буквы - белые
 board-caption = { $color ->
         [white] Доска со стороны белых
        *[black] Доска со стороны чёрных
