@@ -5,9 +5,11 @@
 //! (`O-O`) and the promotion sign stay as they are, which is how the chess
 //! literature of each of these languages writes moves.
 
-use shakmaty::Role;
+use shakmaty::{Position, Role};
 
 use super::Lang;
+use crate::game::Record;
+use crate::notation::{Ply, format_record};
 
 /// The letter (or letters: Russian writes the king `Кр`) a language uses for
 /// a piece in SAN. Pawns have none in SAN; this is for the other five.
@@ -65,6 +67,25 @@ pub fn localize(san: &str, lang: Lang) -> String {
         }
     }
     out
+}
+
+/// The record as the text part prints it, `1. 5254 (e4) 5755 (e5) 2. 7163
+/// (Sf3)`, with SAN in `lang`'s letters; empty for no moves.
+pub fn record_text(record: &Record, lang: Lang) -> String {
+    let plies: Vec<Ply> = record
+        .plies()
+        .iter()
+        .map(|p| Ply {
+            iccf: p.iccf,
+            san: localize(&p.san, lang),
+        })
+        .collect();
+    format_record(
+        record.start().fullmoves().get(),
+        record.start().turn(),
+        &plies,
+        true,
+    )
 }
 
 #[cfg(test)]
@@ -178,5 +199,29 @@ mod tests {
         }
         assert_eq!(localize("Nbd7", Lang::Ru), "Кbd7");
         assert_eq!(localize("Kxe2", Lang::Ru), "Крxe2");
+    }
+
+    #[test]
+    fn record_text_keeps_numeric_moves_and_localizes_san() {
+        use crate::command::Command;
+        use crate::referee::{Verdict, judge};
+        let mut r = Record::new(None).unwrap();
+        for m in ["5254", "5755", "7163"] {
+            let v = judge(&r, r.turn(), &Command::single(m.parse().unwrap()));
+            assert!(matches!(v, Verdict::Moved { .. }), "{v:?}");
+            r.apply(&v);
+        }
+        assert_eq!(
+            record_text(&r, Lang::De),
+            "1. 5254 (e4) 5755 (e5) 2. 7163 (Sf3)"
+        );
+        assert_eq!(
+            record_text(&r, Lang::Ru),
+            "1. 5254 (e4) 5755 (e5) 2. 7163 (Кf3)"
+        );
+        assert_eq!(
+            record_text(&r, Lang::En),
+            crate::game::record_text(&r, true)
+        );
     }
 }
