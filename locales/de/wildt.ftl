@@ -182,7 +182,10 @@ illegal-cannot-reach-no-moves = { $piece ->
         [bishop] Der Läufer
         [knight] Der Springer
        *[pawn] Der Bauer
-    } auf { $from } kann { $to } nicht erreichen; er hat zurzeit keinen regelgerechten Zug
+    } auf { $from } kann { $to } nicht erreichen; { $piece ->
+        [queen] sie hat
+       *[other] er hat
+    } zurzeit keinen regelgerechten Zug
 illegal-cannot-reach-moves = { $piece ->
         [king] Der König
         [queen] Die Dame

@@ -195,7 +195,7 @@ illegal-cannot-reach-moves = { $piece ->
         [knight] le cavalier
        *[pawn] le pion
     } en { $from } ne peut pas atteindre { $to } ; ses coups légaux sont { $moves }
-illegal-leaves-king-in-check = { $move } laisserait votre roi en { $king } en échec
+illegal-leaves-king-in-check = après { $move }, votre roi en { $king } serait en échec
 illegal-castling = le roque { $move } n'est pas possible pour l'instant : { $reason }
 castling-right-lost = le roi ou cette tour a déjà bougé
 castling-piece-in-the-way = une pièce bloque le passage en { $square }
@@ -224,7 +224,7 @@ unclear-please =
     Merci de répondre uniquement avec votre coup en notation numérique, par exemple « { $number } 5254 »,
     ou avec l'une de ces commandes : j'abandonne, je propose nulle, j'accepte nulle, je refuse nulle, je réclame nulle, échiquier.
 unclear-nothing-found = aucun coup ni aucune commande n'a été trouvé dans votre message ; écrivez le coup en notation numérique sur une ligne à part, par exemple 13. 5254
-unclear-several-moves = votre message contient des coups différents ({ $moves }) ; envoyez un seul coup (précédé de la partie si vous le souhaitez, par exemple 12... 3746 13. 5254)
+unclear-several-moves = votre message contient des coups différents ({ $moves }) ; envoyez un seul coup (avec les coups précédents si vous le souhaitez, par exemple 12... 3746 13. 5254)
 unclear-not-a-move = `{ $text }` ressemble à un coup mais n'en est pas un : { $error }
 unclear-algebraic = `{ $text }` est en notation algébrique ; cette partie se joue en notation numérique (par exemple 5254 pour e2-e4), le coup n'a donc pas été converti
 unclear-number-in-prose = `{ $text }` se trouve au milieu d'une phrase et n'est peut-être pas votre coup ; écrivez le coup sur une ligne à part, par exemple 13. 5254

@@ -617,4 +617,33 @@ mod tests {
         let sq = IccfSquare::from_digits(5, 4).unwrap();
         assert!(illegal(Lang::Ru, &IllegalMove::NoPiece { square: sq }).contains("54"));
     }
+
+    #[test]
+    fn pronouns_agree_with_the_piece() {
+        let reach = |role, reachable| IllegalMove::CannotReach {
+            role: crate::notation::RoleName(role),
+            from: IccfSquare::from_digits(4, 1).unwrap(),
+            to: IccfSquare::from_digits(4, 4).unwrap(),
+            reachable,
+        };
+        let stuck = |role| reach(role, Vec::new());
+        let free = |role| reach(role, vec![mv("4142")]);
+        use shakmaty::Role::{Knight, Queen, Rook};
+        for (lang, mine, want) in [
+            (Lang::De, stuck(Queen), "; sie hat"),
+            (Lang::De, stuck(Knight), "; er hat"),
+            (Lang::De, free(Queen), "; ihre regel"),
+            (Lang::De, free(Rook), "; seine regel"),
+            (Lang::Fr, stuck(Rook), "; elle n'a"),
+            (Lang::Fr, stuck(Knight), "; il n'a"),
+            (Lang::Nl, stuck(Knight), "; het heeft"),
+            (Lang::Ru, stuck(Rook), "у неё"),
+            (Lang::Ru, stuck(Queen), "у него"),
+            (Lang::Pl, free(Rook), "; jej prawid"),
+            (Lang::Cs, free(Queen), "; její platn"),
+        ] {
+            let s = illegal(lang, &mine);
+            assert!(s.contains(want), "{lang}: {want:?} not in {s}");
+        }
+    }
 }
