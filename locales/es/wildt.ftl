@@ -49,14 +49,14 @@ new-address =
 
 record-line = Planilla: { $record }
 record-empty = Planilla: (todavía sin jugadas)
-status-to-move = Juegan { $color ->
+status-to-move = Juegan las { $color ->
         [white] blancas
        *[black] negras
     } ({ $number })
-status-to-move-draw-offered = Juegan { $color ->
+status-to-move-draw-offered = Juegan las { $color ->
         [white] blancas
        *[black] negras
-    } ({ $number }); { $offerer ->
+    } ({ $number }); las { $offerer ->
         [white] blancas han
        *[black] negras han
     } ofrecido tablas

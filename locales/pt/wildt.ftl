@@ -3,7 +3,7 @@
 
 ## Assuntos
 
-subject-new-game = nova partida: joga de { $color ->
+subject-new-game = nova partida: joga com as { $color ->
         [white] brancas
        *[black] pretas
     } contra { $opponent }
@@ -24,11 +24,11 @@ subject-not-understood = não compreendido
 
 ## Início da partida
 
-welcome-intro = Partida { $game }: joga de { $color ->
+welcome-intro = Partida { $game }: joga com as { $color ->
         [white] brancas
        *[black] pretas
     } contra { $opponent }.
-welcome-intro-event = Partida { $game } ({ $event }): joga de { $color ->
+welcome-intro-event = Partida { $game } ({ $event }): joga com as { $color ->
         [white] brancas
        *[black] pretas
     } contra { $opponent }.
@@ -38,7 +38,7 @@ notation-explained =
     dada pelo algarismo da coluna e depois pelo da fila (e2-e4 é 5254; o roque é o lance do rei, 5171;
     numa promoção acrescenta-se 1 dama, 2 torre, 3 bispo, 4 cavalo).
 new-address =
-    O organizador atribuiu-lhe um novo endereço para a partida { $game } (joga de { $color ->
+    O organizador atribuiu-lhe um novo endereço para a partida { $game } (joga com as { $color ->
         [white] brancas
        *[black] pretas
     } contra { $opponent }).
