@@ -111,11 +111,14 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
         "width:{EDGE_PX}px;height:{EDGE_PX}px;padding:0;text-align:center;vertical-align:middle;\
          font-family:{TEXT_FONTS};font-size:11px;line-height:{EDGE_PX}px;color:#555555;background:#ffffff"
     );
+    // `width` and `height` attributes repeat the styles' sizes, so a client
+    // that strips styles still draws square squares.
+    let (sq_px, edge_px) = (SQUARE_PX.to_string(), EDGE_PX.to_string());
     let files_row = html! {
         tr {
-            td style=(edge) {}
-            @for d in &file_digits { td style=(edge) { (d) } }
-            td style=(edge) {}
+            td width=(edge_px) height=(edge_px) style=(edge) {}
+            @for d in &file_digits { td width=(sq_px) height=(edge_px) align="center" style=(edge) { (d) } }
+            td width=(edge_px) height=(edge_px) style=(edge) {}
         }
     };
     html! {
@@ -125,16 +128,16 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
             @for row in &rows {
                 @let rank = u8::from(row[0].rank()) + 1;
                 tr {
-                    td style=(edge) { (rank) }
+                    td width=(edge_px) height=(sq_px) align="center" style=(edge) { (rank) }
                     @for &sq in row {
                         @let colour = square_colour(sq, last_move);
-                        td bgcolor=(colour) style=(square_style(colour)) {
+                        td width=(sq_px) height=(sq_px) align="center" valign="middle" bgcolor=(colour) style=(square_style(colour)) {
                             @if let Some(piece) = pos.board().piece_at(sq) {
                                 (piece_glyph(piece))
                             }
                         }
                     }
-                    td style=(edge) { (rank) }
+                    td width=(edge_px) height=(sq_px) align="center" style=(edge) { (rank) }
                 }
             }
             (files_row)
@@ -496,8 +499,8 @@ mod tests {
     fn thirty_two_light_and_thirty_two_dark_squares() {
         let r = Record::new(None).unwrap();
         let html = board(r.position(), None, Color::White).into_string();
-        let light = format!("bgcolor=\"{LIGHT}\" style=\"width:{SQUARE_PX}px");
-        let dark = format!("bgcolor=\"{DARK}\" style=\"width:{SQUARE_PX}px");
+        let light = format!("valign=\"middle\" bgcolor=\"{LIGHT}\" style=\"width:{SQUARE_PX}px");
+        let dark = format!("valign=\"middle\" bgcolor=\"{DARK}\" style=\"width:{SQUARE_PX}px");
         assert_eq!(html.matches(&light).count(), 32);
         assert_eq!(html.matches(&dark).count(), 32);
         assert!(html.contains(&format!("background:{LIGHT}")));

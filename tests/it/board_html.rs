@@ -294,3 +294,43 @@ fn chromium_draws_blacks_board_upside_down() {
         "solid pieces should be at the bottom: top {top}, bottom {bottom}"
     );
 }
+
+/// `html` with every `style` attribute removed, as some mail clients do.
+fn without_styles(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(i) = rest.find(" style=\"") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + " style=\"".len()..];
+        rest = &after[after.find('"').expect("closing quote") + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[test]
+fn chromium_still_draws_a_coloured_board_when_styles_are_stripped() {
+    let Some(browser) =
+        browser_or_skip("chromium_still_draws_a_coloured_board_when_styles_are_stripped")
+    else {
+        return;
+    };
+    let record = played(&["5254"]);
+    let html = GamePage {
+        lang: Lang::Fr,
+        title: "[wildt #7] 1. 5254 accepté",
+        intro: "Partie 7 : votre coup 1. 5254 (e4) est enregistré.",
+        record: &record,
+        viewer: Color::White,
+        outro: "Trait aux Noirs (1...)",
+    }
+    .render();
+    let bare = without_styles(&html);
+    assert!(!bare.contains("style="), "all styles stripped");
+    let shot = screenshot(&browser, &bare, "board-unstyled");
+    // `bgcolor`, `width` and `height` survive: the same squares in the same
+    // places, with the last move lit.
+    let origin = check_board(&shot, &record, Color::White);
+    assert!(close(drawn(&shot, origin, 4, 6), hex(LIGHT_LAST_MOVE)));
+    assert!(close(drawn(&shot, origin, 4, 4), hex(LIGHT_LAST_MOVE)));
+}
