@@ -527,7 +527,22 @@ fn fluent_args(args: &[(&str, Arg)]) -> FluentArgs<'static> {
 /// Formats `key` in `lang` with `args`; English if the message is missing in
 /// `lang` (which the tests forbid). Errors (a missing variable) leave Fluent's
 /// visible `{$name}` marker in the text rather than failing the mail.
+///
+/// In debug builds, a variable missing from `args` or not taken by the
+/// message panics, so a mistake in the calling code shows in its tests.
 pub fn text(lang: Lang, key: Key, args: &[(&str, Arg)]) -> String {
+    debug_assert!(
+        key.vars()
+            .iter()
+            .all(|(v, _)| args.iter().any(|(a, _)| a == v))
+            && args
+                .iter()
+                .all(|(a, _)| key.vars().iter().any(|(v, _)| a == v)),
+        "{}: takes {:?}, given {:?}",
+        key.id(),
+        key.vars().iter().map(|(v, _)| v).collect::<Vec<_>>(),
+        args.iter().map(|(a, _)| a).collect::<Vec<_>>()
+    );
     format(lang, key, args).0
 }
 
@@ -815,5 +830,12 @@ mod tests {
         let (missing, errors) = format_in(&partial, &en, Key::StatusIntro, &[("game", "3".into())]);
         assert_eq!(missing, "Game 3: the position now.");
         assert!(errors.is_empty(), "{errors:?}");
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "moved-mine: takes")]
+    fn a_missing_variable_panics_in_debug_builds() {
+        text(Lang::En, Key::MovedMine, &[("game", "3".into())]);
     }
 }
