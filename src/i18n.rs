@@ -838,4 +838,152 @@ mod tests {
     fn a_missing_variable_panics_in_debug_builds() {
         text(Lang::En, Key::MovedMine, &[("game", "3".into())]);
     }
+
+    /// The command words each language's footer teaches, in the footer's
+    /// order: resign, offer, accept, decline, claim, board.
+    fn taught(lang: Lang) -> [&'static str; 6] {
+        match lang {
+            Lang::En => [
+                "resign",
+                "offer draw",
+                "accept draw",
+                "decline draw",
+                "claim draw",
+                "status",
+            ],
+            Lang::De => [
+                "aufgeben",
+                "ich biete Remis an",
+                "Remis angenommen",
+                "Remis abgelehnt",
+                "reklamiere Remis",
+                "Stellung",
+            ],
+            Lang::Fr => [
+                "j'abandonne",
+                "je propose nulle",
+                "j'accepte nulle",
+                "je refuse nulle",
+                "je réclame nulle",
+                "échiquier",
+            ],
+            Lang::Es => [
+                "abandono",
+                "ofrezco tablas",
+                "acepto tablas",
+                "rechazo tablas",
+                "reclamo tablas",
+                "tablero",
+            ],
+            Lang::It => [
+                "abbandono",
+                "propongo patta",
+                "accetto patta",
+                "rifiuto patta",
+                "richiedo patta",
+                "scacchiera",
+            ],
+            Lang::Nl => [
+                "opgeven",
+                "remise aanbieden",
+                "remise aangenomen",
+                "remise geweigerd",
+                "remise claimen",
+                "stelling",
+            ],
+            Lang::Pt => [
+                "abandono",
+                "proponho empate",
+                "aceito empate",
+                "recuso empate",
+                "reivindico empate",
+                "tabuleiro",
+            ],
+            Lang::Pl => [
+                "poddaję się",
+                "proponuję remis",
+                "przyjmuję remis",
+                "odrzucam remis",
+                "reklamuję remis",
+                "szachownica",
+            ],
+            Lang::Cs => [
+                "vzdávám",
+                "nabízím remízu",
+                "přijímám remízu",
+                "odmítám remízu",
+                "reklamuji remízu",
+                "šachovnice",
+            ],
+            Lang::Ru => [
+                "сдаюсь",
+                "предлагаю ничью",
+                "принимаю ничью",
+                "отклоняю ничью",
+                "требую ничью",
+                "доска",
+            ],
+        }
+    }
+
+    #[test]
+    fn footers_teach_the_same_command_words_as_the_help() {
+        for lang in Lang::ALL {
+            let list = taught(lang).join(", ");
+            let footer = text(
+                lang,
+                Key::FooterYourMove,
+                &[("number", "1.".into()), ("example", "5254".into())],
+            );
+            assert!(footer.contains(&list), "{lang}: {list:?} not in {footer}");
+            let args = [
+                ("name", "wildt".into()),
+                ("address", "a@b".into()),
+                ("local", "a".into()),
+                ("domain", "b".into()),
+            ];
+            assert!(text(lang, Key::Help, &args).contains(&list), "{lang} help");
+            assert!(
+                text(lang, Key::UnclearPlease, &[("number", "1.".into())]).contains(&list),
+                "{lang} unclear"
+            );
+        }
+    }
+
+    /// The languages whose words the intake reads today (KEYWORDS.md); the
+    /// others' words must be added there before their footers are sent.
+    #[test]
+    fn the_intake_reads_the_taught_words_of_english_german_french_spanish() {
+        use crate::command::Command;
+        use crate::intake::{Disposition, IntakeConfig, Reading, read};
+        let cfg = IntakeConfig {
+            referee_local: "chess".into(),
+            referee_domain: "club.example".into(),
+            max_message_bytes: 4096,
+            max_commands: crate::intake::DEFAULT_MAX_COMMANDS,
+        };
+        let want = [
+            Command::Resign,
+            Command::OfferDraw,
+            Command::AcceptDraw,
+            Command::DeclineDraw,
+            Command::ClaimDraw,
+            Command::Status,
+        ];
+        for lang in [Lang::En, Lang::De, Lang::Fr, Lang::Es] {
+            for (word, command) in taught(lang).into_iter().zip(&want) {
+                let mail = format!(
+                    "From: a@example.org\r\nTo: chess+1-k3x9qp2m@club.example\r\n\
+                     Subject: game\r\nMessage-ID: <x@example.org>\r\n\
+                     Content-Type: text/plain; charset=utf-8\r\n\r\n{word}\r\n"
+                );
+                let got = read(mail.as_bytes(), &cfg).disposition;
+                assert_eq!(
+                    got,
+                    Disposition::Read(Reading::Command(command.clone())),
+                    "{lang}: {word}"
+                );
+            }
+        }
+    }
 }
