@@ -233,7 +233,7 @@ unclear-not-a-move = `{ $text }` vypadá jako tah, ale tah to není: { $error }
 unclear-algebraic = `{ $text }` je algebraická notace; tato partie se hraje v číselné notaci (např. 5254 pro e2-e4), proto nebyl tah převeden
 unclear-number-in-prose = `{ $text }` stojí uprostřed věty a může, ale nemusí být vaším tahem; napište tah na samostatný řádek, např. 13. 5254
 unclear-vague-draw = `{ $text }`: napište prosím „nabízím remízu“, „přijímám remízu“ nebo „odmítám remízu“
-unclear-uncertain = `{ $text }` zmiňuje příkaz v otázce nebo se záporem; pokud ho myslíte vážně, napište samotný příkaz (např. „vzdávám“)
+unclear-uncertain = `{ $text }` zmiňuje příkaz, který nelze vzít zpět, ale ne jako jasné prohlášení za sebe (stojí v otázce, v podmínce, v citaci, se záporem, vedle slov o někom jiném nebo v předmětu); pokud ho myslíte vážně, napište ho samotný na řádek zprávy (např. „vzdávám“)
 unclear-mixed-commands = vaše zpráva obsahuje více než jeden příkaz ({ $commands }); posílejte je jednotlivě
 unclear-too-many-commands = vaše zpráva obsahuje { $count ->
         [one] { $count } tah či příkaz

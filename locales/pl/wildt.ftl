@@ -231,7 +231,7 @@ unclear-not-a-move = `{ $text }` wygląda jak ruch, ale nim nie jest: { $error }
 unclear-algebraic = `{ $text }` to notacja algebraiczna; ta partia toczy się w notacji numerycznej (np. 5254 zamiast e2-e4), więc ruch nie został przeliczony
 unclear-number-in-prose = `{ $text }` stoi w środku zdania i może, ale nie musi być Twoim ruchem; napisz ruch w osobnym wierszu, np. 13. 5254
 unclear-vague-draw = `{ $text }`: napisz „proponuję remis”, „przyjmuję remis” albo „odrzucam remis”
-unclear-uncertain = `{ $text }` wymienia polecenie w pytaniu albo z przeczeniem; jeśli naprawdę o to chodzi, napisz samo polecenie (np. „poddaję się”)
+unclear-uncertain = `{ $text }` wymienia polecenie, którego nie można cofnąć, ale nie jako jednoznaczne oświadczenie od Ciebie (stoi w pytaniu, w warunku, w cytacie, z przeczeniem, obok słów o kimś innym albo w temacie); jeśli naprawdę o to chodzi, napisz je samo w osobnym wierszu wiadomości (np. „poddaję się”)
 unclear-mixed-commands = Twoja wiadomość zawiera więcej niż jedno polecenie ({ $commands }); wysyłaj je pojedynczo
 unclear-too-many-commands = Twoja wiadomość zawiera { $count ->
         [one] { $count } ruch lub polecenie
