@@ -141,6 +141,11 @@ impl Secret {
         &self.path
     }
 
+    /// The configuration key that names the file (`inbox.password_file`).
+    pub fn key(&self) -> &'static str {
+        self.key
+    }
+
     /// The secret's text, without a trailing newline.
     pub fn read(&self) -> Result<String, ConfigError> {
         let text = std::fs::read_to_string(&self.path).map_err(|source| ConfigError::Secret {

@@ -26,6 +26,7 @@
 //! - [`mail`]     inbox (Maildir, IMAP) and transports (file, SMTP, sendmail) [IO]
 //! - [`daemon`]   the loop: wait, hand a message to handle, send            [IO]
 //! - [`shutdown`] the stop request (SIGTERM, SIGINT) the loop waits beside  [IO]
+//! - [`ops`]      the operator's tools: config check, init, status, backup  [IO]
 //!
 //! A message goes down once: daemon (or `check`) -> handle -> intake ->
 //! decide -> reply -> render -> store (one transaction) -> the transport.
@@ -55,6 +56,8 @@ pub mod keys;
 #[cfg(feature = "server")]
 pub mod mail;
 pub mod notation;
+#[cfg(feature = "server")]
+pub mod ops;
 #[cfg(feature = "server")]
 pub mod organise;
 pub mod referee;

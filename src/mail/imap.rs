@@ -34,6 +34,8 @@ use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 use crate::config::{ImapConfig, Tls};
 use crate::mail::{Inbound, InboxError, InboxId, TlsError};
 
+mod probe;
+
 /// At most this many messages per [`ImapInbox::fetch_waiting`].
 pub const FETCH_BATCH: usize = 200;
 /// Bound on connecting, TLS and login together.

@@ -1,0 +1,311 @@
+//! `wildt config check`: the offline checks of a configuration file. Every
+//! key is validated (by `Config::parse`), a mistake is reported with its file
+//! and line, the password and CA files are read. Each finding says what to
+//! change. [IO: reads the configuration, password and CA files]
+
+use std::path::{Path, PathBuf};
+
+use crate::config::{Config, ConfigError, InboxConfig, OutboxKind, Secret};
+use crate::ops::locate::{Line, line_of_key, line_of_offset};
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Checked and fine.
+    Ok,
+    /// Works, but probably not what the operator wants.
+    Warning,
+    /// wildt will not work until this is changed.
+    Error,
+}
+
+/// One thing checked, what was found, and what to change.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Finding {
+    pub level: Level,
+    /// What was found, with `file:line:` in front when it has a place.
+    pub what: String,
+    /// What to change; empty for [`Level::Ok`].
+    pub fix: String,
+}
+
+impl Finding {
+    pub fn ok(what: impl Into<String>) -> Finding {
+        Finding {
+            level: Level::Ok,
+            what: what.into(),
+            fix: String::new(),
+        }
+    }
+
+    pub fn warning(what: impl Into<String>, fix: impl Into<String>) -> Finding {
+        Finding {
+            level: Level::Warning,
+            what: what.into(),
+            fix: fix.into(),
+        }
+    }
+
+    pub fn error(what: impl Into<String>, fix: impl Into<String>) -> Finding {
+        Finding {
+            level: Level::Error,
+            what: what.into(),
+            fix: fix.into(),
+        }
+    }
+}
+
+/// The outcome of the offline checks: the configuration when it parsed, and
+/// every finding.
+#[derive(Debug)]
+pub struct Offline {
+    pub config: Option<Config>,
+    pub findings: Vec<Finding>,
+}
+
+/// Whether any finding is an error.
+pub fn has_errors(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.level == Level::Error)
+}
+
+/// Reads and checks the configuration at `path`, then the files it names.
+pub fn check_file(path: &Path) -> Offline {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) => {
+            return Offline {
+                config: None,
+                findings: vec![Finding::error(
+                    format!("cannot read {}: {e}", path.display()),
+                    "write one with `wildt init --domain YOUR.DOMAIN --out FILE`, \
+                     or name it with --config FILE",
+                )],
+            };
+        }
+    };
+    check_text(path, &text)
+}
+
+/// Checks configuration `text` read from `path` (named in the findings).
+pub fn check_text(path: &Path, text: &str) -> Offline {
+    let config = match Config::parse(text) {
+        Ok(config) => config,
+        Err(e) => {
+            return Offline {
+                config: None,
+                findings: vec![parse_finding(path, text, &e)],
+            };
+        }
+    };
+    let mut findings = vec![Finding::ok(format!(
+        "{}: every key is valid",
+        path.display()
+    ))];
+    for secret in secrets(&config) {
+        findings.push(secret_finding(path, text, secret));
+    }
+    for (key, ca) in ca_files(&config) {
+        findings.push(ca_finding(path, text, key, ca));
+    }
+    if let InboxConfig::Maildir { path: dir } = &config.inbox
+        && !dir.join("new").is_dir()
+    {
+        findings.push(Finding::warning(
+            format!(
+                "{}inbox.path: {} has no new/ folder (yet)",
+                place(path, line_of_key(text, "inbox.path")),
+                dir.display()
+            ),
+            "point inbox.path at the Maildir your MTA delivers to",
+        ));
+    }
+    if config.referee.domain.ends_with(".example") {
+        findings.push(Finding::warning(
+            format!(
+                "{}referee.address: {} is an example domain",
+                place(path, line_of_key(text, "referee.address")),
+                config.referee.address
+            ),
+            "set referee.address to the club's real referee mailbox",
+        ));
+    }
+    Offline {
+        config: Some(config),
+        findings,
+    }
+}
+
+/// `file:line: ` (or `file: ` when the line is unknown).
+fn place(path: &Path, line: Option<Line>) -> String {
+    match line {
+        Some(Line(n)) => format!("{}:{n}: ", path.display()),
+        None => format!("{}: ", path.display()),
+    }
+}
+
+fn parse_finding(path: &Path, text: &str, e: &ConfigError) -> Finding {
+    match e {
+        ConfigError::Toml(toml) => {
+            let line = toml.span().map(|s| line_of_offset(text, s.start));
+            let message = toml.message().trim_end();
+            let fix = if message.starts_with("unknown field") {
+                "remove the key or correct its spelling (every key is shown in the \
+                 example configuration)"
+            } else if message.starts_with("missing field") {
+                "add the key (every key is shown in the example configuration)"
+            } else {
+                "correct the TOML at that line"
+            };
+            Finding::error(format!("{}{message}", place(path, line)), fix)
+        }
+        ConfigError::Invalid { key, why } => Finding::error(
+            format!("{}{key}: {why}", place(path, line_of_key(text, key))),
+            format!("change {key} as said"),
+        ),
+        other => Finding::error(
+            format!("{}{other}", place(path, None)),
+            "correct the configuration",
+        ),
+    }
+}
+
+fn secrets(config: &Config) -> Vec<&Secret> {
+    let mut out = Vec::new();
+    if let InboxConfig::Imap(imap) = &config.inbox {
+        out.push(&imap.password);
+    }
+    if let OutboxKind::Smtp(smtp) = &config.outbox.kind
+        && let Some(password) = &smtp.password
+    {
+        out.push(password);
+    }
+    out
+}
+
+fn secret_finding(path: &Path, text: &str, secret: &Secret) -> Finding {
+    let key = secret.key();
+    let at = place(path, line_of_key(text, key));
+    match secret.read() {
+        Ok(password) if password.is_empty() => Finding::error(
+            format!("{at}{key}: {} is empty", secret.path().display()),
+            format!(
+                "write the password on one line to {}",
+                secret.path().display()
+            ),
+        ),
+        Ok(_) => Finding::ok(format!("{key}: {} is readable", secret.path().display())),
+        Err(e) => Finding::error(
+            format!("{at}{e}"),
+            format!(
+                "write the password to {} (under systemd: to the file its \
+                 LoadCredential= line names), or point {key} at the file that holds it",
+                secret.path().display()
+            ),
+        ),
+    }
+}
+
+fn ca_files(config: &Config) -> Vec<(&'static str, &PathBuf)> {
+    let mut out = Vec::new();
+    if let InboxConfig::Imap(imap) = &config.inbox
+        && let Some(ca) = &imap.ca_file
+    {
+        out.push(("inbox.ca_file", ca));
+    }
+    if let OutboxKind::Smtp(smtp) = &config.outbox.kind
+        && let Some(ca) = &smtp.ca_file
+    {
+        out.push(("outbox.ca_file", ca));
+    }
+    out
+}
+
+fn ca_finding(path: &Path, text: &str, key: &'static str, ca: &Path) -> Finding {
+    match std::fs::read(ca) {
+        Ok(pem) if pem.windows(27).any(|w| w == b"-----BEGIN CERTIFICATE-----") => {
+            Finding::ok(format!("{key}: {} holds a certificate", ca.display()))
+        }
+        Ok(_) => Finding::error(
+            format!(
+                "{}{key}: {} holds no PEM certificate",
+                place(path, line_of_key(text, key)),
+                ca.display()
+            ),
+            "point it at the CA certificate in PEM form, or remove the key to trust the public roots",
+        ),
+        Err(e) => Finding::error(
+            format!(
+                "{}{key}: cannot read {}: {e}",
+                place(path, line_of_key(text, key)),
+                ca.display()
+            ),
+            "point it at a readable CA certificate, or remove the key to trust the public roots",
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn only_error(text: &str) -> Finding {
+        let out = check_text(Path::new("w.toml"), text);
+        assert!(out.config.is_none(), "{:?}", out.findings);
+        assert_eq!(out.findings.len(), 1);
+        out.findings.into_iter().next().unwrap()
+    }
+
+    #[test]
+    fn unknown_key_is_named_with_its_line() {
+        let text = format!(
+            "{}\n[limits]\nmax_mesage_bytes = 4\n",
+            crate::config::LOCAL_TOML
+        );
+        let line = text.lines().count();
+        let f = only_error(&text);
+        assert_eq!(f.level, Level::Error);
+        assert!(
+            f.what
+                .starts_with(&format!("w.toml:{line}: unknown field `max_mesage_bytes`")),
+            "{}",
+            f.what
+        );
+        assert!(f.fix.contains("spelling"), "{}", f.fix);
+    }
+
+    #[test]
+    fn invalid_value_is_reported_at_its_key() {
+        let text = crate::config::LOCAL_TOML.replace("kind = \"maildir\"", "kind = \"pop3\"");
+        let line = text.lines().position(|l| l.contains("pop3")).unwrap() + 1;
+        let f = only_error(&text);
+        assert!(
+            f.what
+                .starts_with(&format!("w.toml:{line}: inbox.kind: `pop3`")),
+            "{}",
+            f.what
+        );
+    }
+
+    #[test]
+    fn missing_password_file_is_an_error_naming_the_file() {
+        let text = include_str!("../../config/example.toml").replace(
+            "/run/credentials/wildt.service/imap-password",
+            "/nonexistent/imap-pw",
+        );
+        let out = check_text(Path::new("w.toml"), &text);
+        let f = out
+            .findings
+            .iter()
+            .find(|f| f.what.contains("/nonexistent/imap-pw"))
+            .unwrap_or_else(|| panic!("{:?}", out.findings));
+        assert_eq!(f.level, Level::Error);
+        let line = text.lines().position(|l| l.contains("imap-pw")).unwrap() + 1;
+        assert!(
+            f.what.starts_with(&format!("w.toml:{line}: ")),
+            "{}",
+            f.what
+        );
+        assert!(f.fix.contains("LoadCredential"), "{}", f.fix);
+    }
+}

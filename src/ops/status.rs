@@ -1,0 +1,224 @@
+//! `wildt status`: the health of a deployment, read from its database and the
+//! daemon's lock, changing nothing: whether a daemon runs, when it last
+//! handled a message, mail waiting, failed mail, the next mail due, and the
+//! problems that need the operator. [IO: reads the database read-only]
+//!
+//! The JSON form is [`Status`] serialized. New kinds of health (quarantined
+//! messages, clock deadlines) are new fields and new [`ProblemKind`]s: a
+//! consumer reads `ok` and `problems`, and may ignore fields it does not know.
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr as _;
+
+use sqlx::Row as _;
+use sqlx::sqlite::SqliteConnectOptions;
+
+use crate::ops::lock::{self, Holder};
+
+#[derive(Debug, thiserror::Error)]
+pub enum StatusError {
+    #[error("the database URL {0} names no file")]
+    NoFile(String),
+    #[error("no database at {0}: has the daemon ever started with this configuration?")]
+    Missing(PathBuf),
+    #[error("database {path}: {source}")]
+    Database { path: PathBuf, source: sqlx::Error },
+    #[error(transparent)]
+    Lock(#[from] lock::LockError),
+}
+
+/// The outbox: mail waiting to be sent, mail that failed for good.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Outbox {
+    /// Not yet sent and not failed.
+    pub waiting: i64,
+    /// Failed for good (a permanent refusal, or retries exhausted), ever.
+    pub failed: i64,
+    /// Of those, failed within the last `failed_window_secs`.
+    pub failed_recently: i64,
+    pub failed_window_secs: i64,
+    /// When the next waiting mail is due (Unix seconds).
+    pub next_due_at: Option<i64>,
+    /// The error of the most recent failure.
+    pub last_error: Option<String>,
+}
+
+/// Something the operator should look at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    /// Mail failed within the window.
+    FailedMail,
+    /// No daemon holds the lock while mail waits to be sent.
+    DaemonNotRunning,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    pub kind: ProblemKind,
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Status {
+    /// No problem: `wildt status` exits 0.
+    pub ok: bool,
+    pub database: PathBuf,
+    pub daemon: Holder,
+    /// When the last inbound message was handled (Unix seconds).
+    pub last_message_at: Option<i64>,
+    pub outbox: Outbox,
+    pub problems: Vec<Problem>,
+    /// When this was read (Unix seconds).
+    pub now: i64,
+}
+
+/// Reads the health of the deployment whose database is `database_url`;
+/// failures older than `failed_window_secs` no longer count as a problem.
+pub async fn read(database_url: &str, failed_window_secs: i64) -> Result<Status, StatusError> {
+    let path = super::database_path(database_url)
+        .ok_or_else(|| StatusError::NoFile(database_url.to_owned()))?;
+    if !path.exists() {
+        return Err(StatusError::Missing(path));
+    }
+    let daemon = lock::holder(&path)?;
+    let now = crate::store::now_secs();
+    let db = |source| StatusError::Database {
+        path: path.clone(),
+        source,
+    };
+    let options = SqliteConnectOptions::from_str(database_url)
+        .map_err(db)?
+        .read_only(true)
+        .busy_timeout(std::time::Duration::from_secs(10));
+    let mut conn = sqlx::ConnectOptions::connect(&options).await.map_err(db)?;
+    let row = sqlx::query(
+        "SELECT
+           (SELECT MAX(received_at) FROM messages),
+           (SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL),
+           (SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL),
+           (SELECT COUNT(*) FROM outbox WHERE failed_at IS NOT NULL),
+           (SELECT COUNT(*) FROM outbox WHERE failed_at >= ?1),
+           (SELECT last_error FROM outbox WHERE failed_at IS NOT NULL
+              ORDER BY failed_at DESC, id DESC LIMIT 1)",
+    )
+    .bind(now - failed_window_secs)
+    .fetch_one(&mut conn)
+    .await
+    .map_err(db)?;
+    let outbox = Outbox {
+        waiting: row.try_get(1).map_err(db)?,
+        failed: row.try_get(3).map_err(db)?,
+        failed_recently: row.try_get(4).map_err(db)?,
+        failed_window_secs,
+        next_due_at: row.try_get(2).map_err(db)?,
+        last_error: row.try_get(5).map_err(db)?,
+    };
+    let last_message_at = row.try_get(0).map_err(db)?;
+    sqlx::Connection::close(conn).await.map_err(db)?;
+    keep_owner(&path);
+    let problems = problems(&daemon, &outbox);
+    Ok(Status {
+        ok: problems.is_empty(),
+        database: path,
+        daemon,
+        last_message_at,
+        outbox,
+        problems,
+        now,
+    })
+}
+
+/// What needs the operator, given what was read. [pure]
+pub fn problems(daemon: &Holder, outbox: &Outbox) -> Vec<Problem> {
+    let mut out = Vec::new();
+    if outbox.failed_recently > 0 {
+        out.push(Problem {
+            kind: ProblemKind::FailedMail,
+            detail: format!(
+                "{} mail(s) failed in the last {} h; the last error: {}",
+                outbox.failed_recently,
+                outbox.failed_window_secs / 3600,
+                outbox.last_error.as_deref().unwrap_or("(none recorded)")
+            ),
+        });
+    }
+    if !daemon.running && outbox.waiting > 0 {
+        out.push(Problem {
+            kind: ProblemKind::DaemonNotRunning,
+            detail: format!(
+                "no daemon is running and {} mail(s) wait to be sent: \
+                 start it (systemctl start wildt)",
+                outbox.waiting
+            ),
+        });
+    }
+    out
+}
+
+/// A read-only SQLite connection may create the `-wal` and `-shm` files of a
+/// database in WAL mode; run as root on the daemon's database, they would be
+/// root's, and the daemon could no longer write. Give them back to the
+/// database file's owner.
+pub fn keep_owner(database: &Path) {
+    use std::os::unix::fs::MetadataExt as _;
+    let Ok(db) = std::fs::metadata(database) else {
+        return;
+    };
+    for suffix in ["-wal", "-shm"] {
+        let mut name = database.as_os_str().to_owned();
+        name.push(suffix);
+        let path = PathBuf::from(name);
+        if let Ok(m) = std::fs::metadata(&path)
+            && (m.uid() != db.uid() || m.gid() != db.gid())
+            && let Err(e) = std::os::unix::fs::chown(&path, Some(db.uid()), Some(db.gid()))
+        {
+            tracing::warn!(path = %path.display(), error = %e,
+                "cannot give the file back to the database's owner");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outbox(waiting: i64, failed_recently: i64) -> Outbox {
+        Outbox {
+            waiting,
+            failed: failed_recently + 2,
+            failed_recently,
+            failed_window_secs: 7 * 86400,
+            next_due_at: None,
+            last_error: Some("550 no such user".to_owned()),
+        }
+    }
+
+    fn daemon(running: bool) -> Holder {
+        Holder {
+            running,
+            pid: None,
+            started_at: None,
+        }
+    }
+
+    #[test]
+    fn old_failures_and_an_idle_stopped_daemon_need_nobody() {
+        assert_eq!(problems(&daemon(false), &outbox(0, 0)), vec![]);
+    }
+
+    #[test]
+    fn recent_failure_is_a_problem_with_its_error() {
+        let p = problems(&daemon(true), &outbox(0, 1));
+        assert_eq!(p.len(), 1);
+        assert_eq!(p[0].kind, ProblemKind::FailedMail);
+        assert!(p[0].detail.contains("550 no such user"), "{}", p[0].detail);
+    }
+
+    #[test]
+    fn waiting_mail_without_a_daemon_is_a_problem() {
+        let p = problems(&daemon(false), &outbox(3, 0));
+        assert_eq!(p[0].kind, ProblemKind::DaemonNotRunning);
+        assert_eq!(problems(&daemon(true), &outbox(3, 0)), vec![]);
+    }
+}
