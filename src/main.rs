@@ -12,6 +12,7 @@ macro_rules! outln {
 
 mod cli_game;
 mod cli_notation;
+mod cli_ops;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -90,6 +91,8 @@ enum Command {
         #[arg(long)]
         once: bool,
     },
+    #[command(flatten)]
+    Ops(cli_ops::OpsCommand),
 }
 
 fn init_logging(default: &str) {
@@ -130,11 +133,13 @@ fn main() -> ExitCode {
             init_logging("warn");
             runtime().and_then(|rt| rt.block_on(cli_game::check(&config, &file, json)))
         }
+        Command::Ops(cmd) => cli_ops::run(cmd),
         Command::Serve { config, once } => {
             init_logging("info");
             runtime().and_then(|rt| {
                 rt.block_on(async {
                     let config = config.load()?;
+                    let _lock = wildt::ops::lock::DaemonLock::acquire(&config.database_url)?;
                     let summary = wildt::daemon::run(
                         config,
                         wildt::daemon::RunOptions { once },
