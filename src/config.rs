@@ -146,6 +146,15 @@ impl Secret {
         self.key
     }
 
+    /// The same secret read from another file (`wildt config check` run
+    /// outside the service reads a credential from its source).
+    pub fn at(&self, path: PathBuf) -> Secret {
+        Secret {
+            key: self.key,
+            path,
+        }
+    }
+
     /// The secret's text, without a trailing newline.
     pub fn read(&self) -> Result<String, ConfigError> {
         let text = std::fs::read_to_string(&self.path).map_err(|source| ConfigError::Secret {

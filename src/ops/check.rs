@@ -98,10 +98,17 @@ pub fn check_text(path: &Path, text: &str) -> Offline {
             };
         }
     };
+    let mut config = config;
     let mut findings = vec![Finding::ok(format!(
         "{}: every key is valid",
         path.display()
     ))];
+    if std::env::var_os("CREDENTIALS_DIRECTORY").is_none() {
+        findings.extend(credentials_from_source(
+            &mut config,
+            Path::new(CREDENTIAL_SOURCE),
+        ));
+    }
     for secret in secrets(&config) {
         findings.push(secret_finding(path, text, secret));
     }
@@ -168,6 +175,42 @@ fn parse_finding(path: &Path, text: &str, e: &ConfigError) -> Finding {
             "correct the configuration",
         ),
     }
+}
+
+/// The service's credentials folder (`LoadCredential=` in the unit) and the
+/// folder its lines load them from.
+pub const CREDENTIALS: &str = "/run/credentials/wildt.service";
+pub const CREDENTIAL_SOURCE: &str = "/etc/wildt";
+
+/// Outside the service its credentials folder does not exist: a password file
+/// named there is read from its source instead (`LoadCredential=NAME:SOURCE/NAME`
+/// in the shipped unit), when that file exists.
+pub fn credentials_from_source(config: &mut Config, source: &Path) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    let mut swap = |secret: &mut Secret| {
+        let Ok(name) = secret.path().strip_prefix(CREDENTIALS) else {
+            return;
+        };
+        let from = source.join(name);
+        if secret.path().exists() || !from.exists() {
+            return;
+        }
+        findings.push(Finding::ok(format!(
+            "{}: outside the service, read from {} (the unit loads it from there)",
+            secret.key(),
+            from.display()
+        )));
+        *secret = secret.at(from);
+    };
+    if let InboxConfig::Imap(imap) = &mut config.inbox {
+        swap(&mut imap.password);
+    }
+    if let OutboxKind::Smtp(smtp) = &mut config.outbox.kind
+        && let Some(password) = &mut smtp.password
+    {
+        swap(password);
+    }
+    findings
 }
 
 fn secrets(config: &Config) -> Vec<&Secret> {
@@ -285,6 +328,28 @@ mod tests {
             "{}",
             f.what
         );
+    }
+
+    #[test]
+    fn a_credential_is_read_from_its_source_outside_the_service() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("imap-password"), "pw\n").unwrap();
+        let mut c = Config::parse(include_str!("../../config/example.toml")).unwrap();
+        let found = credentials_from_source(&mut c, dir.path());
+        let InboxConfig::Imap(imap) = &c.inbox else {
+            panic!("not IMAP")
+        };
+        assert_eq!(imap.password.path(), dir.path().join("imap-password"));
+        assert_eq!(imap.password.read().unwrap(), "pw");
+        // No smtp-password in the source folder: that one stays as written.
+        let OutboxKind::Smtp(smtp) = &c.outbox.kind else {
+            panic!("not SMTP")
+        };
+        assert_eq!(
+            smtp.password.as_ref().unwrap().path(),
+            Path::new("/run/credentials/wildt.service/smtp-password")
+        );
+        assert_eq!(found.len(), 1);
     }
 
     #[test]

@@ -94,10 +94,7 @@ async fn imap_login(cfg: &ImapConfig, findings: &mut Vec<Finding>) -> Option<Ima
             Some(inbox)
         }
         Err(e) => {
-            findings.push(Finding::error(
-                format!("IMAP {server}: {e}"),
-                imap_fix(&e, cfg),
-            ));
+            findings.push(Finding::error(e.to_string(), imap_fix(&e, cfg)));
             None
         }
     }
