@@ -29,7 +29,8 @@ DOMAINS="club.example example.org example.net"
 # Users as "address password"; the password is the local part + "pw".
 rig_users() {
   local u
-  for u in chess@club.example anna@example.org ben@example.net; do
+  # nosub: a mailbox whose server refuses sub-addresses (see no_subaddress).
+  for u in chess@club.example anna@example.org ben@example.net nosub@club.example; do
     echo "$u ${u%%@*}pw"
   done
   for i in $(seq -w 1 40); do
@@ -243,8 +244,10 @@ recipient_delimiter = +
 virtual_mailbox_domains = $DOMAINS
 # Unknown users in these domains are refused at RCPT time (550).
 virtual_mailbox_maps = texthash:$pf/etc/vmailbox
-# One address always answers 450, for tests of temporary failures.
-smtpd_recipient_restrictions = check_recipient_access texthash:$pf/etc/recipient_access
+# One address always answers 450, for tests of temporary failures; one
+# mailbox takes no sub-addresses (nosub+anything is refused, as by a provider
+# without them).
+smtpd_recipient_restrictions = check_recipient_access texthash:$pf/etc/recipient_access, check_recipient_access regexp:$pf/etc/no_subaddress
 virtual_transport = lmtp:inet:$RIG_HOST:$LMTP_PORT
 smtpd_tls_cert_file = $MAILROOT/cert.pem
 smtpd_tls_key_file = $MAILROOT/key.pem
@@ -260,6 +263,7 @@ maximal_backoff_time = 5s
 C
   rig_users | while read -r addr _; do echo "$addr x"; done > "$pf/etc/vmailbox"
   echo "tempfail@club.example 450 4.2.1 Mailbox busy, try again later" > "$pf/etc/recipient_access"
+  echo '/^nosub\+.*@club\.example$/ 550 5.1.1 User unknown' > "$pf/etc/no_subaddress"
   master_src=/etc/postfix/master.cf
   [ -f "$master_src" ] || master_src=/usr/share/postfix/master.cf.dist
   # Debian's master.cf with smtpd moved to our port and chroot turned off

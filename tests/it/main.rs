@@ -13,6 +13,7 @@ mod imap_inbox;
 mod intake;
 mod notation;
 mod notation_cli;
+mod ops_cli;
 mod serve_maildir;
 mod smtp_transport;
 mod systemd;
