@@ -12,7 +12,7 @@ use crate::support::cli::temp_config;
 /// `systemd-analyze verify` checks that the executable exists.
 fn unit_for_test(dir: &std::path::Path) -> std::path::PathBuf {
     let unit = include_str!("../../config/wildt.service")
-        .replace("/usr/local/bin/wildt", env!("CARGO_BIN_EXE_wildt"));
+        .replace("/usr/bin/wildt", env!("CARGO_BIN_EXE_wildt"));
     let path = dir.join("wildt.service");
     std::fs::write(&path, unit).unwrap();
     path
