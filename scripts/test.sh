@@ -1,8 +1,10 @@
 #!/bin/bash
 # The project's test command (CI runs it through .ci/run): starts the mail rig
 # (scripts/mail-rig), then cargo fmt --check, clippy with warnings as errors,
-# and every test, then a short fuzz run of the pure core (scripts/fuzz.sh, a
-# minute per target); stops the rig it started on exit.
+# the Debian package (scripts/package.sh, dev profile: the package test checks
+# its contents, not an optimised binary), and every test, then a short fuzz
+# run of the pure core (scripts/fuzz.sh, a minute per target); stops the rig
+# it started on exit.
 # The end-to-end scenarios that stop the rig's servers (e2e::outage) are left
 # out of the main run and run alone afterwards; the e2e runs show what they
 # did (--nocapture).
@@ -29,6 +31,10 @@ fi
 
 cargo fmt --check
 cargo clippy --all-targets --locked -- -D warnings
+# tests/it/package.rs unpacks the .deb named by WILDT_DEB.
+command -v cargo-deb >/dev/null || cargo install cargo-deb --locked --version 3.8.0
+WILDT_DEB=$(pwd)/$(scripts/package.sh --profile dev)
+export WILDT_DEB
 # Everything but the e2e scenarios, then those (in parallel, with their
 # output), then the ones that stop servers, alone.
 cargo test --locked -- --skip e2e::

@@ -14,6 +14,7 @@ mod intake;
 mod notation;
 mod notation_cli;
 mod ops_cli;
+mod package;
 mod serve_maildir;
 mod smtp_transport;
 mod systemd;
