@@ -166,10 +166,22 @@ fn parse_finding(path: &Path, text: &str, e: &ConfigError) -> Finding {
             };
             Finding::error(format!("{}{message}", place(path, line)), fix)
         }
-        ConfigError::Invalid { key, why } => Finding::error(
-            format!("{}{key}: {why}", place(path, line_of_key(text, key))),
-            format!("change {key} as said"),
-        ),
+        ConfigError::Invalid { key, why } => {
+            let (table, name) = key.rsplit_once('.').unwrap_or(("", key));
+            let fix = if is_written(text, key) {
+                if why.starts_with("must") {
+                    format!("change `{name}` at that line: it {why}")
+                } else {
+                    format!("change `{name}` at that line ({why})")
+                }
+            } else {
+                format!("add `{name} = …` to [{table}] ({why})")
+            };
+            Finding::error(
+                format!("{}{key}: {why}", place(path, line_of_key(text, key))),
+                fix,
+            )
+        }
         other => Finding::error(
             format!("{}{other}", place(path, None)),
             "correct the configuration",
@@ -211,6 +223,17 @@ pub fn credentials_from_source(config: &mut Config, source: &Path) -> Vec<Findin
         swap(password);
     }
     findings
+}
+
+/// Whether `dotted_key` itself is written in `text` (not only its table).
+fn is_written(text: &str, dotted_key: &str) -> bool {
+    let Some((table, name)) = dotted_key.rsplit_once('.') else {
+        return false;
+    };
+    toml::from_str::<toml::Table>(text)
+        .ok()
+        .and_then(|t| t.get(table)?.as_table()?.get(name).cloned())
+        .is_some()
 }
 
 fn secrets(config: &Config) -> Vec<&Secret> {
@@ -328,6 +351,20 @@ mod tests {
             "{}",
             f.what
         );
+        assert!(f.fix.starts_with("change `kind` at that line"), "{}", f.fix);
+    }
+
+    #[test]
+    fn a_missing_key_says_where_to_add_it() {
+        let text = crate::config::LOCAL_TOML.replace("path = \"var/mail\"", "");
+        let line = text.lines().position(|l| l == "[inbox]").unwrap() + 1;
+        let f = only_error(&text);
+        assert!(
+            f.what.starts_with(&format!("w.toml:{line}: inbox.path: ")),
+            "{}",
+            f.what
+        );
+        assert!(f.fix.starts_with("add `path = …` to [inbox]"), "{}", f.fix);
     }
 
     #[test]
