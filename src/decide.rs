@@ -116,12 +116,17 @@ impl Outcome {
         }
     }
 
+    /// The outcomes that change the game's state: an accepted command.
+    pub const CHANGING_GAME: [Outcome; 4] = [
+        Outcome::Moved,
+        Outcome::Ended,
+        Outcome::DrawOffered,
+        Outcome::DrawDeclined,
+    ];
+
     /// Whether the game's state changes.
     pub fn changes_game(self) -> bool {
-        matches!(
-            self,
-            Outcome::Moved | Outcome::Ended | Outcome::DrawOffered | Outcome::DrawDeclined
-        )
+        Outcome::CHANGING_GAME.contains(&self)
     }
 }
 
@@ -134,8 +139,10 @@ impl fmt::Display for Outcome {
 /// Facts from the database the decision depends on besides the game.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Recent {
-    /// Replies wildt wrote to this sender, answering its own messages, in the
-    /// last hour (relays of an opponent's moves are not counted).
+    /// Replies wildt wrote to this sender in the last hour that answered its
+    /// own messages without advancing a game: rejections, notices, help,
+    /// status. Relays of an opponent's moves and the confirmations of
+    /// accepted commands are not counted.
     pub replies_to_sender: u32,
     /// Whether a security notice (stranger, failed authentication) for this
     /// game went out in the last hour.
@@ -178,8 +185,10 @@ pub struct Decision {
     pub detail: String,
     /// What someone is told besides a verdict, if anything.
     pub notice: Option<Notice>,
-    /// Replies the sender may still get this hour: an autoresponder that
-    /// slips through the header checks must not get an endless conversation.
+    /// Answers that do not advance a game the sender may still get this
+    /// hour: an autoresponder that slips through the header checks must not
+    /// get an endless conversation. The mails of an accepted command are
+    /// not bounded by it.
     pub reply_budget: usize,
     /// What the trusted server said about the sender (`None` when no trusted
     /// server is configured, or the message has no `From`), for the log and
@@ -541,6 +550,53 @@ mod tests {
             assert_eq!(d.record_after.is_some(), outcome == "moved", "{case}");
             assert_eq!(written_to, told, "{case}");
             assert_eq!(d.auth, *auth, "{case}");
+        }
+    }
+
+    /// A sender whose hourly budget of answers is used up still hears that
+    /// an accepted move counted (and the opponent gets the relay), while a
+    /// rejection past the limit is held back.
+    #[test]
+    fn the_hourly_limit_holds_back_rejections_but_never_a_confirmation() {
+        let rules = rules(1 << 20, Policy::Key, false);
+        let spent = Recent {
+            replies_to_sender: rules.limits.replies_per_sender_per_hour,
+            security_notice_sent: false,
+        };
+        let mail = |body: &str| {
+            format!(
+                "From: anna@example.org\r\nTo: chess+17-{WHITE_KEY}@club.example\r\n\
+                 Subject: move\r\nMessage-ID: <m@example.org>\r\n\r\n{body}\r\n"
+            )
+        };
+        let written = |body: &str| {
+            let intake = read(mail(body).as_bytes(), &rules.intake);
+            let d = decide(&intake, Some(&game()), spent, &rules, None);
+            let letters = reply::write(&d, &intake, Some(&game()), &referee());
+            (d.outcome, letters)
+        };
+
+        let (outcome, letters) = written("1. 5254");
+        assert_eq!(outcome, Outcome::Moved);
+        let events: Vec<_> = letters
+            .mails
+            .iter()
+            .map(|m| (m.to.as_str(), m.event))
+            .collect();
+        assert_eq!(
+            events,
+            [
+                ("anna@example.org", reply::Event::MoveAccepted),
+                ("ben@example.net", reply::Event::OpponentMoved)
+            ]
+        );
+        assert_eq!(letters.rate_limited, 0);
+
+        for rejected in ["1. 5255", "hello"] {
+            let (outcome, letters) = written(rejected);
+            assert!(!outcome.changes_game(), "{rejected}: {outcome}");
+            assert!(letters.mails.is_empty(), "{rejected}: {:?}", letters.mails);
+            assert_eq!(letters.rate_limited, 1, "{rejected}");
         }
     }
 

@@ -116,6 +116,7 @@ pub async fn handle_message(
             outcome: decision.outcome,
             detail: &decision.detail,
             received_at: now,
+            replies_held_back: letters.rate_limited,
         },
     )
     .await?;

@@ -439,12 +439,15 @@ pub fn what_to_do(why: &Rejection, record: &Record, seat: Color) -> String {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Letters {
     pub mails: Vec<OutMail>,
-    /// Mails to the sender dropped by the hourly limit.
+    /// Mails to the sender dropped by the hourly limit (only ever answers
+    /// that do not advance a game).
     pub rate_limited: usize,
 }
 
 /// Everything `decision` on the message `intake` sends: the verdict's mails
-/// or the notice, at most `decision.reply_budget` of them to the sender.
+/// or the notice. An answer that does not advance the game (a rejection, a
+/// notice, help, status) is sent to the sender only within
+/// `decision.reply_budget`; the mails of an accepted command always go.
 /// `game` is the game the decision was taken on.
 pub fn write(
     decision: &Decision,
@@ -466,7 +469,13 @@ pub fn write(
         },
     };
     let mut rate_limited = 0;
-    if let Some(sender) = &intake.from {
+    // The limit bounds only answers that do not advance a game: an accepted
+    // move (or resignation, agreed draw, draw offer) cannot feed a mail loop,
+    // since each needs a new legal command from the player's own address,
+    // and its confirmation and relay must never be lost.
+    if !decision.outcome.changes_game()
+        && let Some(sender) = &intake.from
+    {
         let before = mails.len();
         let mut to_sender = 0;
         mails.retain(|m| {

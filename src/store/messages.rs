@@ -18,6 +18,8 @@ pub struct MessageRow<'a> {
     pub outcome: Outcome,
     pub detail: &'a str,
     pub received_at: i64,
+    /// Answers to the sender the hourly limit held back.
+    pub replies_held_back: usize,
 }
 
 /// The outcome of a message seen before: same bytes, or (for an inbox's
@@ -39,8 +41,8 @@ pub async fn seen(
 /// Inserts a processed message; returns its row id.
 pub async fn insert(conn: &mut SqliteConnection, m: &MessageRow<'_>) -> Result<i64, StoreError> {
     Ok(sqlx::query(
-        "INSERT INTO messages (sha256, source, message_id, from_addr, game_id, outcome, detail, received_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        "INSERT INTO messages (sha256, source, message_id, from_addr, game_id, outcome, detail, received_at, replies_held_back)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(m.sha256)
     .bind(m.source)
@@ -50,6 +52,7 @@ pub async fn insert(conn: &mut SqliteConnection, m: &MessageRow<'_>) -> Result<i
     .bind(m.outcome.as_str())
     .bind(m.detail)
     .bind(m.received_at)
+    .bind(i64::try_from(m.replies_held_back).unwrap_or(i64::MAX))
     .fetch_one(&mut *conn)
     .await?
     .get(0))
@@ -63,20 +66,27 @@ pub async fn recent(
     now: i64,
 ) -> Result<Recent, StoreError> {
     let hour_ago = now - 3600;
-    // Only answers to the sender's own messages count: the limit bounds a
-    // conversation (an autoresponder ping-pong), and relays of an opponent's
-    // moves are not one; counting them dropped a busy player's confirmations.
+    // Only answers to the sender's own messages that did not advance a game
+    // count: the limit bounds a conversation (an autoresponder ping-pong).
+    // Relays of an opponent's moves are not one, and neither are the
+    // confirmations of accepted commands, which are never held back; counting
+    // them took the budget of a busy player's rejections and notices.
     let replies_to_sender: i64 = match from {
         Some(from) => {
-            sqlx::query_scalar(
+            let advancing = vec!["?"; Outcome::CHANGING_GAME.len()].join(", ");
+            let sql = format!(
                 "SELECT COUNT(*) FROM outbox o JOIN messages m ON m.id = o.message
-                 WHERE o.recipient = ? AND m.from_addr = ? AND o.created_at > ?",
-            )
-            .bind(from)
-            .bind(from)
-            .bind(hour_ago)
-            .fetch_one(&mut *conn)
-            .await?
+                 WHERE o.recipient = ? AND m.from_addr = ? AND o.created_at > ?
+                   AND m.outcome NOT IN ({advancing})"
+            );
+            let mut query = sqlx::query_scalar(&sql)
+                .bind(from)
+                .bind(from)
+                .bind(hour_ago);
+            for o in Outcome::CHANGING_GAME {
+                query = query.bind(o.as_str());
+            }
+            query.fetch_one(&mut *conn).await?
         }
         None => 0,
     };
