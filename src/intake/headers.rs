@@ -43,30 +43,42 @@ fn ids(value: &HeaderValue<'_>) -> Vec<String> {
     }
 }
 
-/// The first usable game address in To, Cc, Delivered-To, X-Original-To (in that
-/// order), and whether there was none (the mail is for the referee itself).
+/// The game address the message was delivered to, and whether there was
+/// none (the mail is for the referee itself).
+///
+/// The envelope recipient the MTA recorded (`Delivered-To`, then
+/// `X-Original-To`) comes first: a mail to two game addresses arrives as
+/// two copies, each recorded with its own recipient, and each copy belongs
+/// to that game, not to the first game named in To or Cc. Of several
+/// `Delivered-To` (a forwarding chain) the topmost, the last delivery, counts
+/// first. Only when the envelope names no game address (an inbox whose server
+/// records none, or a copy delivered to the bare referee) do To and Cc decide.
 fn game_address(message: &Message<'_>, cfg: &IntakeConfig) -> (Option<GameAddress>, bool) {
-    let mut candidates: Vec<String> = Vec::new();
-    for header in [HeaderName::To, HeaderName::Cc] {
-        for value in message.header_values(header) {
-            if let HeaderValue::Address(list) = value {
-                candidates.extend(list.iter().filter_map(|a| a.address()).map(str::to_owned));
-            }
-        }
-    }
+    let mut envelope: Vec<String> = Vec::new();
     for name in ["Delivered-To", "X-Original-To"] {
         for header in message.headers() {
             if header.name().eq_ignore_ascii_case(name)
                 && let Some(raw) = raw_value(message, header)
             {
-                candidates.extend(raw.split(',').map(bare_address));
+                envelope.extend(raw.split(',').map(bare_address));
             }
         }
     }
-    let address = candidates
-        .iter()
-        .filter_map(|c| referee_tag(c, cfg).flatten())
-        .find_map(parse_tag);
+    let mut written: Vec<String> = Vec::new();
+    for header in [HeaderName::To, HeaderName::Cc] {
+        for value in message.header_values(header) {
+            if let HeaderValue::Address(list) = value {
+                written.extend(list.iter().filter_map(|a| a.address()).map(str::to_owned));
+            }
+        }
+    }
+    let first = |candidates: &[String]| {
+        candidates
+            .iter()
+            .filter_map(|c| referee_tag(c, cfg).flatten())
+            .find_map(parse_tag)
+    };
+    let address = first(&envelope).or_else(|| first(&written));
     let bare = address.is_none();
     (address, bare)
 }
@@ -317,6 +329,62 @@ mod tests {
             "99999999999999999999-k3x9qp2m",
         ] {
             assert_eq!(parse_tag(bad.into()), None, "{bad}");
+        }
+    }
+
+    fn game_of(raw: &str) -> Option<i64> {
+        let message = mail_parser::MessageParser::default()
+            .parse_headers(raw.as_bytes())
+            .expect("headers");
+        game_address(&message, &cfg()).0.map(|a| a.game)
+    }
+
+    /// A mail to two games arrives as one copy per envelope recipient: each
+    /// copy goes to the game the MTA delivered it to, not to the first game
+    /// named in To or Cc.
+    #[test]
+    fn the_envelope_recipient_picks_the_game_before_to_and_cc() {
+        let head = "From: anna@example.org\r\nTo: chess+17-k3x9qp2m@club.example\r\n\
+                    Cc: chess+18-m4n5p6q7@club.example\r\n";
+        let copy = |envelope: &str| format!("{envelope}{head}\r\n");
+        assert_eq!(
+            game_of(&copy("Delivered-To: chess+18-m4n5p6q7@club.example\r\n")),
+            Some(18)
+        );
+        assert_eq!(
+            game_of(&copy("X-Original-To: chess+18-m4n5p6q7@club.example\r\n")),
+            Some(18)
+        );
+        assert_eq!(
+            game_of(&copy("Delivered-To: chess+17-k3x9qp2m@club.example\r\n")),
+            Some(17)
+        );
+        // The topmost Delivered-To is the last delivery.
+        assert_eq!(
+            game_of(&copy(
+                "Delivered-To: chess+18-m4n5p6q7@club.example\r\n\
+                 Delivered-To: chess+17-k3x9qp2m@club.example\r\n"
+            )),
+            Some(18)
+        );
+    }
+
+    /// Without a game address in the envelope (none recorded, or the copy
+    /// delivered to the bare referee or to another mailbox), To and Cc decide.
+    #[test]
+    fn without_an_envelope_game_address_to_and_cc_decide() {
+        let head = "From: anna@example.org\r\nTo: Ben <ben@example.net>\r\n\
+                    Cc: chess+17-k3x9qp2m@club.example\r\n";
+        for envelope in [
+            "",
+            "Delivered-To: chess@club.example\r\n",
+            "Delivered-To: anna@example.org\r\nX-Original-To: chess@club.example\r\n",
+        ] {
+            assert_eq!(
+                game_of(&format!("{envelope}{head}\r\n")),
+                Some(17),
+                "{envelope}"
+            );
         }
     }
 

@@ -62,7 +62,8 @@ pub struct Intake {
     pub subject: String,
     pub in_reply_to: Option<String>,
     pub references: Vec<String>,
-    /// From the first usable game address in To, Cc, Delivered-To, X-Original-To.
+    /// The game address the MTA delivered to (Delivered-To, X-Original-To),
+    /// else the first usable one in To, Cc.
     pub game_address: Option<GameAddress>,
     /// No usable `+game-key` address was found: the mail is for the referee
     /// itself (the bare address, a mangled key, or a Bcc). Always equal to

@@ -229,11 +229,19 @@ fn date_in_a_danish_attribution_is_not_a_near_move() {
     assert_eq!(line[0].mv.to_string(), "5254");
 }
 
+/// Issue 14: a Cc to a second game's address routed the copy delivered to
+/// the first game to the second one. The envelope recipient decides; To and
+/// Cc only when the envelope names no game.
 #[test]
-fn first_usable_game_address_wins_in_header_order() {
+fn the_delivered_to_game_wins_over_a_game_in_cc() {
     let address = game_17_address();
     let raw = format!(
         "From: anna@example.org\nTo: ben@example.net, {REFEREE}\nCc: chess+18-aaaaaaaa@club.example\nDelivered-To: {address}\n\n5254\n"
+    );
+    let intake = intake::read(raw.as_bytes(), &intake_config());
+    assert_eq!(intake.game_address.map(|g| g.game), Some(17));
+    let raw = format!(
+        "From: anna@example.org\nTo: ben@example.net, {REFEREE}\nCc: chess+18-aaaaaaaa@club.example\nDelivered-To: {REFEREE}\n\n5254\n"
     );
     let intake = intake::read(raw.as_bytes(), &intake_config());
     assert_eq!(intake.game_address.map(|g| g.game), Some(18));
