@@ -57,7 +57,9 @@ pub enum Mode {
 /// What became of a message.
 #[derive(Debug)]
 pub enum Handled {
-    /// Seen before (same bytes or same inbox coordinates): nothing done again.
+    /// Seen before (same bytes, same inbox coordinates, or another copy of
+    /// the same Message-ID from the same sender in the same game): nothing
+    /// done again.
     Duplicate { outcome: String },
     Decided {
         intake: Box<Intake>,
@@ -71,6 +73,8 @@ pub enum Handled {
 }
 
 /// Handles one inbound message: dedupe, read, decide, persist, enqueue mail.
+/// Every check against deciding it twice runs inside the message's
+/// transaction, so two copies handled at once are still decided once.
 /// `raw` is the message of `size` bytes, or only its beginning when the
 /// inbox did not read all of a message too large to be read anyway.
 pub async fn handle_message(
@@ -82,6 +86,7 @@ pub async fn handle_message(
     mode: Mode,
 ) -> Result<Handled, StoreError> {
     let sha = digest(raw, size);
+    let body_sha = body_digest(raw);
     // Reading needs only the bytes: done before the write lock is taken.
     let intake = intake::read_sized(raw, size, &rules.intake);
     let source_key = source.to_string();
@@ -96,6 +101,17 @@ pub async fn handle_message(
         None => None,
     };
     let view = stored.as_ref().map(|g| &g.view);
+    // Another copy of a message already decided (two envelope recipients, a
+    // mailbox migrated with its history): other header bytes, but the same
+    // Message-ID from the same sender in the same game, with the same body.
+    // Answered once.
+    if let (Some(id), Some(from)) = (&intake.message_id, &intake.from)
+        && !id.is_empty()
+        && let Some(outcome) =
+            messages::seen_copy(&mut tx, id, from, view.map(|g| g.id), &body_sha).await?
+    {
+        return Ok(Handled::Duplicate { outcome });
+    }
     let recent = messages::recent(
         &mut tx,
         intake.from.as_deref(),
@@ -109,6 +125,7 @@ pub async fn handle_message(
         &mut tx,
         &MessageRow {
             sha256: &sha,
+            body_sha256: &body_sha,
             source: &source_key,
             message_id: intake.message_id.as_deref(),
             from: intake.from.as_deref(),
@@ -174,6 +191,21 @@ fn digest(raw: &[u8], size: usize) -> String {
     hex(&sum)
 }
 
+/// The digest of the message's body (what follows the first blank line),
+/// with carriage returns dropped: copies of one message differ in the
+/// headers each delivery adds, and a mailbox moved between servers may have
+/// changed its line ends, but the body is the same.
+fn body_digest(raw: &[u8]) -> String {
+    let lf = raw.windows(2).position(|w| w == b"\n\n").map(|i| i + 2);
+    let crlf = raw.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4);
+    let start = lf.into_iter().chain(crlf).min().unwrap_or(raw.len());
+    let mut h = Sha256::new();
+    for chunk in raw[start..].split(|b| *b == b'\r') {
+        h.update(chunk);
+    }
+    hex(&h.finalize())
+}
+
 fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     bytes
@@ -203,6 +235,26 @@ mod tests {
         assert_eq!(maildir.to_string(), "maildir:1732400000.M1P2.host");
         assert_eq!(imap.to_string(), "imap:INBOX:7:42");
         assert_eq!(Source::Cli.to_string(), "cli");
+    }
+
+    /// Two copies of one message, delivered to two envelope recipients
+    /// (other headers on top) or kept with other line ends, have one body
+    /// digest; a different text under the same headers has another.
+    #[test]
+    fn copies_of_a_message_share_the_body_digest() {
+        let body = "1. 5254\r\n\r\nAnna\r\n";
+        let copy =
+            |head: &str| format!("{head}From: a@example.org\r\nMessage-ID: <m@x>\r\n\r\n{body}");
+        let first = copy("Delivered-To: chess+1-abcdefgh@club.example\r\n");
+        let second = copy("Delivered-To: chess@club.example\r\nReceived: by mx\r\n");
+        let lf = first.replace("\r\n", "\n");
+        assert_eq!(
+            body_digest(first.as_bytes()),
+            body_digest(second.as_bytes())
+        );
+        assert_eq!(body_digest(first.as_bytes()), body_digest(lf.as_bytes()));
+        let other = first.replace("5254", "5253");
+        assert_ne!(body_digest(first.as_bytes()), body_digest(other.as_bytes()));
     }
 
     /// A message larger than the inbox read is keyed by its beginning and

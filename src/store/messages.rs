@@ -1,5 +1,7 @@
-//! The `messages` table: every processed message with its outcome, the key
-//! against deciding one twice, and the recent history a decision counts.
+//! The `messages` table: every processed message with its outcome, the keys
+//! against deciding one twice (its bytes, its inbox coordinates, its
+//! Message-ID from its sender in its game), and the recent history a
+//! decision counts.
 //! [IO: SQLite]
 
 use sqlx::{Row, SqliteConnection};
@@ -10,6 +12,9 @@ use crate::decide::{Outcome, Recent};
 /// A processed message's row.
 pub struct MessageRow<'a> {
     pub sha256: &'a str,
+    /// The body's digest, line ends normalised: with the Message-ID, sender
+    /// and game, what makes another copy of the message.
+    pub body_sha256: &'a str,
     /// Where it came from (`maildir:…`, `imap:…`, `cli`).
     pub source: &'a str,
     pub message_id: Option<&'a str>,
@@ -38,11 +43,41 @@ pub async fn seen(
     .await?)
 }
 
+/// The outcome of an earlier copy of a message: the same `message_id` from
+/// the same sender `from` in the same game (`None`: no game), with the same
+/// body (`body_sha256`), if any.
+///
+/// A copy recorded as from a stranger or as failing authentication does not
+/// count: its From was not trusted, and it must not stand in for the real
+/// player's message with the same Message-ID.
+pub async fn seen_copy(
+    conn: &mut SqliteConnection,
+    message_id: &str,
+    from: &str,
+    game: Option<i64>,
+    body_sha256: &str,
+) -> Result<Option<String>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT outcome FROM messages
+         WHERE message_id = ? AND from_addr = ? AND game_id IS ? AND body_sha256 = ?
+           AND outcome NOT IN (?, ?)
+         ORDER BY id LIMIT 1",
+    )
+    .bind(message_id)
+    .bind(from)
+    .bind(game)
+    .bind(body_sha256)
+    .bind(Outcome::Stranger.as_str())
+    .bind(Outcome::AuthFailed.as_str())
+    .fetch_optional(&mut *conn)
+    .await?)
+}
+
 /// Inserts a processed message; returns its row id.
 pub async fn insert(conn: &mut SqliteConnection, m: &MessageRow<'_>) -> Result<i64, StoreError> {
     Ok(sqlx::query(
-        "INSERT INTO messages (sha256, source, message_id, from_addr, game_id, outcome, detail, received_at, replies_held_back)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        "INSERT INTO messages (sha256, source, message_id, from_addr, game_id, outcome, detail, received_at, replies_held_back, body_sha256)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(m.sha256)
     .bind(m.source)
@@ -53,6 +88,7 @@ pub async fn insert(conn: &mut SqliteConnection, m: &MessageRow<'_>) -> Result<i
     .bind(m.detail)
     .bind(m.received_at)
     .bind(i64::try_from(m.replies_held_back).unwrap_or(i64::MAX))
+    .bind(m.body_sha256)
     .fetch_one(&mut *conn)
     .await?
     .get(0))
