@@ -10,6 +10,7 @@ use wildt::command::Command;
 use wildt::decide::game_address;
 use wildt::game::{MoveNumberText, PgnHeaders, board_diagram, pgn, record_text, status_line};
 use wildt::handle::{Handled, Mode, Source, handle_message};
+use wildt::mailbox::Mailbox;
 use wildt::organise::{self, Mailing, NewGame};
 use wildt::referee::Verdict;
 use wildt::store::{Store, StoredGame};
@@ -20,8 +21,10 @@ use crate::ConfigArgs;
 pub enum GameCommand {
     /// Create a game; prints each player's game address.
     New {
+        /// White's address, with a name if you like: `Anna Smith <anna@x.example>`.
         #[arg(long)]
         white: String,
+        /// Black's address, with a name if you like.
         #[arg(long)]
         black: String,
         /// Start from this position instead of the initial one.
@@ -108,8 +111,8 @@ fn game_json(g: &StoredGame, referee: &wildt::config::RefereeConfig) -> Value {
     json!({
         "id": g.view.id,
         "event": g.event,
-        "white": {"email": g.view.white.email, "address": game_address(referee, g.view.id, &g.view.white.key)},
-        "black": {"email": g.view.black.email, "address": game_address(referee, g.view.id, &g.view.black.key)},
+        "white": {"email": g.view.white.email, "name": g.view.white.name, "address": game_address(referee, g.view.id, &g.view.white.key)},
+        "black": {"email": g.view.black.email, "name": g.view.black.name, "address": game_address(referee, g.view.id, &g.view.black.key)},
         "start_fen": r.start_fen(),
         "fen": wildt::game::fen_of(r.position()),
         "status": if r.is_over() { "finished" } else { "active" },
@@ -119,6 +122,15 @@ fn game_json(g: &StoredGame, referee: &wildt::config::RefereeConfig) -> Value {
         "draw_offer": r.draw_offer.map(|c| if c == Color::White { "white" } else { "black" }),
         "moves": moves,
     })
+}
+
+/// `Anna Smith <anna@x.example>`, or the address alone.
+fn who(p: &wildt::decide::Player) -> String {
+    Mailbox {
+        name: p.name.clone(),
+        email: p.email.clone(),
+    }
+    .to_string()
 }
 
 fn print_json(v: &Value) -> anyhow::Result<()> {
@@ -179,12 +191,12 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                 outln!("Game {} created.", g.view.id)?;
                 outln!(
                     "White {} sends moves to {}",
-                    v["white"]["email"].as_str().unwrap_or_default(),
+                    who(&g.view.white),
                     v["white"]["address"].as_str().unwrap_or_default()
                 )?;
                 outln!(
                     "Black {} sends moves to {}",
-                    v["black"]["email"].as_str().unwrap_or_default(),
+                    who(&g.view.black),
                     v["black"]["address"].as_str().unwrap_or_default()
                 )?;
             }
@@ -222,8 +234,8 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                 let r = &g.view.record;
                 outln!(
                     "Game {id}: {} (White) - {} (Black)",
-                    g.view.white.email,
-                    g.view.black.email
+                    who(&g.view.white),
+                    who(&g.view.black)
                 )?;
                 if let Some(e) = &g.event {
                     outln!("Event: {e}")?;

@@ -19,19 +19,33 @@ use crate::intake::{Disposition, Intake, Reading, Unclear};
 use crate::notation::{IccfMove, IllegalMove, MoveError, ParseError, parse_move};
 use crate::referee::{Rejection, Verdict, judge};
 
-/// A player's seat as stored: registered address and secret key.
+/// A player's seat as stored: registered address, display name and secret key.
 #[derive(Debug, Clone)]
 pub struct Player {
+    /// What the player is matched by.
     pub email: String,
+    /// Only for the mails (greeting, `To`); never used to match.
+    pub name: Option<String>,
     pub key: String,
 }
 
-/// A player's seat as the reply writer needs it: the registered address and
-/// the game address.
+/// A player's seat as the reply writer needs it: the registered address,
+/// the display name and the game address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Seat {
     pub email: String,
+    pub name: Option<String>,
     pub address: String,
+}
+
+impl Seat {
+    /// `Anna Smith (anna@x.example)`, or the address alone without a name.
+    pub fn who(&self) -> String {
+        match &self.name {
+            Some(name) => format!("{name} ({})", self.email),
+            None => self.email.clone(),
+        }
+    }
 }
 
 /// A game with what the decision needs.
@@ -56,6 +70,7 @@ impl GameView {
     pub fn seats(&self, referee: &RefereeConfig) -> (Seat, Seat) {
         let seat = |p: &Player| Seat {
             email: p.email.clone(),
+            name: p.name.clone(),
             address: game_address(referee, self.id, &p.key),
         };
         (seat(&self.white), seat(&self.black))

@@ -59,10 +59,12 @@ pub fn game_17(moves: &[&str]) -> GameView {
         id: 17,
         white: Player {
             email: "anna@example.org".to_owned(),
+            name: None,
             key: WHITE_KEY.to_owned(),
         },
         black: Player {
             email: "ben@example.net".to_owned(),
+            name: None,
             key: BLACK_KEY.to_owned(),
         },
         record: Record::replay(None, moves.iter().map(|m| m.parse().expect("an ICCF move")))

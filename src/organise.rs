@@ -13,6 +13,7 @@ use crate::config::RefereeConfig;
 use crate::game::{Record, RecordError};
 use crate::keys::new_key;
 use crate::mail::render::{RenderError, render};
+use crate::mailbox::{Mailbox, NotAnAddress};
 use crate::referee::{Verdict, judge};
 use crate::reply;
 use crate::store::games::NewGameRow;
@@ -36,6 +37,13 @@ pub enum OrganiseError {
     Unwritable { to: String, source: RenderError },
     #[error("a player cannot play against themselves ({0})")]
     SamePlayer(String),
+    /// Not `source`: the text already says why, and a printed error chain
+    /// would say it twice.
+    #[error("{seat}: {error}")]
+    NotAnAddress {
+        seat: &'static str,
+        error: NotAnAddress,
+    },
 }
 
 impl From<sqlx::Error> for OrganiseError {
@@ -47,6 +55,8 @@ impl From<sqlx::Error> for OrganiseError {
 /// A game to create.
 #[derive(Debug, Clone, Copy)]
 pub struct NewGame<'a> {
+    /// `anna@x.example` or `Anna Smith <anna@x.example>`: the player is
+    /// matched by the address; the name is kept for the mails.
     pub white: &'a str,
     pub black: &'a str,
     /// Start from this position instead of the initial one.
@@ -73,10 +83,11 @@ pub async fn create_game(
     mailing: Mailing,
 ) -> Result<StoredGame, OrganiseError> {
     let record = Record::new(new.fen).map_err(OrganiseError::BadStart)?;
-    let (white, black) = (
-        new.white.trim().to_ascii_lowercase(),
-        new.black.trim().to_ascii_lowercase(),
-    );
+    let mailbox = |seat, text| {
+        Mailbox::parse(text).map_err(|error| OrganiseError::NotAnAddress { seat, error })
+    };
+    let (white_box, black_box) = (mailbox("white", new.white)?, mailbox("black", new.black)?);
+    let (white, black) = (white_box.email.clone(), black_box.email.clone());
     if white == black {
         return Err(OrganiseError::SamePlayer(white));
     }
@@ -97,6 +108,8 @@ pub async fn create_game(
         &NewGameRow {
             white: &white,
             black: &black,
+            white_name: white_box.name.as_deref(),
+            black_name: black_box.name.as_deref(),
             white_key: &new_key(),
             black_key: &new_key(),
             start_fen: record.start_fen(),

@@ -52,7 +52,11 @@ impl Event {
 /// A mail to write, before rendering.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OutMail {
+    /// The recipient's address: whom the mail is for, and what the hourly
+    /// limit compares with the sender.
     pub to: String,
+    /// The recipient's display name, for the `To` header, when known.
+    pub to_name: Option<String>,
     /// The recipient's own game address, so a plain "reply" reaches the game.
     pub reply_to: Option<String>,
     pub subject: String,
@@ -99,6 +103,7 @@ impl GameContext<'_> {
         let seat = self.seat(to);
         OutMail {
             to: seat.email.clone(),
+            to_name: seat.name.clone(),
             reply_to: Some(seat.address.clone()),
             subject: subject(Some(self.id), text),
             body,
@@ -156,7 +161,9 @@ pub fn welcome_mails(game: &GameContext<'_>, event: Option<&str>) -> Vec<OutMail
         .map(|c| {
             let me = game.seat(c);
             let them = game.seat(!c);
-            let mut body = format!(
+            let mut body = greeting(me);
+            let _ = write!(
+                body,
                 "Game {}{}: you play {} against {}.\n\
                  Your address for this game is {} - reply to this mail to reach it.\n\
                  Moves are written in ICCF numeric notation: from-square then to-square, each square\n\
@@ -165,7 +172,7 @@ pub fn welcome_mails(game: &GameContext<'_>, event: Option<&str>) -> Vec<OutMail
                 game.id,
                 event.map(|e| format!(" ({e})")).unwrap_or_default(),
                 ColorName(c),
-                them.email,
+                them.who(),
                 me.address,
             );
             body.push_str(&game.picture(game.record));
@@ -173,7 +180,11 @@ pub fn welcome_mails(game: &GameContext<'_>, event: Option<&str>) -> Vec<OutMail
             game.mail(
                 c,
                 Event::Notice,
-                &format!("new game: you play {} against {}", ColorName(c), them.email),
+                &format!(
+                    "new game: you play {} against {}",
+                    ColorName(c),
+                    them.name.as_deref().unwrap_or(&them.email)
+                ),
                 body,
             )
         })
@@ -184,18 +195,28 @@ pub fn welcome_mails(game: &GameContext<'_>, event: Option<&str>) -> Vec<OutMail
 /// the old one no longer works, and replying to this mail reaches the new one.
 pub fn new_address_mail(game: &GameContext<'_>, seat: Color) -> OutMail {
     let me = game.seat(seat);
-    let mut body = format!(
+    let mut body = greeting(me);
+    let _ = write!(
+        body,
         "The organiser gave you a new address for game {} (you play {} against {}).\n\
          Your address for this game is now {} - reply to this mail to reach it.\n\
          Mail to your old address is no longer played.\n\n",
         game.id,
         ColorName(seat),
-        game.seat(!seat).email,
+        game.seat(!seat).who(),
         me.address,
     );
     body.push_str(&game.picture(game.record));
     body.push_str(&footer(game.record.turn() == seat, game.record));
     game.mail(seat, Event::Notice, "your new game address", body)
+}
+
+/// `Hello Anna Smith,` and a blank line when the player's name is known.
+fn greeting(seat: &Seat) -> String {
+    seat.name
+        .as_ref()
+        .map(|name| format!("Hello {name},\n\n"))
+        .unwrap_or_default()
 }
 
 fn end_text(end: GameEnd) -> String {
@@ -528,6 +549,7 @@ fn notice_mail(
                 Some(ctx.id),
                 answering,
             );
+            m.to_name = seat.name.clone();
             m.reply_to = Some(seat.address.clone());
             Some(m)
         }),
@@ -595,6 +617,7 @@ fn security_notice(game: i64, seat: &Seat, body: String) -> OutMail {
         Some(game),
         None,
     );
+    m.to_name = seat.name.clone();
     m.reply_to = Some(seat.address.clone());
     m
 }
@@ -609,6 +632,7 @@ fn notice(
 ) -> OutMail {
     OutMail {
         to: to.to_owned(),
+        to_name: None,
         reply_to: None,
         subject: subject(game, text),
         body,

@@ -60,10 +60,13 @@ pub fn render(
         Some(referee.name.clone()),
         referee.address.parse().map_err(RenderError::Referee)?,
     );
-    let to: Mailbox = mail.to.parse().map_err(|source| RenderError::Recipient {
-        to: mail.to.clone(),
-        source,
-    })?;
+    let to = Mailbox::new(
+        mail.to_name.clone(),
+        mail.to.parse().map_err(|source| RenderError::Recipient {
+            to: mail.to.clone(),
+            source,
+        })?,
+    );
     let mut builder = Message::builder()
         .from(from)
         .to(to)

@@ -20,10 +20,13 @@ pub struct StoredGame {
     pub created_at: i64,
 }
 
-/// A new game's row: both players (lower-cased), their keys, where it starts.
+/// A new game's row: both players (lower-cased) and their display names,
+/// their keys, where it starts.
 pub struct NewGameRow<'a> {
     pub white: &'a str,
     pub black: &'a str,
+    pub white_name: Option<&'a str>,
+    pub black_name: Option<&'a str>,
     pub white_key: &'a str,
     pub black_key: &'a str,
     pub start_fen: &'a str,
@@ -50,11 +53,13 @@ fn color_parse(s: &str) -> Option<Color> {
 pub async fn insert(conn: &mut SqliteConnection, game: &NewGameRow<'_>) -> Result<i64, StoreError> {
     let now = now_secs();
     Ok(sqlx::query(
-        "INSERT INTO games (white_email, black_email, white_key, black_key, start_fen, event, thread_root, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        "INSERT INTO games (white_email, black_email, white_name, black_name, white_key, black_key, start_fen, event, thread_root, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(game.white)
     .bind(game.black)
+    .bind(game.white_name)
+    .bind(game.black_name)
     .bind(game.white_key)
     .bind(game.black_key)
     .bind(game.start_fen)
@@ -107,7 +112,7 @@ pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
 /// The game `id` with its record replayed from its moves, if it exists.
 pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredGame>, StoreError> {
     let Some(row) = sqlx::query(
-        "SELECT white_email, black_email, white_key, black_key, start_fen, event, result, termination, draw_offer, thread_root, created_at
+        "SELECT white_email, black_email, white_key, black_key, start_fen, event, result, termination, draw_offer, thread_root, created_at, white_name, black_name
          FROM games WHERE id = ?",
     )
     .bind(id)
@@ -150,10 +155,12 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
             id,
             white: Player {
                 email: row.get(0),
+                name: row.get(11),
                 key: row.get(2),
             },
             black: Player {
                 email: row.get(1),
+                name: row.get(12),
                 key: row.get(3),
             },
             record,

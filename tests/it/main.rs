@@ -15,6 +15,7 @@ mod notation;
 mod notation_cli;
 mod ops_cli;
 mod package;
+mod player_names;
 mod serve_delivery;
 mod serve_maildir;
 mod smtp_transport;
