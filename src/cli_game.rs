@@ -10,7 +10,6 @@ use wildt::command::Command;
 use wildt::decide::game_address;
 use wildt::game::{MoveNumberText, PgnHeaders, board_diagram, pgn, record_text, status_line};
 use wildt::handle::{Handled, Mode, Source, handle_message};
-use wildt::mailbox::Mailbox;
 use wildt::organise::{self, Mailing, NewGame};
 use wildt::referee::Verdict;
 use wildt::store::{Store, StoredGame};
@@ -126,11 +125,10 @@ fn game_json(g: &StoredGame, referee: &wildt::config::RefereeConfig) -> Value {
 
 /// `Anna Smith <anna@x.example>`, or the address alone.
 fn who(p: &wildt::decide::Player) -> String {
-    Mailbox {
-        name: p.name.clone(),
-        email: p.email.clone(),
+    match &p.name {
+        Some(name) => format!("{name} <{}>", p.email),
+        None => p.email.clone(),
     }
-    .to_string()
 }
 
 fn print_json(v: &Value) -> anyhow::Result<()> {

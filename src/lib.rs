@@ -9,7 +9,6 @@
 //! - [`clock`]    day clocks: controls, charges, leave, deadlines, forfeits [pure]
 //! - [`command`]  what a player asks: a move, resign, draw, status          [pure]
 //! - [`intake`]   raw mail bytes -> who, which game, what command           [pure]
-//! - [`mailbox`]  `Anna Smith <anna@x.example>` -> name and address         [pure]
 //! - [`game`]     the game record, its end and result, FEN; diagram, PGN  [pure]
 //! - [`referee`]  (game record, command) -> verdict, and its effect        [pure]
 //! - [`conditional`] "if 7866 then 4143": read, check, store, apply       [pure]
@@ -56,7 +55,6 @@ pub mod intake;
 pub mod keys;
 #[cfg(feature = "server")]
 pub mod mail;
-pub mod mailbox;
 pub mod notation;
 #[cfg(feature = "server")]
 pub mod ops;

@@ -10,10 +10,10 @@ use shakmaty::Color;
 
 use crate::command::Command;
 use crate::config::RefereeConfig;
+use crate::event::{PlayerListError, parse_player};
 use crate::game::{Record, RecordError};
 use crate::keys::new_key;
 use crate::mail::render::{RenderError, render};
-use crate::mailbox::{Mailbox, NotAnAddress};
 use crate::referee::{Verdict, judge};
 use crate::reply;
 use crate::store::games::NewGameRow;
@@ -39,16 +39,36 @@ pub enum OrganiseError {
     SamePlayer(String),
     /// Not `source`: the text already says why, and a printed error chain
     /// would say it twice.
-    #[error("{seat}: {error}")]
+    #[error(
+        "{seat}: {}; write `anna@example.org` or `Anna Smith <anna@example.org>`",
+        why(error)
+    )]
     NotAnAddress {
         seat: &'static str,
-        error: NotAnAddress,
+        error: PlayerListError,
     },
 }
 
 impl From<sqlx::Error> for OrganiseError {
     fn from(e: sqlx::Error) -> OrganiseError {
         OrganiseError::Store(StoreError::Sql(e))
+    }
+}
+
+/// Why one player given to `game new` is not one address, in the words of
+/// a single entry (the list errors count lines, which a single entry has not).
+fn why(e: &PlayerListError) -> String {
+    match e {
+        PlayerListError::NotAnAddress { entry, .. } => {
+            format!("`{entry}` is not an e-mail address")
+        }
+        PlayerListError::Unbalanced { entry, .. } => {
+            format!("`{entry}` has an unclosed quote or angle bracket")
+        }
+        PlayerListError::BadName { entry, .. } => {
+            format!("the name in `{entry}` may not contain @, < or >")
+        }
+        PlayerListError::Empty | PlayerListError::Duplicate { .. } => e.to_string(),
     }
 }
 
@@ -84,7 +104,7 @@ pub async fn create_game(
 ) -> Result<StoredGame, OrganiseError> {
     let record = Record::new(new.fen).map_err(OrganiseError::BadStart)?;
     let mailbox = |seat, text| {
-        Mailbox::parse(text).map_err(|error| OrganiseError::NotAnAddress { seat, error })
+        parse_player(text).map_err(|error| OrganiseError::NotAnAddress { seat, error })
     };
     let (white_box, black_box) = (mailbox("white", new.white)?, mailbox("black", new.black)?);
     let (white, black) = (white_box.email.clone(), black_box.email.clone());
