@@ -249,6 +249,10 @@ virtual_mailbox_maps = texthash:$pf/etc/vmailbox
 # without them).
 smtpd_recipient_restrictions = check_recipient_access texthash:$pf/etc/recipient_access, check_recipient_access regexp:$pf/etc/no_subaddress
 virtual_transport = lmtp:inet:$RIG_HOST:$LMTP_PORT
+# One recipient per LMTP delivery, as wildt's README asks of a deployment:
+# Dovecot writes Delivered-To only into a copy with a single recipient, and
+# wildt routes each copy of a mail to two game addresses by it.
+lmtp_destination_recipient_limit = 1
 smtpd_tls_cert_file = $MAILROOT/cert.pem
 smtpd_tls_key_file = $MAILROOT/key.pem
 smtpd_tls_security_level = may

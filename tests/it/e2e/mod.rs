@@ -8,7 +8,8 @@
 //! account and its players among the rig's `p01..p40@example.org`, and empties
 //! their INBOXes first. Accounts: whole_game p05-p07, many_games p08-p12,
 //! bad_input p13-p16, crash p17-p21, outage (SMTP) p22-p24, outage (IMAP)
-//! p25-p27, uidvalidity p28-p30, graceful_stop p31-p35, sender_auth p36-p38.
+//! p25-p27, uidvalidity p28-p30, graceful_stop p31-p35, sender_auth p36-p38,
+//! two_games p39-p40 with p03-p04.
 //!
 //! The disruptive scenarios (they stop the rig's servers) live in
 //! [`outage`]; `scripts/test.sh` runs them alone, after everything else.
@@ -19,6 +20,7 @@ mod graceful_stop;
 mod many_games;
 pub mod outage;
 mod sender_auth;
+mod two_games;
 mod uidvalidity;
 mod whole_game;
 
