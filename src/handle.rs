@@ -57,9 +57,9 @@ pub enum Mode {
 /// What became of a message.
 #[derive(Debug)]
 pub enum Handled {
-    /// Seen before (same bytes, same inbox coordinates, or another copy of
-    /// the same Message-ID from the same sender in the same game): nothing
-    /// done again.
+    /// Seen before (same bytes, same inbox coordinates, or another copy:
+    /// the same Message-ID from the same sender in the same game, with the
+    /// same body): nothing done again.
     Duplicate { outcome: String },
     Decided {
         intake: Box<Intake>,
