@@ -7,12 +7,15 @@
 //! `handle`; the store only looks up the game before and records the
 //! decision after.
 
+pub mod conditional;
+
 use std::fmt;
 
 use shakmaty::Color;
 use subtle::ConstantTimeEq;
 
 use crate::auth::{self, AuthOutcome};
+use crate::conditional::{ConditionalParseError, ConditionalText};
 use crate::config::{RefereeConfig, Rules};
 use crate::game::Record;
 use crate::intake::{Disposition, Intake, Reading, Unclear};
@@ -108,6 +111,8 @@ pub enum Outcome {
     DrawDeclined,
     Status,
     Rejected,
+    /// Only conditional moves (or their cancellation), no command.
+    Conditionals,
 }
 
 impl Outcome {
@@ -128,6 +133,7 @@ impl Outcome {
             Outcome::DrawDeclined => "draw_declined",
             Outcome::Status => "status",
             Outcome::Rejected => "rejected",
+            Outcome::Conditionals => "conditionals",
         }
     }
 
@@ -209,6 +215,13 @@ pub struct Decision {
     /// server is configured, or the message has no `From`), for the log and
     /// `wildt check`.
     pub auth: Option<AuthOutcome>,
+    /// What the mail's conditional lines did to the sender's stored set, if
+    /// it had any.
+    pub conditional: Option<conditional::SetChange>,
+    /// The prepared answers played after the verdict and what becomes of
+    /// each seat's stored set ([`conditional::follow`], once the stored sets
+    /// are loaded); `None` when nothing changes.
+    pub sequel: Option<conditional::Sequel>,
 }
 
 impl Decision {
@@ -223,12 +236,23 @@ impl Decision {
             notice: None,
             reply_budget: 0,
             auth: None,
+            conditional: None,
+            sequel: None,
         }
     }
 
     fn with_notice(mut self, notice: Notice) -> Decision {
         self.notice = Some(notice);
         self
+    }
+
+    /// The game as it is to be stored: after the verdict and any prepared
+    /// answers; `None` when the game does not change.
+    pub fn final_record(&self) -> Option<&Record> {
+        self.sequel
+            .as_ref()
+            .and_then(conditional::Sequel::record_after)
+            .or(self.record_after.as_ref())
     }
 }
 
@@ -351,7 +375,7 @@ fn decide_inner(
                 })
             }
         }
-        (Some(k), Some(s)) if k == s => judged(game, k, reading),
+        (Some(k), Some(s)) if k == s => judged(game, k, reading, intake.conditionals.as_ref()),
         (Some(_), Some(s)) => Decision::new(
             Outcome::OtherSeatKey,
             format!("{from} used the other seat's address"),
@@ -416,10 +440,22 @@ fn old_form_promotion(
     }
 }
 
-fn judged(game: &GameView, seat: Color, reading: &Reading) -> Decision {
+fn judged(
+    game: &GameView,
+    seat: Color,
+    reading: &Reading,
+    conditionals: Option<&Result<ConditionalText, ConditionalParseError>>,
+) -> Decision {
     let record = &game.record;
     let verdict = match reading {
         Reading::Command(c) => judge(record, seat, c),
+        // Conditions alone: checked against the game as it stands.
+        Reading::Unclear(Unclear::NothingFound) if conditionals.is_some() => {
+            let mut d = Decision::new(Outcome::Conditionals, "conditional moves");
+            d.seat = Some(seat);
+            d.conditional = conditionals.map(|c| conditional::set_change(c, record, seat));
+            return d;
+        }
         Reading::Unclear(unclear) => match old_form_promotion(record, seat, unclear) {
             Some((mv, why)) => Verdict::Rejected(Rejection::Illegal {
                 number: record.next_number(),
@@ -434,6 +470,7 @@ fn judged(game: &GameView, seat: Color, reading: &Reading) -> Decision {
                     },
                 );
                 d.seat = Some(seat);
+                d.conditional = conditionals.map(|_| conditional::SetChange::NotConsidered);
                 return d;
             }
         },
@@ -463,6 +500,9 @@ fn judged(game: &GameView, seat: Color, reading: &Reading) -> Decision {
     };
     let mut d = Decision::new(outcome, detail);
     d.seat = Some(seat);
+    // The set starts after the mail's own move; a refused move leaves the
+    // game as it was, and the set is checked against that.
+    d.conditional = conditionals.map(|c| conditional::set_change(c, &after, seat));
     d.record_after = outcome.changes_game().then_some(after);
     d.verdict = Some(verdict);
     d

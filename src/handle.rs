@@ -10,15 +10,18 @@
 use std::fmt;
 
 use sha2::{Digest, Sha256};
+use shakmaty::Color;
 
 use crate::config::Rules;
+use crate::decide::conditional::{Fate, Sequel};
 use crate::decide::{self, Decision};
 use crate::intake::{self, Intake};
 use crate::mail::InboxId;
 use crate::mail::render::{Rendered, render};
+use crate::referee::Verdict;
 use crate::reply::{self, Letters};
 use crate::store::messages::MessageRow;
-use crate::store::{Store, StoreError, games, messages, now_secs, outbox};
+use crate::store::{Store, StoreError, conditionals, games, messages, now_secs, outbox};
 
 /// Where a message came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,7 +122,14 @@ pub async fn handle_message(
         now,
     )
     .await?;
-    let decision = decide::judge_message(raw, &intake, view, recent, rules);
+    let mut decision = decide::judge_message(raw, &intake, view, recent, rules);
+    if let (Some(g), Some(_)) = (view, decision.seat) {
+        // Both seats' sets are read and written in this transaction: the
+        // opponent's move and the prepared answer are stored together or
+        // not at all.
+        let stored = conditionals::load(&mut tx, g.id).await?;
+        decide::conditional::follow(&mut decision, g, stored);
+    }
     let letters = reply::write(&decision, &intake, view, &rules.referee);
     let message_row = messages::insert(
         &mut tx,
@@ -137,8 +147,11 @@ pub async fn handle_message(
         },
     )
     .await?;
-    if let (Some(after), Some(g)) = (&decision.record_after, view) {
+    if let (Some(after), Some(g)) = (decision.final_record(), view) {
         games::save_change(&mut tx, g.id, &g.record, after, Some(message_row)).await?;
+    }
+    if let (Some(sequel), Some(g)) = (&decision.sequel, view) {
+        save_sequel(&mut tx, g.id, sequel).await?;
     }
     let root = stored.as_ref().map(|g| g.thread_root.as_str());
     let mut rendered = Vec::with_capacity(letters.mails.len());
@@ -173,6 +186,28 @@ pub async fn handle_message(
         letters,
         mails: rendered,
     })
+}
+
+/// Writes what the stored sets became, and marks the prepared answers'
+/// plies as free of reflection time.
+async fn save_sequel(
+    conn: &mut sqlx::SqliteConnection,
+    game: i64,
+    sequel: &Sequel,
+) -> Result<(), StoreError> {
+    for seat in [Color::White, Color::Black] {
+        match sequel.fate.get(seat) {
+            Fate::Keep => {}
+            Fate::Store(tree) => conditionals::save(conn, game, tree).await?,
+            Fate::Clear(_) => conditionals::clear(conn, game, seat).await?,
+        }
+    }
+    for p in &sequel.played {
+        if matches!(p.verdict, Verdict::Moved { .. }) {
+            games::mark_prepared(conn, game, p.after.plies().len()).await?;
+        }
+    }
+    Ok(())
 }
 
 /// The message's digest, the key against deciding it twice. Of a message

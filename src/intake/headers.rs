@@ -25,6 +25,7 @@ pub(super) fn envelope(message: &Message<'_>, cfg: &IntakeConfig) -> Intake {
         game_address,
         to_bare_referee,
         disposition: Disposition::Read(Reading::Unclear(Unclear::NothingFound)),
+        conditionals: None,
     }
 }
 

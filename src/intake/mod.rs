@@ -29,6 +29,9 @@ use std::fmt;
 use serde::Serialize;
 
 use crate::command::{Command, WrittenMove};
+use crate::conditional::{
+    ConditionalParseError, ConditionalText, parse_conditionals, without_conditional_lines,
+};
 use crate::notation::ParseError;
 
 /// Where the referee receives mail; game addresses are `<local>+<game>-<key>@<domain>`.
@@ -70,6 +73,11 @@ pub struct Intake {
     /// `game_address.is_none()`; kept as a field so callers need not know that.
     pub to_bare_referee: bool,
     pub disposition: Disposition,
+    /// Conditional moves ("if 12... 7866 then 13. 4143") or "cancel
+    /// conditionals" in the player's own text, read apart from the one
+    /// command (`None`: the text holds none). The command scan never sees
+    /// these lines. Checked against the game by `decide`.
+    pub conditionals: Option<Result<ConditionalText, ConditionalParseError>>,
 }
 
 /// `chess+17-k3x9qp2m@club.example` -> game 17, key `k3x9qp2m` (lower-cased).
@@ -219,6 +227,12 @@ pub fn read_sized(raw: &[u8], size: usize, cfg: &IntakeConfig) -> Intake {
     let reading = match parser.parse(raw) {
         Some(message) => {
             let body = text::player_text(&message);
+            intake.conditionals = parse_conditionals(&body, cfg.max_commands).transpose();
+            let body = if intake.conditionals.is_some() {
+                without_conditional_lines(&body)
+            } else {
+                body
+            };
             let subject_line = subject::command_text(&intake.subject);
             scan::decide(&body, subject_line.as_deref(), cfg.max_commands)
         }
@@ -253,6 +267,7 @@ fn malformed() -> Intake {
         game_address: None,
         to_bare_referee: true,
         disposition: Disposition::Read(Reading::Unclear(Unclear::Malformed)),
+        conditionals: None,
     }
 }
 

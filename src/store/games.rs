@@ -221,3 +221,19 @@ pub async fn save_change(
     .await?;
     Ok(())
 }
+
+/// Marks ply `ply` (1-based) of game `game` as a prepared answer played from
+/// a stored set of conditional moves: made the moment the opponent's move
+/// arrived, it costs no reflection time.
+pub async fn mark_prepared(
+    conn: &mut SqliteConnection,
+    game: i64,
+    ply: usize,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE moves SET prepared = 1 WHERE game_id = ? AND ply = ?")
+        .bind(game)
+        .bind(i64::try_from(ply).unwrap_or(i64::MAX))
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}

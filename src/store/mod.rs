@@ -5,6 +5,7 @@
 //! arrives is `handle`, what the organiser does is `organise`; both drive
 //! these functions inside one `BEGIN IMMEDIATE` transaction ([`Store::begin`]).
 
+pub mod conditionals;
 pub mod games;
 pub mod messages;
 pub mod outbox;

@@ -1,0 +1,239 @@
+//! Conditional moves in a decision: what a mail's set of conditions does to
+//! the sender's stored set ([`set_change`]), and what the stored sets do once
+//! the mail's move is on the board ([`follow`]): the prepared answers played,
+//! and each seat's set kept, replaced or cleared. [pure: no IO]
+//!
+//! `handle` loads both seats' stored sets and writes back what [`Sequel`]
+//! says, in the message's own transaction; `reply` writes the words.
+//!
+//! ## Chains: both players with a set
+//! A player's stored set always waits for the opponent's next move: when it
+//! is the player's turn, the set has just been used (its rest waits for the
+//! opponent's following move) or cleared. So a mail's hand move can meet at
+//! most one stored set, the opponent's. But the same mail may bring a new set
+//! of the sender's, anchored at the opponent's next move, and the opponent's
+//! prepared answer *is* that move: the sender's new set answers it, the
+//! opponent's rest answers that, and so on. [`follow`] plays this out until a
+//! side has no set, a move falls off a set, or the game ends. It always
+//! stops: every prepared answer uses up one level of a finite tree.
+
+use shakmaty::{ByColor, Color};
+
+use crate::command::MoveNumber;
+use crate::conditional::{
+    Action, Applied, ConditionalParseError, ConditionalText, ConditionalTree, Matched,
+    SetRejection, apply, validate,
+};
+use crate::game::Record;
+use crate::notation::IccfMove;
+use crate::referee::{Verdict, judge};
+
+use super::{Decision, GameView};
+
+/// What a mail's conditional lines did to the sender's stored set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SetChange {
+    /// A new set, checked against the game: it replaces the stored one.
+    Replaced(ConditionalTree),
+    /// "cancel conditionals": the stored set is cleared.
+    Cancelled,
+    /// The set fails in the game (after the mail's own move): refused
+    /// whole, the stored set stays; the mail's own move still counts.
+    Rejected(SetRejection),
+    /// The lines cannot be read at all: refused, the stored set stays.
+    Unreadable(ConditionalParseError),
+    /// The rest of the message was not one clear command, so where the set
+    /// would start is unknown: not looked at, the stored set stays.
+    NotConsidered,
+}
+
+/// The sender's set change: `text` as the intake read it, checked against
+/// `after_own_move`, the record after the mail's own move (the game's
+/// record if the mail has none or it was refused).
+pub fn set_change(
+    text: &Result<ConditionalText, ConditionalParseError>,
+    after_own_move: &Record,
+    seat: Color,
+) -> SetChange {
+    match text {
+        Err(e) => SetChange::Unreadable(e.clone()),
+        Ok(ConditionalText::Cancel) => SetChange::Cancelled,
+        Ok(ConditionalText::Set(set)) => match validate(set, after_own_move, seat) {
+            Ok(tree) => SetChange::Replaced(tree),
+            Err(why) => SetChange::Rejected(why),
+        },
+    }
+}
+
+/// A prepared answer played for `seat` the moment the opponent's move came.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    pub seat: Color,
+    /// The branch that matched: the opponent's move and the answer.
+    pub matched: Matched,
+    /// The referee's verdict on the answer (a move, or an accepted draw).
+    pub verdict: Verdict,
+    /// The game after the answer.
+    pub after: Record,
+}
+
+/// Why a seat's stored set is cleared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cleared {
+    /// The player cancelled it.
+    Cancelled,
+    /// Its last prepared answer was played.
+    UsedUp,
+    /// The opponent played `opponent` (as move `number`), which no line foresaw.
+    OffTree {
+        number: MoveNumber,
+        opponent: IccfMove,
+    },
+    /// The line ended in "accept draw", but the opponent's move came without
+    /// an offer: nothing was played.
+    NoOfferToAccept {
+        number: MoveNumber,
+        opponent: IccfMove,
+    },
+    /// The game is over.
+    GameOver,
+    /// The set no longer fits the game (changed by hand): never played.
+    Stale,
+}
+
+/// What becomes of one seat's stored set.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Fate {
+    /// Left as it is (or none stored and none given).
+    #[default]
+    Keep,
+    /// Stored (a new set, or what remains of the old one).
+    Store(ConditionalTree),
+    Clear(Cleared),
+}
+
+/// What the stored sets did after the mail's own move.
+#[derive(Debug, Clone, Default)]
+pub struct Sequel {
+    /// Prepared answers played, in order.
+    pub played: Vec<Prepared>,
+    /// What becomes of each seat's stored set.
+    pub fate: ByColor<Fate>,
+}
+
+impl Sequel {
+    /// The game after the last prepared answer, if any was played.
+    pub fn record_after(&self) -> Option<&Record> {
+        self.played.last().map(|p| &p.after)
+    }
+
+    /// Whether the stored sets change or anything was played.
+    pub fn is_empty(&self) -> bool {
+        self.played.is_empty()
+            && matches!(self.fate.white, Fate::Keep)
+            && matches!(self.fate.black, Fate::Keep)
+    }
+}
+
+/// Plays out the stored sets `stored` (each seat's, as loaded in the
+/// message's transaction) after `decision` on `game`, and records the result
+/// in `decision.sequel`. The sender's set change in the decision comes first:
+/// a new set replaces the stored one before anything is played.
+pub fn follow(decision: &mut Decision, game: &GameView, stored: ByColor<Option<ConditionalTree>>) {
+    let Some(seat) = decision.seat else {
+        return;
+    };
+    let mut trees = stored;
+    let mut fate: ByColor<Fate> = ByColor::default();
+    match &decision.conditional {
+        Some(SetChange::Replaced(tree)) => {
+            *trees.get_mut(seat) = Some(tree.clone());
+            *fate.get_mut(seat) = Fate::Store(tree.clone());
+        }
+        Some(SetChange::Cancelled) => {
+            *trees.get_mut(seat) = None;
+            *fate.get_mut(seat) = Fate::Clear(Cleared::Cancelled);
+        }
+        _ => {}
+    }
+    let mut played = Vec::new();
+    if let Some(start) = &decision.record_after {
+        let mut record = start.clone();
+        let mut plies_before = game.record.plies().len();
+        loop {
+            if record.is_over() {
+                for c in [Color::White, Color::Black] {
+                    if trees.get(c).is_some() {
+                        *trees.get_mut(c) = None;
+                        *fate.get_mut(c) = Fate::Clear(Cleared::GameOver);
+                    }
+                }
+                break;
+            }
+            // Only a new move is an answer to wait for: a draw offer or
+            // decline alone leaves every set as it is.
+            if record.plies().len() == plies_before {
+                break;
+            }
+            let responder = record.turn();
+            let Some(tree) = trees.get(responder).clone() else {
+                break;
+            };
+            let Some((number, opponent)) = last_move(&record) else {
+                break;
+            };
+            let cleared = match apply(&tree, &record) {
+                Applied::Matched(m) => match (m.action, m.command()) {
+                    (Action::Nothing, _) | (_, None) => {
+                        Cleared::NoOfferToAccept { number, opponent }
+                    }
+                    (_, Some(command)) => {
+                        let verdict = judge(&record, responder, &command);
+                        if matches!(verdict, Verdict::Rejected(_)) {
+                            Cleared::Stale
+                        } else {
+                            let mut after = record.clone();
+                            after.apply(&verdict);
+                            *trees.get_mut(responder) = m.remaining.clone();
+                            *fate.get_mut(responder) = match &m.remaining {
+                                Some(rest) => Fate::Store(rest.clone()),
+                                None => Fate::Clear(Cleared::UsedUp),
+                            };
+                            plies_before = record.plies().len();
+                            record = after.clone();
+                            played.push(Prepared {
+                                seat: responder,
+                                matched: m,
+                                verdict,
+                                after,
+                            });
+                            continue;
+                        }
+                    }
+                },
+                Applied::OffTree { opponent } => Cleared::OffTree { number, opponent },
+                Applied::Stale => Cleared::Stale,
+            };
+            *trees.get_mut(responder) = None;
+            *fate.get_mut(responder) = Fate::Clear(cleared);
+            break;
+        }
+    }
+    let sequel = Sequel { played, fate };
+    if !sequel.is_empty() {
+        if !sequel.played.is_empty() {
+            decision.detail = format!(
+                "{}; {} prepared answer(s) played",
+                decision.detail,
+                sequel.played.len()
+            );
+        }
+        decision.sequel = Some(sequel);
+    }
+}
+
+/// The record's last move, with its number.
+fn last_move(record: &Record) -> Option<(MoveNumber, IccfMove)> {
+    let last = record.plies().last()?;
+    Some((record.number_of_ply(record.plies().len() - 1), last.iccf))
+}
