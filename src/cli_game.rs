@@ -43,11 +43,18 @@ pub enum GameCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Show a game: board, record, whose move.
+    /// Show a game: board, record, whose move; with `--as SEAT
+    /// --conditionals`, that seat's stored conditional moves instead (for
+    /// the organiser only: never shown to the opponent).
     Show {
         id: i64,
         #[arg(long)]
         json: bool,
+        /// Show the stored conditional moves of the seat given with `--as`.
+        #[arg(long, requires = "seat")]
+        conditionals: bool,
+        #[arg(long = "as", value_parser = ["white", "black"], requires = "conditionals")]
+        seat: Option<String>,
     },
     /// Record a move (or resign, offer-draw, accept-draw, decline-draw,
     /// claim-draw) by hand, as for a postcard game.
@@ -224,7 +231,36 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             }
             ExitCode::SUCCESS
         }
-        GameCommand::Show { id, json } => {
+        GameCommand::Show {
+            id,
+            json,
+            conditionals: true,
+            seat: Some(seat),
+        } => {
+            get(&store, id).await?;
+            let color = if seat == "white" {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let trees = store.conditionals(id).await?;
+            let tree = trees.get(color);
+            if json {
+                print_json(&json!({"game": id, "seat": seat, "conditionals": tree}))?;
+            } else {
+                match tree {
+                    Some(t) => {
+                        outln!("Game {id}: {seat}'s conditional moves:")?;
+                        for (i, l) in t.lines().iter().enumerate() {
+                            outln!("  {}. {l}", i + 1)?;
+                        }
+                    }
+                    None => outln!("Game {id}: {seat} has no conditional moves.")?,
+                }
+            }
+            ExitCode::SUCCESS
+        }
+        GameCommand::Show { id, json, .. } => {
             let g = get(&store, id).await?;
             if json {
                 print_json(&game_json(&g, referee))?;
@@ -434,6 +470,7 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                     "outcome": decision.outcome.as_str(),
                     "detail": decision.detail,
                     "rate_limited": letters.rate_limited,
+                    "conditionals": conditionals_json(&decision),
                     "sender_auth": decision.auth.as_ref().map(|a| json!({
                         "passed": a.passed(),
                         "verdict": a.to_string(),
@@ -469,6 +506,9 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                     )
                 )?;
                 outln!("Outcome:  {} - {}", decision.outcome, decision.detail)?;
+                if let Some(text) = conditionals_text(&decision) {
+                    outln!("Conditional moves: {text}")?;
+                }
                 if letters.mails.is_empty() {
                     outln!("Replies:  none")?;
                 }
@@ -485,6 +525,41 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `check`'s view of the message's conditional moves: the parsed tree as
+/// stored, or why it was refused.
+fn conditionals_json(decision: &wildt::decide::Decision) -> Value {
+    use wildt::decide::conditional::SetChange;
+    match &decision.conditional {
+        None => Value::Null,
+        Some(SetChange::Replaced(tree)) => json!({"change": "replaced", "tree": tree}),
+        Some(SetChange::Cancelled) => json!({"change": "cancelled"}),
+        Some(SetChange::Rejected(why)) => json!({"change": "rejected", "reason": why.to_string()}),
+        Some(SetChange::Unreadable(why)) => {
+            json!({"change": "unreadable", "reason": why.to_string()})
+        }
+        Some(SetChange::NotConsidered) => json!({"change": "not_considered"}),
+    }
+}
+
+fn conditionals_text(decision: &wildt::decide::Decision) -> Option<String> {
+    use wildt::decide::conditional::SetChange;
+    Some(match decision.conditional.as_ref()? {
+        SetChange::Replaced(tree) => {
+            let mut s = "stored (replacing any earlier set):".to_owned();
+            for (i, l) in tree.lines().iter().enumerate() {
+                s.push_str(&format!("\n  {}. {l}", i + 1));
+            }
+            s
+        }
+        SetChange::Cancelled => "cancelled".to_owned(),
+        SetChange::Rejected(why) => format!("refused: {why}"),
+        SetChange::Unreadable(why) => format!("refused: {why}"),
+        SetChange::NotConsidered => {
+            "not looked at (the rest of the message is not one clear command)".to_owned()
+        }
+    })
 }
 
 #[cfg(test)]

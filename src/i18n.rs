@@ -385,6 +385,24 @@ keys! {
     AuthFoundNothing = "auth-found-nothing" [],
     Stranger = "stranger" [game: Text, from: Text, registered: Text],
     WrongAddress = "wrong-address" [game: Text, address: Text],
+
+    // conditional
+    CondSubject = "cond-subject" [],
+    CondSubjectPrepared = "cond-subject-prepared" [move: Text],
+    CondIntro = "cond-intro" [game: Text],
+    CondStored = "cond-stored" [],
+    CondCancelled = "cond-cancelled" [],
+    CondRejected = "cond-rejected" [reason: Text],
+    CondMoveCounts = "cond-move-counts" [],
+    CondNotConsidered = "cond-not-considered" [],
+    CondPreparedPlayed = "cond-prepared-played" [game: Text, opponent: Text, answer: Text],
+    CondPreparedAccepted = "cond-prepared-accepted" [game: Text, opponent: Text],
+    CondRemaining = "cond-remaining" [],
+    CondNoneRemain = "cond-none-remain" [],
+    CondRelayPrepared = "cond-relay-prepared" [],
+    CondOffTree = "cond-off-tree" [opponent: Text],
+    CondNoOffer = "cond-no-offer" [opponent: Text],
+    CondStale = "cond-stale" [],
 }
 
 /// A value for a message variable.

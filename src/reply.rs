@@ -5,6 +5,8 @@
 //! Rendering to RFC 5322 bytes happens at the edge (`mail::render`); here a mail
 //! is plain data, so tests can read exactly what a player would.
 
+mod conditional;
+
 use std::fmt::Write as _;
 
 use shakmaty::{Color, Position};
@@ -489,6 +491,7 @@ pub fn write(
             None => Vec::new(),
         },
     };
+    conditional::amend(&mut mails, decision, answering, game, referee);
     let mut rate_limited = 0;
     // The limit bounds only answers that do not advance a game: an accepted
     // move (or resignation, agreed draw, draw offer) cannot feed a mail loop,
@@ -500,7 +503,9 @@ pub fn write(
         let before = mails.len();
         let mut to_sender = 0;
         mails.retain(|m| {
-            if &m.to != sender {
+            // A prepared answer relayed to the sender is the opponent's
+            // move, not an answer to the sender's message.
+            if &m.to != sender || m.event == Event::OpponentMoved {
                 return true;
             }
             to_sender += 1;

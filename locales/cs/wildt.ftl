@@ -278,3 +278,23 @@ wrong-address =
         { $address }
 
     Odpovězte na tento e-mail a dostanete se na ni.
+
+# conditional
+cond-subject = podmíněné tahy
+cond-subject-prepared = { $move } zahráno z vašich podmíněných tahů
+cond-intro = Partie { $game }: vaše podmíněné tahy.
+cond-stored = Vaše podmíněné tahy jsou uloženy:
+cond-cancelled = Vaše podmíněné tahy jsou zrušeny; žádné už nejsou uloženy.
+cond-rejected =
+    Vaše podmíněné tahy nebyly přijaty: { $reason }.
+    Vaše dřívější podmíněné tahy, pokud nějaké jsou, zůstávají beze změny.
+cond-move-counts = Tah z vaší zprávy se přesto hraje.
+cond-not-considered = Vaše podmíněné tahy nebyly posouzeny, protože zbytek zprávy nebyl jeden jasný příkaz; pošlete je znovu se svým tahem.
+cond-prepared-played = Partie { $game }: soupeř zahrál { $opponent } a vaše připravená odpověď { $answer } byla ihned zahrána.
+cond-prepared-accepted = Partie { $game }: soupeř zahrál { $opponent } a nabídl remízu; vaše podmíněné tahy ji přijaly.
+cond-remaining = Co zbývá z vašich podmíněných tahů:
+cond-none-remain = Nezbývají žádné podmíněné tahy: na další tah odpovíte ručně.
+cond-relay-prepared = Soupeř si tento tah připravil předem; byl zahrán, jakmile dorazil váš tah.
+cond-off-tree = Vaše podmíněné tahy nepočítaly s { $opponent }, proto jsou smazány: odpovězte ručně.
+cond-no-offer = Vaše podmíněná řada končila přijetím remízy, ale { $opponent } přišel bez nabídky remízy: nic nebylo zahráno a vaše podmíněné tahy jsou vyčerpány. Odpovězte ručně.
+cond-stale = Vaše podmíněné tahy už neodpovídají partii, proto jsou smazány: odpovězte ručně.

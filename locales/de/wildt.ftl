@@ -272,3 +272,23 @@ wrong-address =
         { $address }
 
     Antworten Sie auf diese Mail, um sie zu erreichen.
+
+# conditional
+cond-subject = bedingte Züge
+cond-subject-prepared = { $move } aus Ihren bedingten Zügen gespielt
+cond-intro = Partie { $game }: Ihre bedingten Züge.
+cond-stored = Ihre bedingten Züge sind gespeichert:
+cond-cancelled = Ihre bedingten Züge sind gelöscht; es sind keine mehr gespeichert.
+cond-rejected =
+    Ihre bedingten Züge wurden nicht angenommen: { $reason }.
+    Ihre früheren bedingten Züge, falls vorhanden, bleiben unverändert.
+cond-move-counts = Der Zug in Ihrer Nachricht wird trotzdem gespielt.
+cond-not-considered = Ihre bedingten Züge wurden nicht geprüft, weil der Rest Ihrer Nachricht kein eindeutiger Befehl war; senden Sie sie mit Ihrem Zug erneut.
+cond-prepared-played = Partie { $game }: Ihr Gegner spielte { $opponent }, und Ihre vorbereitete Antwort { $answer } wurde sofort gespielt.
+cond-prepared-accepted = Partie { $game }: Ihr Gegner spielte { $opponent } und bot Remis an; Ihre bedingten Züge haben es angenommen.
+cond-remaining = Von Ihren bedingten Zügen bleibt:
+cond-none-remain = Es bleiben keine bedingten Züge: den nächsten Zug beantworten Sie von Hand.
+cond-relay-prepared = Ihr Gegner hatte diesen Zug vorbereitet; er wurde gespielt, sobald Ihr Zug eintraf.
+cond-off-tree = Ihre bedingten Züge sahen { $opponent } nicht vor und sind daher gelöscht: bitte antworten Sie von Hand.
+cond-no-offer = Ihre bedingte Zugfolge endete mit der Annahme eines Remis, aber { $opponent } kam ohne Remisangebot: nichts wurde gespielt, und Ihre bedingten Züge sind aufgebraucht. Bitte antworten Sie von Hand.
+cond-stale = Ihre bedingten Züge passen nicht mehr zur Partie und sind daher gelöscht: bitte antworten Sie von Hand.

@@ -270,3 +270,23 @@ wrong-address =
         { $address }
 
     Reply to this mail to reach it.
+
+# conditional
+cond-subject = conditional moves
+cond-subject-prepared = { $move } played from your conditional moves
+cond-intro = Game { $game }: your conditional moves.
+cond-stored = Your conditional moves are stored:
+cond-cancelled = Your conditional moves are cancelled; none are stored now.
+cond-rejected =
+    Your conditional moves were not accepted: { $reason }.
+    Your earlier conditional moves, if any, stay as they were.
+cond-move-counts = The move in your message is played all the same.
+cond-not-considered = Your conditional moves were not looked at, because the rest of your message was not one clear command; send them again with your move.
+cond-prepared-played = Game { $game }: your opponent played { $opponent }, and your prepared answer { $answer } was played at once.
+cond-prepared-accepted = Game { $game }: your opponent played { $opponent } and offered a draw; your conditional moves accepted it.
+cond-remaining = What remains of your conditional moves:
+cond-none-remain = No conditional moves remain: you answer the next move by hand.
+cond-relay-prepared = Your opponent had prepared this move in advance; it was played the moment your move arrived.
+cond-off-tree = Your conditional moves did not foresee { $opponent }, so they are cleared: please answer by hand.
+cond-no-offer = Your conditional line ended in accepting a draw, but { $opponent } came without a draw offer: nothing was played and your conditional moves are used up. Please answer by hand.
+cond-stale = Your conditional moves no longer fit the game, so they are cleared: please answer by hand.

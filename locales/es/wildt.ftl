@@ -266,3 +266,23 @@ wrong-address =
         { $address }
 
     Responda a este correo para llegar a ella.
+
+# conditional
+cond-subject = jugadas condicionales
+cond-subject-prepared = { $move } jugada desde sus jugadas condicionales
+cond-intro = Partida { $game }: sus jugadas condicionales.
+cond-stored = Sus jugadas condicionales están guardadas:
+cond-cancelled = Sus jugadas condicionales están canceladas; ya no hay ninguna guardada.
+cond-rejected =
+    Sus jugadas condicionales no fueron aceptadas: { $reason }.
+    Sus jugadas condicionales anteriores, si las hay, siguen igual.
+cond-move-counts = La jugada de su mensaje se juega de todos modos.
+cond-not-considered = Sus jugadas condicionales no se examinaron porque el resto de su mensaje no era una orden clara; envíelas de nuevo con su jugada.
+cond-prepared-played = Partida { $game }: su rival jugó { $opponent } y su respuesta preparada { $answer } se jugó al instante.
+cond-prepared-accepted = Partida { $game }: su rival jugó { $opponent } y ofreció tablas; sus jugadas condicionales las aceptaron.
+cond-remaining = Lo que queda de sus jugadas condicionales:
+cond-none-remain = No quedan jugadas condicionales: responderá a la próxima jugada a mano.
+cond-relay-prepared = Su rival había preparado esta jugada de antemano; se jugó en cuanto llegó su jugada.
+cond-off-tree = Sus jugadas condicionales no preveían { $opponent }, así que se borran: responda a mano.
+cond-no-offer = Su línea condicional terminaba aceptando tablas, pero { $opponent } llegó sin oferta de tablas: no se jugó nada y sus jugadas condicionales se agotaron. Responda a mano.
+cond-stale = Sus jugadas condicionales ya no encajan con la partida, así que se borran: responda a mano.

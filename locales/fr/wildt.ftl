@@ -270,3 +270,23 @@ wrong-address =
         { $address }
 
     Répondez à ce message pour l'atteindre.
+
+# conditional
+cond-subject = coups conditionnels
+cond-subject-prepared = { $move } joué d'après vos coups conditionnels
+cond-intro = Partie { $game } : vos coups conditionnels.
+cond-stored = Vos coups conditionnels sont enregistrés :
+cond-cancelled = Vos coups conditionnels sont annulés ; aucun n'est plus enregistré.
+cond-rejected =
+    Vos coups conditionnels n'ont pas été acceptés : { $reason }.
+    Vos coups conditionnels précédents, s'il y en a, restent inchangés.
+cond-move-counts = Le coup de votre message est joué quand même.
+cond-not-considered = Vos coups conditionnels n'ont pas été examinés, car le reste de votre message n'était pas un ordre clair ; renvoyez-les avec votre coup.
+cond-prepared-played = Partie { $game } : votre adversaire a joué { $opponent }, et votre réponse préparée { $answer } a été jouée aussitôt.
+cond-prepared-accepted = Partie { $game } : votre adversaire a joué { $opponent } en proposant nulle ; vos coups conditionnels l'ont acceptée.
+cond-remaining = Ce qui reste de vos coups conditionnels :
+cond-none-remain = Il ne reste aucun coup conditionnel : vous répondrez au prochain coup vous-même.
+cond-relay-prepared = Votre adversaire avait préparé ce coup à l'avance ; il a été joué dès l'arrivée de votre coup.
+cond-off-tree = Vos coups conditionnels ne prévoyaient pas { $opponent } ; ils sont donc effacés : répondez vous-même.
+cond-no-offer = Votre ligne conditionnelle se terminait par l'acceptation de la nulle, mais { $opponent } est venu sans proposition de nulle : rien n'a été joué et vos coups conditionnels sont épuisés. Répondez vous-même.
+cond-stale = Vos coups conditionnels ne correspondent plus à la partie ; ils sont donc effacés : répondez vous-même.

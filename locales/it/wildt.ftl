@@ -266,3 +266,23 @@ wrong-address =
         { $address }
 
     Risponda a questa e-mail per raggiungerlo.
+
+# conditional
+cond-subject = mosse condizionali
+cond-subject-prepared = { $move } giocata dalle sue mosse condizionali
+cond-intro = Partita { $game }: le sue mosse condizionali.
+cond-stored = Le sue mosse condizionali sono registrate:
+cond-cancelled = Le sue mosse condizionali sono annullate; non ne resta registrata nessuna.
+cond-rejected =
+    Le sue mosse condizionali non sono state accettate: { $reason }.
+    Le sue mosse condizionali precedenti, se ce ne sono, restano invariate.
+cond-move-counts = La mossa del suo messaggio viene giocata comunque.
+cond-not-considered = Le sue mosse condizionali non sono state esaminate perché il resto del messaggio non era un comando chiaro; le invii di nuovo con la sua mossa.
+cond-prepared-played = Partita { $game }: l'avversario ha giocato { $opponent } e la sua risposta preparata { $answer } è stata giocata subito.
+cond-prepared-accepted = Partita { $game }: l'avversario ha giocato { $opponent } offrendo la patta; le sue mosse condizionali l'hanno accettata.
+cond-remaining = Ciò che resta delle sue mosse condizionali:
+cond-none-remain = Non restano mosse condizionali: risponderà alla prossima mossa a mano.
+cond-relay-prepared = L'avversario aveva preparato questa mossa in anticipo; è stata giocata appena è arrivata la sua mossa.
+cond-off-tree = Le sue mosse condizionali non prevedevano { $opponent } e sono quindi cancellate: risponda a mano.
+cond-no-offer = La sua linea condizionale finiva accettando la patta, ma { $opponent } è arrivata senza offerta di patta: non è stato giocato nulla e le sue mosse condizionali sono esaurite. Risponda a mano.
+cond-stale = Le sue mosse condizionali non corrispondono più alla partita e sono quindi cancellate: risponda a mano.

@@ -270,3 +270,23 @@ wrong-address =
         { $address }
 
     Beantwoord deze mail om het te bereiken.
+
+# conditional
+cond-subject = voorwaardelijke zetten
+cond-subject-prepared = { $move } gespeeld uit uw voorwaardelijke zetten
+cond-intro = Partij { $game }: uw voorwaardelijke zetten.
+cond-stored = Uw voorwaardelijke zetten zijn opgeslagen:
+cond-cancelled = Uw voorwaardelijke zetten zijn geannuleerd; er zijn er nu geen opgeslagen.
+cond-rejected =
+    Uw voorwaardelijke zetten zijn niet aanvaard: { $reason }.
+    Uw eerdere voorwaardelijke zetten, als die er zijn, blijven zoals ze waren.
+cond-move-counts = De zet in uw bericht wordt toch gespeeld.
+cond-not-considered = Uw voorwaardelijke zetten zijn niet bekeken, omdat de rest van uw bericht geen duidelijke opdracht was; stuur ze opnieuw met uw zet.
+cond-prepared-played = Partij { $game }: uw tegenstander speelde { $opponent }, en uw voorbereide antwoord { $answer } is meteen gespeeld.
+cond-prepared-accepted = Partij { $game }: uw tegenstander speelde { $opponent } en bood remise aan; uw voorwaardelijke zetten hebben die aanvaard.
+cond-remaining = Wat er over is van uw voorwaardelijke zetten:
+cond-none-remain = Er zijn geen voorwaardelijke zetten meer: de volgende zet beantwoordt u zelf.
+cond-relay-prepared = Uw tegenstander had deze zet vooraf voorbereid; hij is gespeeld zodra uw zet binnenkwam.
+cond-off-tree = Uw voorwaardelijke zetten voorzagen { $opponent } niet en zijn daarom gewist: antwoord zelf.
+cond-no-offer = Uw voorwaardelijke reeks eindigde met het aanvaarden van remise, maar { $opponent } kwam zonder remiseaanbod: er is niets gespeeld en uw voorwaardelijke zetten zijn op. Antwoord zelf.
+cond-stale = Uw voorwaardelijke zetten passen niet meer bij de partij en zijn daarom gewist: antwoord zelf.

@@ -276,3 +276,23 @@ wrong-address =
         { $address }
 
     Odpowiedz na tę wiadomość, aby na niego trafić.
+
+# conditional
+cond-subject = posunięcia warunkowe
+cond-subject-prepared = { $move } zagrane z Twoich posunięć warunkowych
+cond-intro = Partia { $game }: Twoje posunięcia warunkowe.
+cond-stored = Twoje posunięcia warunkowe są zapisane:
+cond-cancelled = Twoje posunięcia warunkowe są anulowane; żadne nie są już zapisane.
+cond-rejected =
+    Twoje posunięcia warunkowe nie zostały przyjęte: { $reason }.
+    Twoje wcześniejsze posunięcia warunkowe, jeśli były, pozostają bez zmian.
+cond-move-counts = Posunięcie z Twojej wiadomości zostaje mimo to zagrane.
+cond-not-considered = Twoje posunięcia warunkowe nie zostały sprawdzone, bo reszta wiadomości nie była jednym jasnym poleceniem; wyślij je ponownie ze swoim posunięciem.
+cond-prepared-played = Partia { $game }: przeciwnik zagrał { $opponent }, a Twoja przygotowana odpowiedź { $answer } została od razu zagrana.
+cond-prepared-accepted = Partia { $game }: przeciwnik zagrał { $opponent } i zaproponował remis; Twoje posunięcia warunkowe go przyjęły.
+cond-remaining = Co zostało z Twoich posunięć warunkowych:
+cond-none-remain = Nie zostały żadne posunięcia warunkowe: na następne posunięcie odpowiesz ręcznie.
+cond-relay-prepared = Przeciwnik przygotował to posunięcie zawczasu; zostało zagrane, gdy tylko przyszło Twoje.
+cond-off-tree = Twoje posunięcia warunkowe nie przewidywały { $opponent }, więc zostały usunięte: odpowiedz ręcznie.
+cond-no-offer = Twoja linia warunkowa kończyła się przyjęciem remisu, ale { $opponent } przyszło bez propozycji remisu: nic nie zagrano, a Twoje posunięcia warunkowe się wyczerpały. Odpowiedz ręcznie.
+cond-stale = Twoje posunięcia warunkowe nie pasują już do partii, więc zostały usunięte: odpowiedz ręcznie.

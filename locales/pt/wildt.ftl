@@ -266,3 +266,23 @@ wrong-address =
         { $address }
 
     Responda a este e-mail para o usar.
+
+# conditional
+cond-subject = lances condicionais
+cond-subject-prepared = { $move } jogado a partir dos seus lances condicionais
+cond-intro = Partida { $game }: os seus lances condicionais.
+cond-stored = Os seus lances condicionais estão guardados:
+cond-cancelled = Os seus lances condicionais foram cancelados; não há nenhum guardado agora.
+cond-rejected =
+    Os seus lances condicionais não foram aceites: { $reason }.
+    Os seus lances condicionais anteriores, se houver, ficam como estavam.
+cond-move-counts = O lance da sua mensagem é jogado na mesma.
+cond-not-considered = Os seus lances condicionais não foram examinados porque o resto da mensagem não era uma ordem clara; envie-os de novo com o seu lance.
+cond-prepared-played = Partida { $game }: o adversário jogou { $opponent } e a sua resposta preparada { $answer } foi jogada de imediato.
+cond-prepared-accepted = Partida { $game }: o adversário jogou { $opponent } e propôs empate; os seus lances condicionais aceitaram-no.
+cond-remaining = O que resta dos seus lances condicionais:
+cond-none-remain = Não restam lances condicionais: responderá ao próximo lance à mão.
+cond-relay-prepared = O adversário tinha preparado este lance com antecedência; foi jogado assim que o seu lance chegou.
+cond-off-tree = Os seus lances condicionais não previam { $opponent }, por isso foram apagados: responda à mão.
+cond-no-offer = A sua linha condicional terminava aceitando o empate, mas { $opponent } veio sem proposta de empate: nada foi jogado e os seus lances condicionais esgotaram-se. Responda à mão.
+cond-stale = Os seus lances condicionais já não correspondem à partida, por isso foram apagados: responda à mão.

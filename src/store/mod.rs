@@ -92,6 +92,14 @@ impl Store {
         games::load(&mut *self.pool.acquire().await?, id).await
     }
 
+    /// Both seats' stored sets of conditional moves of game `id`.
+    pub async fn conditionals(
+        &self,
+        id: i64,
+    ) -> Result<shakmaty::ByColor<Option<crate::conditional::ConditionalTree>>, StoreError> {
+        conditionals::load(&mut *self.pool.acquire().await?, id).await
+    }
+
     pub async fn game_ids(&self) -> Result<Vec<i64>, StoreError> {
         games::ids(&mut *self.pool.acquire().await?).await
     }
