@@ -35,6 +35,9 @@ pub enum Event {
     MoveAccepted,
     MoveRejected,
     OpponentMoved,
+    /// To a player: a prepared answer from their conditional moves was
+    /// played for them.
+    PreparedMovePlayed,
     GameOver,
     Notice,
 }
@@ -45,6 +48,7 @@ impl Event {
             Event::MoveAccepted => "move-accepted",
             Event::MoveRejected => "move-rejected",
             Event::OpponentMoved => "opponent-moved",
+            Event::PreparedMovePlayed => "prepared-move-played",
             Event::GameOver => "game-over",
             Event::Notice => "notice",
         }
@@ -503,9 +507,7 @@ pub fn write(
         let before = mails.len();
         let mut to_sender = 0;
         mails.retain(|m| {
-            // A prepared answer relayed to the sender is the opponent's
-            // move, not an answer to the sender's message.
-            if &m.to != sender || m.event == Event::OpponentMoved {
+            if &m.to != sender {
                 return true;
             }
             to_sender += 1;

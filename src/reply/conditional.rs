@@ -192,6 +192,7 @@ fn prepared_mails(
                 Verdict::Moved { ply, number, .. } => {
                     let answer = format!("{} {}", MoveNumberText(*number), ply.iccf);
                     if m.event == Event::MoveAccepted {
+                        m.event = Event::PreparedMovePlayed;
                         m.subject = subject(
                             Some(ctx.id),
                             &text(
