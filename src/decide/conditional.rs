@@ -237,3 +237,165 @@ fn last_move(record: &Record) -> Option<(MoveNumber, IccfMove)> {
     let last = record.plies().last()?;
     Some((record.number_of_ply(record.plies().len() - 1), last.iccf))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::Policy;
+    use crate::conditional::{ConditionalText, parse_conditionals};
+    use crate::decide::{Recent, decide};
+    use crate::fixtures::{BLACK_KEY, WHITE_KEY, game_17, rules};
+    use crate::game::Termination;
+    use crate::intake::read;
+
+    /// `body` from White (`white`) or Black on game 17 after `moves`,
+    /// decided and followed with the stored sets `stored`.
+    fn followed(
+        moves: &[&str],
+        white: bool,
+        body: &str,
+        stored: ByColor<Option<ConditionalTree>>,
+    ) -> Decision {
+        let (from, key) = if white {
+            ("anna@example.org", WHITE_KEY)
+        } else {
+            ("ben@example.net", BLACK_KEY)
+        };
+        let raw = format!(
+            "From: {from}\r\nTo: chess+17-{key}@club.example\r\nSubject: move\r\nMessage-ID: <m@example.org>\r\n\r\n{body}\r\n"
+        );
+        let rules = rules(1 << 20, Policy::Key, false);
+        let game = game_17(moves);
+        let mut d = decide(
+            &read(raw.as_bytes(), &rules.intake),
+            Some(&game),
+            Recent::default(),
+            &rules,
+            None,
+        );
+        follow(&mut d, &game, stored);
+        d
+    }
+
+    /// The set `text` checked for `seat` after `moves`.
+    fn tree(moves: &[&str], seat: Color, text: &str) -> ConditionalTree {
+        let Ok(Some(ConditionalText::Set(set))) = parse_conditionals(text, 600) else {
+            panic!("not a set: {text}");
+        };
+        crate::conditional::validate(&set, &game_17(moves).record, seat).expect("a valid set")
+    }
+
+    fn stored_for(color: Color, t: ConditionalTree) -> ByColor<Option<ConditionalTree>> {
+        let mut b = ByColor::default();
+        *b.get_mut(color) = Some(t);
+        b
+    }
+
+    #[test]
+    fn an_accept_draw_branch_accepts_the_offer_that_comes_with_the_matching_move() {
+        let t = tree(&["5254"], Color::White, "if 1... 5755 then accept draw");
+        let d = followed(
+            &["5254"],
+            false,
+            "1... 5755 offer draw",
+            stored_for(Color::White, t),
+        );
+        let sequel = d.sequel.clone().expect("a sequel");
+        assert_eq!(sequel.played.len(), 1);
+        let after = d.final_record().expect("changed");
+        assert_eq!(
+            after.end.map(|e| e.termination),
+            Some(Termination::DrawAgreed)
+        );
+        assert_eq!(after.plies().len(), 2);
+        assert_eq!(sequel.fate.white, Fate::Clear(Cleared::UsedUp));
+    }
+
+    #[test]
+    fn an_accept_draw_branch_without_an_offer_plays_nothing_and_is_used_up() {
+        let t = tree(&["5254"], Color::White, "if 1... 5755 then accept draw");
+        let d = followed(&["5254"], false, "1... 5755", stored_for(Color::White, t));
+        let sequel = d.sequel.clone().expect("a sequel");
+        assert!(sequel.played.is_empty());
+        assert_eq!(d.final_record().map(|r| r.plies().len()), Some(2));
+        assert!(matches!(
+            sequel.fate.white,
+            Fate::Clear(Cleared::NoOfferToAccept { .. })
+        ));
+    }
+
+    #[test]
+    fn a_set_that_no_longer_fits_the_game_is_cleared_not_played() {
+        // Anchored at Black's first move, but the game is two plies further.
+        let t = tree(&["5254"], Color::White, "if 1... 5755 then 2. 7163");
+        let d = followed(
+            &["5254", "5755", "7163"],
+            false,
+            "2... 2836",
+            stored_for(Color::White, t),
+        );
+        let sequel = d.sequel.clone().expect("a sequel");
+        assert!(sequel.played.is_empty());
+        assert_eq!(sequel.fate.white, Fate::Clear(Cleared::Stale));
+    }
+
+    #[test]
+    fn a_draw_offer_alone_leaves_the_opponents_set_waiting() {
+        // White, on move, offers a draw without a move: Black's set waits
+        // for White's move and stays.
+        let t = tree(&["5254", "5755"], Color::Black, "if 2. 7163 then 2... 2836");
+        let d = followed(
+            &["5254", "5755"],
+            true,
+            "offer draw",
+            stored_for(Color::Black, t),
+        );
+        assert_eq!(
+            d.outcome,
+            crate::decide::Outcome::DrawOffered,
+            "{}",
+            d.detail
+        );
+        assert!(d.sequel.is_none(), "{:?}", d.sequel);
+    }
+
+    #[test]
+    fn a_move_that_ends_the_game_clears_the_opponents_set() {
+        // Fool's mate: 1. f3 e5 2. g4 Qh4#; White's set foresaw 2... Nc6.
+        let t = tree(
+            &["6263", "5755", "7274"],
+            Color::White,
+            "if 2... 2836 then 3. 5254",
+        );
+        let d = followed(
+            &["6263", "5755", "7274"],
+            false,
+            "2... 4884",
+            stored_for(Color::White, t),
+        );
+        let sequel = d.sequel.clone().expect("a sequel");
+        assert!(sequel.played.is_empty());
+        assert_eq!(sequel.fate.white, Fate::Clear(Cleared::GameOver));
+    }
+
+    #[test]
+    fn a_refused_set_keeps_the_stored_one_and_the_mails_move_still_counts() {
+        let t = tree(&["5254", "5755"], Color::Black, "if 2. 7163 then 2... 2836");
+        // White's own set is illegal; White's move is played, Black's set answers.
+        let d = followed(
+            &["5254", "5755"],
+            true,
+            "2. 7163\nif 2... 2836 then 3. 6199",
+            stored_for(Color::Black, t),
+        );
+        assert!(
+            matches!(d.conditional, Some(SetChange::Unreadable(_))),
+            "{:?}",
+            d.conditional
+        );
+        let sequel = d.sequel.clone().expect("a sequel");
+        assert_eq!(sequel.played.len(), 1);
+        assert_eq!(sequel.fate.white, Fate::Keep);
+        assert_eq!(d.final_record().map(|r| r.plies().len()), Some(4));
+    }
+}
