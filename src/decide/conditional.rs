@@ -398,4 +398,31 @@ mod tests {
         assert_eq!(sequel.fate.white, Fate::Keep);
         assert_eq!(d.final_record().map(|r| r.plies().len()), Some(4));
     }
+
+    /// Every example of the conditional-moves section of `KEYWORDS.md` is
+    /// read as conditional moves (a set, or a cancel).
+    #[test]
+    fn keywords_md_conditional_examples_are_read() {
+        let doc = include_str!("../intake/KEYWORDS.md");
+        let section = doc
+            .split("### Conditional moves")
+            .nth(1)
+            .and_then(|rest| rest.split("###").next())
+            .unwrap_or_default();
+        let mut checked = 0;
+        for row in section.lines().filter(|l| l.starts_with("| `")) {
+            let first = row.split('|').nth(1).unwrap_or_default();
+            let cancel = first.contains("cancel");
+            for example in first.split('`').skip(1).step_by(2) {
+                let read = parse_conditionals(example, 600);
+                match read {
+                    Ok(Some(ConditionalText::Cancel)) => assert!(cancel, "{example}"),
+                    Ok(Some(ConditionalText::Set(_))) => assert!(!cancel, "{example}"),
+                    other => panic!("{example}: {other:?}"),
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 18, "only {checked} examples found");
+    }
 }
