@@ -18,13 +18,11 @@ use crate::referee::Verdict;
 use super::{Event, GameContext, OutMail, footer, subject, verdict_mails, with_game};
 use crate::config::RefereeConfig;
 
-/// The numbered lines of a set, one per line, indented.
+/// The lines of a set, one per line, as bullets: a player who copies them
+/// into a new mail sends the same set (a dash is read as decoration, where
+/// a line number would be read as a move number).
 fn tree_lines(tree: &ConditionalTree) -> String {
-    tree.lines()
-        .iter()
-        .enumerate()
-        .map(|(i, l)| format!("  {}. {l}\n", i + 1))
-        .collect()
+    tree.lines().iter().map(|l| format!("  - {l}\n")).collect()
 }
 
 /// What the sender is told about their set change.

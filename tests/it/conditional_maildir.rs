@@ -150,7 +150,7 @@ fn a_linear_set_answers_the_opponent_at_once_and_the_opponent_never_sees_it() {
     let anna = all_to(&mails, ANNA);
     assert!(anna.contains("Your conditional moves are stored"), "{anna}");
     assert!(
-        anna.contains("1. if 1... 5755 then 2. 7163 if 2... 2836 then 3. 6125"),
+        anna.contains("  - if 1... 5755 then 2. 7163 if 2... 2836 then 3. 6125"),
         "{anna}"
     );
     let ben = all_to(&mails, BEN);
@@ -179,7 +179,7 @@ fn a_linear_set_answers_the_opponent_at_once_and_the_opponent_never_sees_it() {
         anna.contains("What remains of your conditional moves:"),
         "{anna}"
     );
-    assert!(anna.contains("1. if 2... 2836 then 3. 6125"), "{anna}");
+    assert!(anna.contains("  - if 2... 2836 then 3. 6125"), "{anna}");
     let ben = all_to(&mails, BEN);
     assert!(ben.contains("1... 5755"), "{ben}");
     assert!(ben.contains("played 2. 7163"), "{ben}");
@@ -261,7 +261,18 @@ fn a_new_set_replaces_the_old_and_cancel_conditionals_clears_it() {
     let mails = t.send(true, "if 1... 2836 then 2. 4244");
     assert_eq!(t.stored("white").unwrap(), ["if 1... 2836 then 2. 4244"]);
     assert_eq!(mails.len(), 1, "only Anna is told: {mails:#?}");
-    assert!(mails[0].body.contains("1. if 1... 2836 then 2. 4244"));
+    assert!(mails[0].body.contains("  - if 1... 2836 then 2. 4244"));
+
+    // The confirmation's lines, copied back as they stand, are the same set.
+    let listed: String = mails[0]
+        .body
+        .lines()
+        .filter(|l| l.starts_with("  - if"))
+        .map(|l| format!("{l}\r\n"))
+        .collect();
+    assert_eq!(listed.lines().count(), 1, "{}", mails[0].body);
+    t.send(true, &listed);
+    assert_eq!(t.stored("white").unwrap(), ["if 1... 2836 then 2. 4244"]);
 
     let mails = t.send(true, "cancel conditionals");
     assert_eq!(t.stored("white"), None);
