@@ -30,6 +30,7 @@ async fn main() -> anyhow::Result<()> {
             &config.referee,
             config.limits.games_per_player,
             NewGame {
+                time: wildt::clock::TimeControl::None,
                 white: &white,
                 black: &black,
                 fen: None,

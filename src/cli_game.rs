@@ -6,13 +6,15 @@ use std::process::ExitCode;
 
 use serde_json::{Value, json};
 use shakmaty::Color;
+use wildt::clock::ClockState;
 use wildt::command::Command;
+use wildt::deadlines::TimedGame;
 use wildt::decide::game_address;
 use wildt::game::{MoveNumberText, PgnHeaders, board_diagram, pgn, record_text, status_line};
 use wildt::handle::{Handled, Mode, Source, handle_message};
 use wildt::organise::{self, Mailing, NewGame};
 use wildt::referee::Verdict;
-use wildt::store::{Store, StoredGame};
+use wildt::store::{Store, StoredGame, now_secs};
 
 use crate::ConfigArgs;
 
@@ -31,6 +33,10 @@ pub enum GameCommand {
         fen: Option<String>,
         #[arg(long)]
         event: Option<String>,
+        /// Time control: `10/50` (10 moves in 50 days), `30+3` (30 days plus
+        /// 3 per move) or `none`; default `[clock] default_time`.
+        #[arg(long)]
+        time: Option<String>,
         /// Do not mail the players their game addresses (the organiser passes
         /// them on, e.g. for a postcard game).
         #[arg(long)]
@@ -65,6 +71,10 @@ pub enum GameCommand {
         mv: String,
         #[arg(long = "as", value_parser = ["white", "black"])]
         seat: String,
+        /// When the move reached the organiser (a postcard's postmark):
+        /// `2026-12-20` or an RFC 3339 instant; default now.
+        #[arg(long)]
+        at: Option<String>,
         #[arg(long)]
         json: bool,
     },
@@ -97,6 +107,36 @@ fn date_of(secs: i64) -> String {
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
     format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// A game with its clocks, as `game show` and `game list` print it.
+struct Shown {
+    game: StoredGame,
+    clock: Option<ClockState>,
+}
+
+fn clock_json(c: &ClockState) -> Value {
+    let side = |p: &wildt::clock::PlayerClock| {
+        json!({
+            "days_used": p.days_used,
+            "days_left": p.days_left,
+            "on_leave": p.on_leave,
+            "leave_days_left": p.leave_days_left,
+        })
+    };
+    json!({
+        "control": c.control.to_string(),
+        "white": side(&c.clocks.white),
+        "black": side(&c.clocks.black),
+    })
+}
+
+fn shown_json(s: &Shown, referee: &wildt::config::RefereeConfig) -> Value {
+    let mut v = game_json(&s.game, referee);
+    if let Some(c) = &s.clock {
+        v["clock"] = clock_json(c);
+    }
+    v
 }
 
 fn game_json(g: &StoredGame, referee: &wildt::config::RefereeConfig) -> Value {
@@ -157,6 +197,30 @@ fn mailing(no_mail: bool) -> Mailing {
     }
 }
 
+/// The game `id` with its clocks at now (`None` without a time control).
+async fn shown(store: &Store, rules: &wildt::clock::ClockRules, id: i64) -> anyhow::Result<Shown> {
+    let timed = TimedGame::load(&mut *store.pool().acquire().await?, id)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("game {id} does not exist"))?;
+    let clock = timed
+        .clock
+        .control
+        .is_limited()
+        .then(|| timed.state(rules, now_secs()));
+    Ok(Shown {
+        game: timed.game,
+        clock,
+    })
+}
+
+/// A date (`2026-12-20`, its start in UTC) or an RFC 3339 instant.
+fn instant_arg(text: &str) -> anyhow::Result<i64> {
+    if let Ok(d) = text.parse::<wildt::clock::Date>() {
+        return Ok(d.start());
+    }
+    Ok(wildt::now::parse_rfc3339(text)?)
+}
+
 async fn get(store: &Store, id: i64) -> anyhow::Result<StoredGame> {
     store
         .game(id)
@@ -173,9 +237,14 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             black,
             fen,
             event,
+            time,
             no_mail,
             json,
         } => {
+            let time = match time {
+                Some(t) => t.parse().map_err(|e| anyhow::anyhow!("--time {t}: {e}"))?,
+                None => config.clock.default_time,
+            };
             let g = organise::create_game(
                 &store,
                 referee,
@@ -185,6 +254,7 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                     black: &black,
                     fen: fen.as_deref(),
                     event: event.as_deref(),
+                    time,
                 },
                 mailing(no_mail),
             )
@@ -261,9 +331,10 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             ExitCode::SUCCESS
         }
         GameCommand::Show { id, json, .. } => {
-            let g = get(&store, id).await?;
+            let s = shown(&store, &config.clock.rules, id).await?;
+            let g = &s.game;
             if json {
-                print_json(&game_json(&g, referee))?;
+                print_json(&shown_json(&s, referee))?;
             } else {
                 let r = &g.view.record;
                 outln!(
@@ -287,10 +358,21 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                     }
                 )?;
                 outln!("{}", status_line(r))?;
+                if let Some(c) = &s.clock {
+                    outln!("Time control: {}", c.control)?;
+                    print!("{}", wildt::reply::clock_lines(wildt::i18n::Lang::En, c));
+                }
             }
             ExitCode::SUCCESS
         }
-        GameCommand::Move { id, mv, seat, json } => {
+        GameCommand::Move {
+            id,
+            mv,
+            seat,
+            at,
+            json,
+        } => {
+            let at = at.as_deref().map(instant_arg).transpose()?;
             let seat = if seat == "white" {
                 Color::White
             } else {
@@ -311,7 +393,7 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                     }
                 },
             };
-            let verdict = organise::play_by_hand(&store, id, seat, &command).await?;
+            let verdict = organise::play_by_hand_at(&store, id, seat, &command, at).await?;
             let g = get(&store, id).await?;
             let rejected = matches!(verdict, Verdict::Rejected(_));
             if json {
@@ -381,7 +463,8 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             ExitCode::SUCCESS
         }
         GameCommand::Pgn { id } => {
-            let g = get(&store, id).await?;
+            let s = shown(&store, &config.clock.rules, id).await?;
+            let g = &s.game;
             print!(
                 "{}",
                 pgn(
@@ -396,6 +479,12 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                         white: g.view.white.email.clone(),
                         black: g.view.black.email.clone(),
                         game_id: id,
+                        time_control: s.clock.as_ref().map(|c| c.control.to_string()),
+                        days: s
+                            .clock
+                            .as_ref()
+                            .map(|c| c.charges.clone())
+                            .unwrap_or_default(),
                     }
                 )
             );

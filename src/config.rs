@@ -43,6 +43,18 @@ struct RawConfig {
     limits: RawLimits,
     #[serde(default)]
     security: RawSecurity,
+    #[serde(default)]
+    clock: RawClock,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawClock {
+    default_time: Option<String>,
+    double_after_days: Option<u32>,
+    leave_days_per_year: Option<u32>,
+    reminder_after_days: Option<Vec<u32>>,
+    warn_days_left: Option<u32>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -251,6 +263,15 @@ pub struct Config {
     pub outbox: OutboxConfig,
     pub limits: Limits,
     pub security: Security,
+    pub clock: ClockConfig,
+}
+
+/// The `[clock]` table: the control of a new game unless `game new --time`
+/// says otherwise, and the club's clock rules.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ClockConfig {
+    pub default_time: crate::clock::TimeControl,
+    pub rules: crate::clock::ClockRules,
 }
 
 impl Config {
@@ -294,8 +315,44 @@ impl Config {
                 },
             },
             security: security(raw.security)?,
+            clock: clock(raw.clock)?,
         })
     }
+}
+
+fn clock(raw: RawClock) -> Result<ClockConfig, ConfigError> {
+    let default_time = match raw.default_time {
+        None => crate::clock::TimeControl::None,
+        Some(t) => t.parse().map_err(|e| {
+            invalid(
+                "clock.default_time",
+                format!("{e} (e.g. \"10/50\", \"30+3\" or \"none\")"),
+            )
+        })?,
+    };
+    let d = crate::clock::ClockRules::default();
+    let mut reminders = raw.reminder_after_days.unwrap_or(d.reminder_after_days);
+    if reminders.contains(&0) {
+        return Err(invalid(
+            "clock.reminder_after_days",
+            "days must be at least 1",
+        ));
+    }
+    reminders.sort_unstable();
+    reminders.dedup();
+    let double_after_days = raw.double_after_days.unwrap_or(d.double_after_days);
+    if double_after_days == 0 {
+        return Err(invalid("clock.double_after_days", "must be at least 1"));
+    }
+    Ok(ClockConfig {
+        default_time,
+        rules: crate::clock::ClockRules {
+            double_after_days,
+            leave_days_per_year: raw.leave_days_per_year.unwrap_or(d.leave_days_per_year),
+            reminder_after_days: reminders,
+            warn_days_left: raw.warn_days_left.unwrap_or(d.warn_days_left),
+        },
+    })
 }
 
 /// Everything deciding a message needs from the configuration, built once
@@ -307,6 +364,7 @@ pub struct Rules {
     pub intake: crate::intake::IntakeConfig,
     pub limits: Limits,
     pub security: Security,
+    pub clock: crate::clock::ClockRules,
 }
 
 impl Config {
@@ -322,6 +380,7 @@ impl Config {
             },
             limits: self.limits.clone(),
             security: self.security.clone(),
+            clock: self.clock.rules.clone(),
         }
     }
 }

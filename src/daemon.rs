@@ -14,7 +14,7 @@ use tokio::sync::{Notify, watch};
 use tracing::{Instrument, debug, error, info, info_span, warn};
 
 use crate::config::{Config, OutboxConfig, Rules};
-use crate::handle::{Handled, Mode, Source, handle_message};
+use crate::handle::{Handled, Mode, Source, handle_message_at};
 use crate::mail::imap::Backoff;
 use crate::mail::{Inbound, Inbox, InboxError, Transport, TransportError};
 use crate::shutdown::Shutdown;
@@ -141,7 +141,17 @@ async fn handle_one(
     let source = Source::Inbox(msg.id.clone());
     let span = info_span!("message", source = %source, message_id = tracing::field::Empty, game = tracing::field::Empty);
     async {
-        match handle_message(store, rules, &source, &msg.raw, msg.size, Mode::Commit).await? {
+        match handle_message_at(
+            store,
+            rules,
+            &source,
+            &msg.raw,
+            msg.size,
+            Mode::Commit,
+            msg.arrived,
+        )
+        .await?
+        {
             Handled::Duplicate { outcome } => {
                 summary.duplicates += 1;
                 info!(%outcome, "already processed; not decided again");
@@ -228,6 +238,7 @@ pub async fn run(
                 handle_one(&store, &mut inbox, &rules, msg, &mut summary).await?;
             }
         }
+        crate::deadlines::run_due(&store, &rules, now_secs()).await?;
         flush_outbox(&store, &transport, &config.outbox, &mut summary).await?;
         inbox.close().await;
         store.close().await;
@@ -252,6 +263,7 @@ pub async fn run(
     ]);
     info!("ready");
 
+    let mut deadlines = crate::deadlines::Schedule::default();
     'serve: loop {
         notify(&[sd_notify::NotifyState::Watchdog]);
         let batch = match inbox.fetch_waiting().await {
@@ -270,6 +282,18 @@ pub async fn run(
             }
         };
         let had_mail = !batch.is_empty();
+        // The clock's deadlines: when one falls, after mail (a move moves
+        // them), and every minute (the organiser's commands run elsewhere).
+        let now = now_secs();
+        if deadlines.is_due(now) {
+            match crate::deadlines::run_due(&store, &rules, now).await {
+                Ok(due) => {
+                    wake.notify_one();
+                    deadlines.scanned(now, due.next_at);
+                }
+                Err(e) => error!(error = %e, "clock deadlines"),
+            }
+        }
         let mut failed = false;
         for msg in batch {
             if let Err(e) = handle_one(&store, &mut inbox, &rules, msg, &mut summary).await {
@@ -292,6 +316,7 @@ pub async fn run(
             continue;
         }
         if had_mail {
+            deadlines.mail_handled();
             let status = format!("{} messages handled", summary.messages);
             notify(&[sd_notify::NotifyState::Status(&status)]);
             continue;
@@ -300,9 +325,10 @@ pub async fn run(
         // (a missed IDLE wake-up was measured in the latency benchmark), the
         // session is dropped — which is safe while waiting — and the next
         // fetch reconnects, instead of the loop sitting still.
-        let bound = watchdog + Duration::from_secs(5);
+        let wait = deadlines.wait(now_secs()).min(watchdog);
+        let bound = wait + Duration::from_secs(5);
         let waited = shutdown
-            .wait_or_stop(tokio::time::timeout(bound, inbox.wait_for_mail(watchdog)))
+            .wait_or_stop(tokio::time::timeout(bound, inbox.wait_for_mail(wait)))
             .await;
         let Some(waited) = waited else {
             break;

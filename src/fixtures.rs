@@ -46,6 +46,7 @@ pub fn rules(max_message_bytes: usize, policy: Policy, trusted: bool) -> Rules {
             trusted_authserv_id: trusted.then(|| "mx.club.example".to_owned()),
             policy,
         },
+        clock: crate::clock::ClockRules::default(),
     }
 }
 

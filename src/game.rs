@@ -26,6 +26,8 @@ pub enum Termination {
     DrawAgreed,
     ThreefoldRepetition,
     FiftyMoveRule,
+    /// A player's clock passed what the time control allows.
+    TimeForfeit,
 }
 
 impl Termination {
@@ -38,6 +40,7 @@ impl Termination {
             Termination::DrawAgreed => "draw agreed",
             Termination::ThreefoldRepetition => "threefold repetition",
             Termination::FiftyMoveRule => "50-move rule",
+            Termination::TimeForfeit => "time forfeit",
         }
     }
 
@@ -50,6 +53,7 @@ impl Termination {
             Termination::DrawAgreed,
             Termination::ThreefoldRepetition,
             Termination::FiftyMoveRule,
+            Termination::TimeForfeit,
         ]
         .into_iter()
         .find(|t| t.as_str() == text)
@@ -349,6 +353,10 @@ pub struct PgnHeaders {
     pub white: String,
     pub black: String,
     pub game_id: i64,
+    /// The `TimeControl` tag (`10/50`, `30+3`), if the game had one.
+    pub time_control: Option<String>,
+    /// Days charged for each ply, written beside its ICCF form.
+    pub days: Vec<u32>,
 }
 
 /// Standard PGN: the Seven Tag Roster, FEN/SetUp for a non-standard start, the
@@ -379,6 +387,11 @@ pub fn pgn(record: &Record, h: &PgnHeaders) -> String {
     }
     // The PGN standard's Mode tag: `EM` is electronic mail (`PM` paper mail).
     tag(&mut out, "Mode", "EM");
+    if let Some(tc) = &h.time_control {
+        // ICCF's days per moves; PGN's own form counts seconds of a
+        // move-clock and has no day control.
+        tag(&mut out, "TimeControl", tc);
+    }
     tag(&mut out, "WildtGame", &h.game_id.to_string());
     out.push('\n');
 
@@ -395,7 +408,14 @@ pub fn pgn(record: &Record, h: &PgnHeaders) -> String {
             }
             Color::Black => {}
         }
-        let _ = write!(movetext, "{} {{{}}} ", ply.san, ply.iccf);
+        match h.days.get(i) {
+            Some(d) => {
+                let _ = write!(movetext, "{} {{{} {d}d}} ", ply.san, ply.iccf);
+            }
+            None => {
+                let _ = write!(movetext, "{} {{{}}} ", ply.san, ply.iccf);
+            }
+        }
         if turn == Color::Black {
             number += 1;
         }
@@ -480,6 +500,8 @@ mod tests {
         let text = pgn(
             &r,
             &PgnHeaders {
+                time_control: None,
+                days: Vec::new(),
                 event: "Club \"Open\"".into(),
                 site: "chess@club.example".into(),
                 date: "2026.11.22".into(),

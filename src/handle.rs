@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use shakmaty::Color;
 
 use crate::config::Rules;
+use crate::deadlines;
 use crate::decide::conditional::{Fate, Sequel};
 use crate::decide::{self, Decision};
 use crate::intake::{self, Intake};
@@ -21,7 +22,7 @@ use crate::mail::render::{Rendered, render};
 use crate::referee::Verdict;
 use crate::reply::{self, Letters};
 use crate::store::messages::MessageRow;
-use crate::store::{Store, StoreError, conditionals, games, messages, now_secs, outbox};
+use crate::store::{Store, StoreError, clocks, conditionals, games, messages, now_secs, outbox};
 
 /// Where a message came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,21 +89,48 @@ pub async fn handle_message(
     size: usize,
     mode: Mode,
 ) -> Result<Handled, StoreError> {
+    handle_message_at(store, rules, source, raw, size, mode, None).await
+}
+
+/// [`handle_message`] for a message the mailbox received at `arrived`
+/// (Unix seconds): the day clocks count the move from then, never from
+/// later than now (an outage of the referee costs nobody time).
+pub async fn handle_message_at(
+    store: &Store,
+    rules: &Rules,
+    source: &Source,
+    raw: &[u8],
+    size: usize,
+    mode: Mode,
+    arrived: Option<i64>,
+) -> Result<Handled, StoreError> {
     let sha = digest(raw, size);
     let body_sha = body_digest(raw);
     // Reading needs only the bytes: done before the write lock is taken.
     let intake = intake::read_sized(raw, size, &rules.intake);
     let source_key = source.to_string();
     let now = now_secs();
+    let arrival = arrived.map_or(now, |a| a.min(now));
     let mut tx = store.begin().await?;
     let inbox_source = matches!(source, Source::Inbox(_)).then_some(source_key.as_str());
     if let Some(outcome) = messages::seen(&mut tx, &sha, inbox_source).await? {
         return Ok(Handled::Duplicate { outcome });
     }
-    let stored = match &intake.game_address {
+    let mut stored = match &intake.game_address {
         Some(a) => games::load(&mut tx, a.game).await?,
         None => None,
     };
+    // A flag that fell before this message arrived ends the game first.
+    if let Some(g) = &stored
+        && !g.view.record.is_over()
+    {
+        let id = g.view.id;
+        let due =
+            deadlines::act_due(&mut tx, rules, id, arrival, deadlines::Scope::Forfeit).await?;
+        if due.forfeits > 0 {
+            stored = games::load(&mut tx, id).await?;
+        }
+    }
     let view = stored.as_ref().map(|g| &g.view);
     // Another copy of a message already decided (two envelope recipients, a
     // mailbox migrated with its history): other header bytes, but the same
@@ -130,7 +158,7 @@ pub async fn handle_message(
         let stored = conditionals::load(&mut tx, g.id).await?;
         decide::conditional::follow(&mut decision, g, stored);
     }
-    let letters = reply::write(&decision, &intake, view, &rules.referee);
+    let mut letters = reply::write(&decision, &intake, view, &rules.referee);
     let message_row = messages::insert(
         &mut tx,
         &MessageRow {
@@ -149,6 +177,15 @@ pub async fn handle_message(
     .await?;
     if let (Some(after), Some(g)) = (decision.final_record(), view) {
         games::save_change(&mut tx, g.id, &g.record, after, Some(message_row)).await?;
+        clocks::set_arrival(&mut tx, g.id, g.record.plies().len(), arrival, false).await?;
+    }
+    if let Some(g) = view
+        && let Some(timed) = deadlines::TimedGame::load(&mut tx, g.id).await?
+        && timed.clock.control.is_limited()
+    {
+        let state = timed.state(&rules.clock, arrival);
+        let lines = reply::clock_lines(crate::i18n::Lang::En, &state);
+        reply::add_clocks(&mut letters, g.id, &lines);
     }
     if let (Some(sequel), Some(g)) = (&decision.sequel, view) {
         save_sequel(&mut tx, g.id, sequel).await?;

@@ -403,6 +403,15 @@ keys! {
     CondOffTree = "cond-off-tree" [opponent: Text],
     CondNoOffer = "cond-no-offer" [opponent: Text],
     CondStale = "cond-stale" [],
+
+    // clock
+    TerminationTimeForfeit = "termination-time-forfeit" [],
+    SubjectClockReminder = "subject-clock-reminder" [],
+    SubjectClockLowTime = "subject-clock-low-time" [],
+    ClockReminder = "clock-reminder" [game: Text, days: Count],
+    ClockLowTime = "clock-low-time" [game: Text, days: Count],
+    ClockDaysLeft = "clock-days-left" [color: Color, days: Count, from: Count, to: Count],
+    ClockDaysLeftOpen = "clock-days-left-open" [color: Color, days: Count],
 }
 
 /// A value for a message variable.
@@ -478,6 +487,7 @@ pub fn termination_key(t: Termination) -> Key {
         Termination::DrawAgreed => Key::TerminationDrawAgreed,
         Termination::ThreefoldRepetition => Key::TerminationThreefoldRepetition,
         Termination::FiftyMoveRule => Key::TerminationFiftyMoveRule,
+        Termination::TimeForfeit => Key::TerminationTimeForfeit,
     }
 }
 

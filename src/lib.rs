@@ -25,6 +25,8 @@
 //!   small functions taking a transaction                                  [IO]
 //! - [`mail`]     inbox (Maildir, IMAP) and transports (file, SMTP, sendmail) [IO]
 //! - [`daemon`]   the loop: wait, hand a message to handle, send            [IO]
+//! - [`deadlines`] clock deadlines due: reminders, warnings, time forfeits [IO]
+//! - [`now`]      "now": the system clock or `WILDT_NOW`                    [IO]
 //! - [`shutdown`] the stop request (SIGTERM, SIGINT) the loop waits beside  [IO]
 //! - [`ops`]      the operator's tools: config check, init, status, backup  [IO]
 //!
@@ -41,6 +43,8 @@ pub mod conditional;
 pub mod config;
 #[cfg(feature = "server")]
 pub mod daemon;
+#[cfg(feature = "server")]
+pub mod deadlines;
 pub mod decide;
 pub mod event;
 #[doc(hidden)]
@@ -56,6 +60,8 @@ pub mod keys;
 #[cfg(feature = "server")]
 pub mod mail;
 pub mod notation;
+#[cfg(feature = "server")]
+pub mod now;
 #[cfg(feature = "server")]
 pub mod ops;
 #[cfg(feature = "server")]

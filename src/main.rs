@@ -51,6 +51,7 @@ pub struct ConfigArgs {
 
 impl ConfigArgs {
     pub fn load(&self) -> anyhow::Result<Config> {
+        wildt::now::check_env()?;
         if self.local {
             Ok(Config::parse(LOCAL_TOML)?)
         } else {

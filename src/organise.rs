@@ -17,7 +17,7 @@ use crate::mail::render::{RenderError, render};
 use crate::referee::{Verdict, judge};
 use crate::reply;
 use crate::store::games::NewGameRow;
-use crate::store::{Store, StoreError, StoredGame, games, now_secs, outbox};
+use crate::store::{Store, StoreError, StoredGame, clocks, games, now_secs, outbox};
 
 #[derive(Debug, thiserror::Error)]
 pub enum OrganiseError {
@@ -82,6 +82,8 @@ pub struct NewGame<'a> {
     /// Start from this position instead of the initial one.
     pub fen: Option<&'a str>,
     pub event: Option<&'a str>,
+    /// The game's time control (`none`: no clocks).
+    pub time: crate::clock::TimeControl,
 }
 
 /// Whether the players are mailed.
@@ -138,6 +140,7 @@ pub async fn create_game(
         },
     )
     .await?;
+    clocks::set_control(&mut tx, id, new.time, now_secs()).await?;
     let game = games::load(&mut tx, id)
         .await?
         .ok_or(OrganiseError::NoGame(id))?;
@@ -199,6 +202,18 @@ pub async fn play_by_hand(
     seat: Color,
     command: &Command,
 ) -> Result<Verdict, OrganiseError> {
+    play_by_hand_at(store, game, seat, command, None).await
+}
+
+/// [`play_by_hand`] for a move that reached the organiser at `arrived` (a
+/// postcard's postmark, Unix seconds): the day clocks count it from then.
+pub async fn play_by_hand_at(
+    store: &Store,
+    game: i64,
+    seat: Color,
+    command: &Command,
+    arrived: Option<i64>,
+) -> Result<Verdict, OrganiseError> {
     let mut tx = store.begin().await?;
     let stored = games::load(&mut tx, game)
         .await?
@@ -208,6 +223,10 @@ pub async fn play_by_hand(
     after.apply(&verdict);
     if !matches!(verdict, Verdict::Rejected(_) | Verdict::Status) {
         games::save_change(&mut tx, game, &stored.view.record, &after, None).await?;
+        let before = stored.view.record.plies().len();
+        let now = now_secs();
+        let at = arrived.map_or(now, |a| a.min(now));
+        clocks::set_arrival(&mut tx, game, before, at, false).await?;
     }
     tx.commit().await?;
     Ok(verdict)

@@ -667,6 +667,130 @@ pub fn help_text(referee: &RefereeConfig) -> String {
     )
 }
 
+// clock: the day clocks in every game mail, reminders, warnings, forfeits.
+
+/// Both clocks, one line each ("White: 37 days left for moves 11–20");
+/// empty for a game without a time control.
+pub fn clock_lines(lang: crate::i18n::Lang, state: &crate::clock::ClockState) -> String {
+    use crate::i18n::{Arg, Key, color_arg, text};
+    let mut s = String::new();
+    for c in [Color::White, Color::Black] {
+        let clock = &state.clocks[c];
+        let Some(left) = clock.days_left else {
+            continue;
+        };
+        let days = Arg::Count(i64::from(left));
+        let line = match clock.control_move {
+            Some(to) => text(
+                lang,
+                Key::ClockDaysLeft,
+                &[
+                    ("color", color_arg(c)),
+                    ("days", days),
+                    ("from", Arg::Count(i64::from(clock.next_move))),
+                    ("to", Arg::Count(i64::from(to))),
+                ],
+            ),
+            None => text(
+                lang,
+                Key::ClockDaysLeftOpen,
+                &[("color", color_arg(c)), ("days", days)],
+            ),
+        };
+        s.push_str(&line);
+        s.push('\n');
+    }
+    s
+}
+
+/// Adds the clock lines to every mail about a move of game `game` (the
+/// confirmation, the relay and the rejection), before the board.
+pub fn add_clocks(letters: &mut Letters, game: i64, lines: &str) {
+    if lines.is_empty() {
+        return;
+    }
+    for m in &mut letters.mails {
+        if m.game == Some(game)
+            && matches!(
+                m.event,
+                Event::MoveAccepted | Event::OpponentMoved | Event::MoveRejected
+            )
+        {
+            m.body = match m.body.find("\n\n") {
+                Some(i) => format!("{}\n\n{}{}", &m.body[..i], lines, &m.body[i..]),
+                None => format!("{}\n\n{lines}", m.body),
+            };
+        }
+    }
+}
+
+/// The reminder to the player of `seat`, `days` days after the opponent's
+/// move arrived: the position and both clocks.
+pub fn clock_reminder_mail(
+    game: &GameContext<'_>,
+    seat: Color,
+    days: u32,
+    clocks: &str,
+) -> OutMail {
+    use crate::i18n::{Arg, Key, Lang, text};
+    let lang = Lang::En;
+    let mut body = text(
+        lang,
+        Key::ClockReminder,
+        &[
+            ("game", game.id.to_string().into()),
+            ("days", Arg::Count(i64::from(days))),
+        ],
+    );
+    body.push_str("\n\n");
+    body.push_str(clocks);
+    body.push('\n');
+    body.push_str(&game.picture(game.record));
+    body.push_str(&footer(true, game.record));
+    game.mail(
+        seat,
+        Event::Notice,
+        &text(lang, Key::SubjectClockReminder, &[]),
+        body,
+    )
+}
+
+/// The warning to the player of `seat` that `days_left` days remain.
+pub fn clock_low_time_mail(
+    game: &GameContext<'_>,
+    seat: Color,
+    days_left: u32,
+    clocks: &str,
+) -> OutMail {
+    use crate::i18n::{Arg, Key, Lang, text};
+    let lang = Lang::En;
+    let mut body = text(
+        lang,
+        Key::ClockLowTime,
+        &[
+            ("game", game.id.to_string().into()),
+            ("days", Arg::Count(i64::from(days_left))),
+        ],
+    );
+    body.push_str("\n\n");
+    body.push_str(clocks);
+    body.push('\n');
+    body.push_str(&game.picture(game.record));
+    body.push_str(&footer(true, game.record));
+    game.mail(
+        seat,
+        Event::Notice,
+        &text(lang, Key::SubjectClockLowTime, &[]),
+        body,
+    )
+}
+
+/// The game-over mails to both players when the game ended without a
+/// message (a time forfeit decided by the referee's clock, a ruling).
+pub fn game_over_mails(game: &GameContext<'_>, after: &Record, end: GameEnd) -> Vec<OutMail> {
+    game_over(game, after, end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

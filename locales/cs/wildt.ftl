@@ -298,3 +298,21 @@ cond-relay-prepared = Soupeř si tento tah připravil předem; byl zahrán, jakm
 cond-off-tree = Vaše podmíněné tahy nepočítaly s { $opponent }, proto jsou smazány: odpovězte ručně.
 cond-no-offer = Vaše podmíněná řada končila přijetím remízy, ale { $opponent } přišel bez nabídky remízy: nic nebylo zahráno a vaše podmíněné tahy jsou vyčerpány. Odpovězte ručně.
 cond-stale = Vaše podmíněné tahy už neodpovídají partii, proto jsou smazány: odpovězte ručně.
+
+# clock
+termination-time-forfeit = překročení času
+subject-clock-reminder = připomínka: jste na tahu
+subject-clock-low-time = dochází vám čas
+clock-reminder =
+    Partie { $game }: jste na tahu a od doručení soupeřova tahu uplynulo dní: { $days }.
+    Pošlete prosím svůj tah; vaše hodiny dál běží.
+clock-low-time =
+    Partie { $game }: na vašich hodinách zbývá už jen dní: { $days }. Když čas vyprší, partie je prohraná na čas.
+clock-days-left = { $color ->
+        [white] Bílý
+       *[black] Černý
+    }: zbývá dní: { $days } na tahy { $from }–{ $to }
+clock-days-left-open = { $color ->
+        [white] Bílý
+       *[black] Černý
+    }: zbývá dní: { $days }

@@ -292,3 +292,21 @@ cond-relay-prepared = Ihr Gegner hatte diesen Zug vorbereitet; er wurde gespielt
 cond-off-tree = Ihre bedingten Züge sahen { $opponent } nicht vor und sind daher gelöscht: bitte antworten Sie von Hand.
 cond-no-offer = Ihre bedingte Zugfolge endete mit der Annahme eines Remis, aber { $opponent } kam ohne Remisangebot: nichts wurde gespielt, und Ihre bedingten Züge sind aufgebraucht. Bitte antworten Sie von Hand.
 cond-stale = Ihre bedingten Züge passen nicht mehr zur Partie und sind daher gelöscht: bitte antworten Sie von Hand.
+
+# clock
+termination-time-forfeit = Zeitüberschreitung
+subject-clock-reminder = Erinnerung: Sie sind am Zug
+subject-clock-low-time = Ihre Bedenkzeit wird knapp
+clock-reminder =
+    Partie { $game }: Sie sind am Zug, und seit dem Eingang des gegnerischen Zuges sind { $days } Tage vergangen.
+    Bitte senden Sie Ihren Zug; Ihre Uhr läuft weiter.
+clock-low-time =
+    Partie { $game }: Auf Ihrer Uhr bleiben nur noch { $days } Tage. Läuft sie ab, ist die Partie durch Zeitüberschreitung verloren.
+clock-days-left = { $color ->
+        [white] Weiß
+       *[black] Schwarz
+    }: noch { $days } Tage für die Züge { $from }–{ $to }
+clock-days-left-open = { $color ->
+        [white] Weiß
+       *[black] Schwarz
+    }: noch { $days } Tage

@@ -290,3 +290,21 @@ cond-relay-prepared = Your opponent had prepared this move in advance; it was pl
 cond-off-tree = Your conditional moves did not foresee { $opponent }, so they are cleared: please answer by hand.
 cond-no-offer = Your conditional line ended in accepting a draw, but { $opponent } came without a draw offer: nothing was played and your conditional moves are used up. Please answer by hand.
 cond-stale = Your conditional moves no longer fit the game, so they are cleared: please answer by hand.
+
+# clock
+termination-time-forfeit = time forfeit
+subject-clock-reminder = reminder: your move
+subject-clock-low-time = your time is running out
+clock-reminder =
+    Game { $game }: it is your move, and { $days } days have passed since your opponent's move arrived.
+    Please send your move; your clock keeps running.
+clock-low-time =
+    Game { $game }: only { $days } days are left on your clock. If it runs out, the game is lost on time.
+clock-days-left = { $color ->
+        [white] White
+       *[black] Black
+    }: { $days } days left for moves { $from }–{ $to }
+clock-days-left-open = { $color ->
+        [white] White
+       *[black] Black
+    }: { $days } days left

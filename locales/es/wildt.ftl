@@ -286,3 +286,21 @@ cond-relay-prepared = Su rival había preparado esta jugada de antemano; se jug�
 cond-off-tree = Sus jugadas condicionales no preveían { $opponent }, así que se borran: responda a mano.
 cond-no-offer = Su línea condicional terminaba aceptando tablas, pero { $opponent } llegó sin oferta de tablas: no se jugó nada y sus jugadas condicionales se agotaron. Responda a mano.
 cond-stale = Sus jugadas condicionales ya no encajan con la partida, así que se borran: responda a mano.
+
+# clock
+termination-time-forfeit = tiempo agotado
+subject-clock-reminder = recordatorio: le toca jugar
+subject-clock-low-time = se le acaba el tiempo
+clock-reminder =
+    Partida { $game }: le toca jugar y han pasado { $days } días desde que llegó la jugada de su rival.
+    Envíe su jugada, por favor; su reloj sigue corriendo.
+clock-low-time =
+    Partida { $game }: solo le quedan { $days } días en el reloj. Si se agota, la partida se pierde por tiempo.
+clock-days-left = { $color ->
+        [white] Blancas
+       *[black] Negras
+    }: quedan { $days } días para las jugadas { $from }–{ $to }
+clock-days-left-open = { $color ->
+        [white] Blancas
+       *[black] Negras
+    }: quedan { $days } días

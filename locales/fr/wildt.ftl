@@ -290,3 +290,21 @@ cond-relay-prepared = Votre adversaire avait préparé ce coup à l'avance ; il 
 cond-off-tree = Vos coups conditionnels ne prévoyaient pas { $opponent } ; ils sont donc effacés : répondez vous-même.
 cond-no-offer = Votre ligne conditionnelle se terminait par l'acceptation de la nulle, mais { $opponent } est venu sans proposition de nulle : rien n'a été joué et vos coups conditionnels sont épuisés. Répondez vous-même.
 cond-stale = Vos coups conditionnels ne correspondent plus à la partie ; ils sont donc effacés : répondez vous-même.
+
+# clock
+termination-time-forfeit = dépassement du temps
+subject-clock-reminder = rappel : à vous de jouer
+subject-clock-low-time = votre temps s'épuise
+clock-reminder =
+    Partie { $game } : c'est à vous de jouer, et { $days } jours ont passé depuis l'arrivée du coup de votre adversaire.
+    Envoyez votre coup, s'il vous plaît ; votre pendule continue de tourner.
+clock-low-time =
+    Partie { $game } : il ne reste que { $days } jours à votre pendule. S'il s'écoule, la partie est perdue au temps.
+clock-days-left = { $color ->
+        [white] Blancs
+       *[black] Noirs
+    }: { $days } jours restants pour les coups { $from }–{ $to }
+clock-days-left-open = { $color ->
+        [white] Blancs
+       *[black] Noirs
+    }: { $days } jours restants

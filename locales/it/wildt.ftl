@@ -286,3 +286,21 @@ cond-relay-prepared = L'avversario aveva preparato questa mossa in anticipo; è 
 cond-off-tree = Le sue mosse condizionali non prevedevano { $opponent } e sono quindi cancellate: risponda a mano.
 cond-no-offer = La sua linea condizionale finiva accettando la patta, ma { $opponent } è arrivata senza offerta di patta: non è stato giocato nulla e le sue mosse condizionali sono esaurite. Risponda a mano.
 cond-stale = Le sue mosse condizionali non corrispondono più alla partita e sono quindi cancellate: risponda a mano.
+
+# clock
+termination-time-forfeit = tempo scaduto
+subject-clock-reminder = promemoria: tocca a lei
+subject-clock-low-time = il suo tempo sta per finire
+clock-reminder =
+    Partita { $game }: tocca a lei, e sono passati { $days } giorni dall'arrivo della mossa dell'avversario.
+    Invii la sua mossa, per favore; il suo orologio continua a correre.
+clock-low-time =
+    Partita { $game }: sul suo orologio restano solo { $days } giorni. Se finiscono, la partita è persa per tempo.
+clock-days-left = { $color ->
+        [white] Bianco
+       *[black] Nero
+    }: restano { $days } giorni per le mosse { $from }–{ $to }
+clock-days-left-open = { $color ->
+        [white] Bianco
+       *[black] Nero
+    }: restano { $days } giorni

@@ -290,3 +290,21 @@ cond-relay-prepared = Uw tegenstander had deze zet vooraf voorbereid; hij is ges
 cond-off-tree = Uw voorwaardelijke zetten voorzagen { $opponent } niet en zijn daarom gewist: antwoord zelf.
 cond-no-offer = Uw voorwaardelijke reeks eindigde met het aanvaarden van remise, maar { $opponent } kwam zonder remiseaanbod: er is niets gespeeld en uw voorwaardelijke zetten zijn op. Antwoord zelf.
 cond-stale = Uw voorwaardelijke zetten passen niet meer bij de partij en zijn daarom gewist: antwoord zelf.
+
+# clock
+termination-time-forfeit = tijdsoverschrijding
+subject-clock-reminder = herinnering: u bent aan zet
+subject-clock-low-time = uw bedenktijd raakt op
+clock-reminder =
+    Partij { $game }: u bent aan zet, en sinds de zet van uw tegenstander binnenkwam zijn { $days } dagen verstreken.
+    Stuur alstublieft uw zet; uw klok loopt door.
+clock-low-time =
+    Partij { $game }: er staan nog maar { $days } dagen op uw klok. Raakt die op, dan is de partij verloren op tijd.
+clock-days-left = { $color ->
+        [white] Wit
+       *[black] Zwart
+    }: nog { $days } dagen voor zetten { $from }–{ $to }
+clock-days-left-open = { $color ->
+        [white] Wit
+       *[black] Zwart
+    }: nog { $days } dagen

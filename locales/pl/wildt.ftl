@@ -296,3 +296,21 @@ cond-relay-prepared = Przeciwnik przygotował to posunięcie zawczasu; zostało 
 cond-off-tree = Twoje posunięcia warunkowe nie przewidywały { $opponent }, więc zostały usunięte: odpowiedz ręcznie.
 cond-no-offer = Twoja linia warunkowa kończyła się przyjęciem remisu, ale { $opponent } przyszło bez propozycji remisu: nic nie zagrano, a Twoje posunięcia warunkowe się wyczerpały. Odpowiedz ręcznie.
 cond-stale = Twoje posunięcia warunkowe nie pasują już do partii, więc zostały usunięte: odpowiedz ręcznie.
+
+# clock
+termination-time-forfeit = przekroczenie czasu
+subject-clock-reminder = przypomnienie: Twój ruch
+subject-clock-low-time = kończy się Twój czas
+clock-reminder =
+    Partia { $game }: Twój ruch; od nadejścia ruchu przeciwnika minęło dni: { $days }.
+    Proszę wysłać ruch; Twój zegar nadal biegnie.
+clock-low-time =
+    Partia { $game }: na Twoim zegarze zostało już tylko dni: { $days }. Gdy czas się skończy, partia jest przegrana na czas.
+clock-days-left = { $color ->
+        [white] Białe
+       *[black] Czarne
+    }: pozostało dni: { $days } na ruchy { $from }–{ $to }
+clock-days-left-open = { $color ->
+        [white] Białe
+       *[black] Czarne
+    }: pozostało dni: { $days }

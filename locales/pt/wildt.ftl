@@ -286,3 +286,21 @@ cond-relay-prepared = O adversário tinha preparado este lance com antecedência
 cond-off-tree = Os seus lances condicionais não previam { $opponent }, por isso foram apagados: responda à mão.
 cond-no-offer = A sua linha condicional terminava aceitando o empate, mas { $opponent } veio sem proposta de empate: nada foi jogado e os seus lances condicionais esgotaram-se. Responda à mão.
 cond-stale = Os seus lances condicionais já não correspondem à partida, por isso foram apagados: responda à mão.
+
+# clock
+termination-time-forfeit = tempo esgotado
+subject-clock-reminder = lembrete: é a sua vez
+subject-clock-low-time = o seu tempo está a acabar
+clock-reminder =
+    Partida { $game }: é a sua vez, e passaram { $days } dias desde que chegou o lance do seu adversário.
+    Envie o seu lance, por favor; o seu relógio continua a correr.
+clock-low-time =
+    Partida { $game }: restam apenas { $days } dias no seu relógio. Se se esgotarem, a partida está perdida por tempo.
+clock-days-left = { $color ->
+        [white] Brancas
+       *[black] Pretas
+    }: restam { $days } dias para os lances { $from }–{ $to }
+clock-days-left-open = { $color ->
+        [white] Brancas
+       *[black] Pretas
+    }: restam { $days } dias

@@ -499,7 +499,7 @@ impl ImapInbox {
             return Ok(Vec::new());
         }
         let items = format!(
-            "(UID RFC822.SIZE BODY.PEEK[]<0.{}>)",
+            "(UID RFC822.SIZE INTERNALDATE BODY.PEEK[]<0.{}>)",
             self.max_message_bytes
                 .saturating_add(1)
                 .min(u32::MAX as usize)
@@ -511,19 +511,21 @@ impl ImapInbox {
             .try_collect()
             .await
             .map_err(|source| self.step_error("UID FETCH", source))?;
-        let mut bodies: HashMap<u32, (Vec<u8>, usize)> = fetches
+        let mut bodies: HashMap<u32, (Vec<u8>, usize, Option<i64>)> = fetches
             .iter()
             .filter_map(|f| {
                 let raw = f.body()?.to_vec();
                 let size = f.size.map_or(raw.len(), |s| s as usize);
-                Some((f.uid?, (raw, size)))
+                // INTERNALDATE: when the server received it (the clock's time).
+                let arrived = f.internal_date().map(|d| d.timestamp());
+                Some((f.uid?, (raw, size, arrived)))
             })
             .collect();
         // A message expunged by someone else between SEARCH and FETCH is skipped.
         Ok(uids
             .into_iter()
             .filter_map(|uid| {
-                bodies.remove(&uid).map(|(raw, size)| Inbound {
+                bodies.remove(&uid).map(|(raw, size, arrived)| Inbound {
                     id: InboxId::Imap {
                         mailbox: mailbox.clone(),
                         uidvalidity,
@@ -531,6 +533,7 @@ impl ImapInbox {
                     },
                     raw,
                     size,
+                    arrived,
                 })
             })
             .collect())

@@ -111,6 +111,9 @@ pub struct Inbound {
     pub raw: Vec<u8>,
     /// The whole message's size in bytes.
     pub size: usize,
+    /// When the mailbox received it (IMAP INTERNALDATE, a Maildir file's
+    /// modification time), Unix seconds; the day clocks count from it.
+    pub arrived: Option<i64>,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -59,12 +59,18 @@ impl MaildirInbox {
         }
         entries.sort();
         let mut out = Vec::with_capacity(entries.len().min(limit));
-        for (_, id, path) in entries.into_iter().take(limit) {
+        for (modified, id, path) in entries.into_iter().take(limit) {
             match read_at_most(&path, self.max_message_bytes.saturating_add(1)) {
                 Ok((raw, size)) => out.push(Inbound {
                     id: InboxId::Maildir { id },
                     raw,
                     size,
+                    // The file's modification time: when it was delivered.
+                    arrived: modified
+                        .duration_since(SystemTime::UNIX_EPOCH)
+                        .ok()
+                        .and_then(|d| i64::try_from(d.as_secs()).ok())
+                        .filter(|&t| t > 0),
                 }),
                 // Another reader took it between listing and reading.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}

@@ -5,6 +5,7 @@
 //! arrives is `handle`, what the organiser does is `organise`; both drive
 //! these functions inside one `BEGIN IMMEDIATE` transaction ([`Store::begin`]).
 
+pub mod clocks;
 pub mod conditionals;
 pub mod games;
 pub mod messages;
@@ -39,13 +40,7 @@ pub enum StoreError {
     BadValue { game: i64, value: String },
 }
 
-/// Seconds since the Unix epoch.
-pub fn now_secs() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
-}
+pub use crate::now::now_secs;
 
 #[derive(Clone)]
 pub struct Store {

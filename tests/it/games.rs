@@ -39,6 +39,7 @@ async fn new_game(t: &TempStore, fen: Option<&str>) -> i64 {
         &t.config.referee,
         50,
         NewGame {
+            time: wildt::clock::TimeControl::None,
             white: "anna@example.org",
             black: "ben@example.net",
             fen,
@@ -316,6 +317,8 @@ async fn pgn_is_read_back_by_an_independent_reader_with_the_same_moves() {
     let text = pgn(
         &g.view.record,
         &PgnHeaders {
+            time_control: None,
+            days: Vec::new(),
             event: "Test".into(),
             site: "chess@club.example".into(),
             date: "2026.11.22".into(),
@@ -347,6 +350,7 @@ async fn one_game_too_many_for_a_player_is_refused() {
                 &referee,
                 2,
                 NewGame {
+                    time: wildt::clock::TimeControl::None,
                     white,
                     black: "ben@example.net",
                     fen: None,

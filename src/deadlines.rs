@@ -1,0 +1,276 @@
+//! The clock's own actions, taken without any incoming mail: reminders after
+//! 14 and 28 days, the low-time warning, and the time forfeit with its
+//! game-over mails. [IO: database]
+//!
+//! Each action happens once: its deadline key (`12/reminder-14`) is written
+//! to `deadlines_done` in the same transaction as the mails it causes, so a
+//! restart in between never sends it twice, and never loses it.
+
+use shakmaty::{ByColor, Color};
+use sqlx::SqliteConnection;
+
+use crate::clock::{
+    self, ClockInput, ClockState, DeadlineKind, TimeForfeit, clock_state, deadlines,
+};
+use crate::config::Rules;
+use crate::game::{GameEnd, GameResult, Termination};
+use crate::mail::render::render;
+use crate::reply::{self, OutMail};
+use crate::store::clocks::{self, GameClock};
+use crate::store::{Store, StoreError, StoredGame, games, outbox};
+
+/// What one pass over the deadlines did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DueReport {
+    pub reminders: u32,
+    pub warnings: u32,
+    pub forfeits: u32,
+    /// The earliest deadline still ahead (Unix seconds), if any.
+    pub next_at: Option<i64>,
+}
+
+impl DueReport {
+    fn add(&mut self, other: DueReport) {
+        self.reminders += other.reminders;
+        self.warnings += other.warnings;
+        self.forfeits += other.forfeits;
+        self.next_at = match (self.next_at, other.next_at) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// A game with everything its clocks depend on.
+pub struct TimedGame {
+    pub game: StoredGame,
+    pub clock: GameClock,
+    pub leaves: ByColor<Vec<clock::Leave>>,
+}
+
+impl TimedGame {
+    /// Loads game `id` with its clock and its players' leaves.
+    pub async fn load(
+        conn: &mut SqliteConnection,
+        id: i64,
+    ) -> Result<Option<TimedGame>, StoreError> {
+        let Some(game) = games::load(conn, id).await? else {
+            return Ok(None);
+        };
+        let Some(clock) = clocks::game_clock(conn, id).await? else {
+            return Ok(None);
+        };
+        let leaves = ByColor {
+            white: clocks::leaves(conn, &game.view.white.email).await?,
+            black: clocks::leaves(conn, &game.view.black.email).await?,
+        };
+        Ok(Some(TimedGame {
+            game,
+            clock,
+            leaves,
+        }))
+    }
+
+    pub fn input<'a>(&'a self, rules: &'a clock::ClockRules) -> ClockInput<'a> {
+        ClockInput {
+            control: self.clock.control,
+            rules,
+            started: self.clock.started,
+            first_mover: self
+                .game
+                .view
+                .record
+                .position_after(0)
+                .map_or(Color::White, shakmaty::Position::turn),
+            plies: &self.clock.plies,
+            leaves: ByColor {
+                white: &self.leaves.white,
+                black: &self.leaves.black,
+            },
+            extra_days: self.clock.extra_days,
+        }
+    }
+
+    /// Both clocks at `now` (a finished game's at the instant it ended).
+    pub fn state(&self, rules: &clock::ClockRules, now: i64) -> ClockState {
+        clock_state(
+            &self.input(rules),
+            self.clock.ended_at.unwrap_or(now).min(now),
+        )
+    }
+}
+
+/// Takes every deadline action due at `now` in every unfinished game with a
+/// time control, each game in its own transaction; returns what was done and
+/// when the next deadline falls.
+pub async fn run_due(store: &Store, rules: &Rules, now: i64) -> Result<DueReport, StoreError> {
+    let ids = clocks::timed_active_games(&mut *store.pool().acquire().await?).await?;
+    let mut report = DueReport::default();
+    for id in ids {
+        let mut tx = store.begin().await?;
+        let done = act_due(&mut tx, rules, id, now, Scope::All).await?;
+        tx.commit().await?;
+        if done.forfeits > 0 {
+            tracing::info!(game = id, "time forfeit");
+        }
+        report.add(done);
+    }
+    Ok(report)
+}
+
+/// Which deadline actions to take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scope {
+    /// Everything due: the daemon's pass.
+    All,
+    /// Only a forfeit: a move arriving after the flag fell finds the game
+    /// already lost, but no reminder is sent as the answer arrives.
+    Forfeit,
+}
+
+/// Takes the deadline actions of game `id` due at `now`, inside the caller's
+/// transaction.
+pub async fn act_due(
+    conn: &mut SqliteConnection,
+    rules: &Rules,
+    id: i64,
+    now: i64,
+    scope: Scope,
+) -> Result<DueReport, StoreError> {
+    let mut report = DueReport::default();
+    let Some(timed) = TimedGame::load(conn, id).await? else {
+        return Ok(report);
+    };
+    if timed.game.view.record.is_over() || !timed.clock.control.is_limited() {
+        return Ok(report);
+    }
+    let input = timed.input(&rules.clock);
+    let due = deadlines(&input);
+    let done = clocks::deadlines_done(conn, id).await?;
+    let pending: Vec<_> = due
+        .iter()
+        .filter(|d| !done.contains(&d.key.to_string()))
+        .collect();
+    report.next_at = pending.iter().filter(|d| d.at > now).map(|d| d.at).min();
+    let now_due: Vec<_> = pending.iter().filter(|d| d.at <= now).collect();
+    if now_due.is_empty() {
+        return Ok(report);
+    }
+    let view = &timed.game.view;
+    let mut mails: Vec<OutMail> = Vec::new();
+    if let Some(f) = now_due.iter().find(|d| d.key.kind == DeadlineKind::Forfeit) {
+        let state = clock_state(&input, f.at);
+        let ply = state.flag.map_or(input.plies.len(), |fl| fl.ply);
+        let pos = view
+            .record
+            .position_after(ply)
+            .unwrap_or_else(|| view.record.position());
+        let result = match clock::time_forfeit(pos, f.side) {
+            TimeForfeit::Drawn => GameResult::Draw,
+            TimeForfeit::Lost {
+                loser: Color::White,
+            } => GameResult::BlackWins,
+            TimeForfeit::Lost {
+                loser: Color::Black,
+            } => GameResult::WhiteWins,
+        };
+        let end = GameEnd {
+            result,
+            termination: Termination::TimeForfeit,
+        };
+        let mut after = view.record.clone();
+        after.end = Some(end);
+        after.draw_offer = None;
+        games::save_change(conn, id, &view.record, &after, None).await?;
+        clocks::mark_deadline_done(conn, id, &f.key.to_string(), now).await?;
+        mails = reply::with_game(view, &rules.referee, |ctx| {
+            reply::game_over_mails(ctx, &after, end)
+        });
+        report.forfeits += 1;
+        report.next_at = None;
+    } else if scope == Scope::All {
+        let state = clock_state(&input, now);
+        let lines = reply::clock_lines(crate::i18n::Lang::En, &state);
+        // After an outage several may be due: only the latest reminder is
+        // sent; the earlier ones are recorded done without a mail.
+        let latest_reminder = now_due
+            .iter()
+            .filter_map(|d| match d.key.kind {
+                DeadlineKind::Reminder { after_days } => Some(after_days),
+                _ => None,
+            })
+            .max();
+        for d in &now_due {
+            if !clocks::mark_deadline_done(conn, id, &d.key.to_string(), now).await? {
+                continue;
+            }
+            match d.key.kind {
+                DeadlineKind::Reminder { after_days } if Some(after_days) == latest_reminder => {
+                    mails.push(reply::with_game(view, &rules.referee, |ctx| {
+                        reply::clock_reminder_mail(ctx, d.side, after_days, &lines)
+                    }));
+                    report.reminders += 1;
+                }
+                DeadlineKind::Reminder { .. } => {}
+                DeadlineKind::LowTime => {
+                    let left = state.clocks[d.side].days_left.unwrap_or(0);
+                    mails.push(reply::with_game(view, &rules.referee, |ctx| {
+                        reply::clock_low_time_mail(ctx, d.side, left, &lines)
+                    }));
+                    report.warnings += 1;
+                }
+                DeadlineKind::Forfeit => {}
+            }
+        }
+    }
+    for mail in &mails {
+        match render(mail, &rules.referee, Some(&timed.game.thread_root), &[]) {
+            Ok(r) => outbox::enqueue(conn, None, mail, &r, &rules.referee.address, now).await?,
+            Err(e) => tracing::warn!(recipient = %mail.to, error = %e, "clock mail not rendered"),
+        }
+    }
+    Ok(report)
+}
+
+/// When the daemon next looks at the deadlines: at the earliest one ahead,
+/// after mail was handled, and at least every [`Schedule::RESCAN_SECS`]
+/// (a game created or a move recorded by the organiser's commands changes
+/// them from another process).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Schedule {
+    last_scan: Option<i64>,
+    next_at: Option<i64>,
+    mail: bool,
+}
+
+impl Schedule {
+    pub const RESCAN_SECS: i64 = 60;
+
+    pub fn is_due(&self, now: i64) -> bool {
+        match self.last_scan {
+            None => true,
+            Some(last) => {
+                self.mail
+                    || now - last >= Self::RESCAN_SECS
+                    || self.next_at.is_some_and(|at| at <= now)
+            }
+        }
+    }
+
+    pub fn scanned(&mut self, now: i64, next_at: Option<i64>) {
+        self.last_scan = Some(now);
+        self.next_at = next_at;
+        self.mail = false;
+    }
+
+    pub fn mail_handled(&mut self) {
+        self.mail = true;
+    }
+
+    /// How long the loop may wait for mail before a deadline needs it.
+    pub fn wait(&self, now: i64) -> std::time::Duration {
+        let until = |at: i64| u64::try_from(at - now).unwrap_or(0).max(1);
+        let rescan = self.last_scan.map_or(1, |l| until(l + Self::RESCAN_SECS));
+        std::time::Duration::from_secs(self.next_at.map_or(rescan, |at| until(at).min(rescan)))
+    }
+}

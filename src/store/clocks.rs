@@ -1,0 +1,219 @@
+//! The clock tables: a game's control and start, each ply's arrival, the
+//! players' leave, organiser rulings, and the deadline actions done.
+//! [IO: SQLite]
+
+use shakmaty::{ByColor, Color};
+use sqlx::{Row, SqliteConnection};
+
+use super::StoreError;
+use crate::clock::{Date, Leave, PlyTime, TimeControl};
+
+/// What the clocks of one game are computed from, besides the leaves of its
+/// players (kept by address, so shared across their games: [`leaves`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameClock {
+    pub control: TimeControl,
+    /// When the first ply's reflection began.
+    pub started: i64,
+    pub plies: Vec<PlyTime>,
+    /// Net days of organiser rulings per seat.
+    pub extra_days: ByColor<i64>,
+    /// When a finished game ended (its last change): its clocks stop there.
+    pub ended_at: Option<i64>,
+}
+
+fn seat_str(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// The clock of game `game`, `None` when there is no such game.
+pub async fn game_clock(
+    conn: &mut SqliteConnection,
+    game: i64,
+) -> Result<Option<GameClock>, StoreError> {
+    let Some(row) = sqlx::query(
+        "SELECT time_control, COALESCE(clock_started, created_at), status, updated_at FROM games WHERE id = ?",
+    )
+    .bind(game)
+    .fetch_optional(&mut *conn)
+    .await?
+    else {
+        return Ok(None);
+    };
+    let text: String = row.get(0);
+    let control = text.parse().map_err(|_| StoreError::BadValue {
+        game,
+        value: text.clone(),
+    })?;
+    let status: String = row.get(2);
+    let plies = sqlx::query(
+        "SELECT COALESCE(arrived_at, played_at), free FROM moves WHERE game_id = ? ORDER BY ply",
+    )
+    .bind(game)
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .map(|r| PlyTime {
+        arrived: r.get(0),
+        free: r.get::<i64, _>(1) != 0,
+    })
+    .collect();
+    let mut extra_days = ByColor { white: 0, black: 0 };
+    for c in [Color::White, Color::Black] {
+        extra_days[c] = sqlx::query_scalar(
+            "SELECT COALESCE(SUM(days), 0) FROM clock_rulings WHERE game_id = ? AND seat = ?",
+        )
+        .bind(game)
+        .bind(seat_str(c))
+        .fetch_one(&mut *conn)
+        .await?;
+    }
+    Ok(Some(GameClock {
+        control,
+        started: row.get(1),
+        plies,
+        extra_days,
+        ended_at: (status == "finished").then(|| row.get(3)),
+    }))
+}
+
+/// Sets a new game's control and the instant its clock starts.
+pub async fn set_control(
+    conn: &mut SqliteConnection,
+    game: i64,
+    control: TimeControl,
+    started: i64,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE games SET time_control = ?, clock_started = ? WHERE id = ?")
+        .bind(control.to_string())
+        .bind(started)
+        .bind(game)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Records when the plies after `after_ply` (1-based count of plies before
+/// them) arrived, and whether they cost time.
+pub async fn set_arrival(
+    conn: &mut SqliteConnection,
+    game: i64,
+    after_ply: usize,
+    arrived: i64,
+    free: bool,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE moves SET arrived_at = ?, free = ? WHERE game_id = ? AND ply > ?")
+        .bind(arrived)
+        .bind(i64::from(free))
+        .bind(game)
+        .bind(i64::try_from(after_ply).unwrap_or(i64::MAX))
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Every leave of the player `email`, earliest first.
+pub async fn leaves(conn: &mut SqliteConnection, email: &str) -> Result<Vec<Leave>, StoreError> {
+    let rows = sqlx::query("SELECT from_day, to_day FROM leaves WHERE email = ? ORDER BY from_day")
+        .bind(email)
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let (from, to): (String, String) = (r.get(0), r.get(1));
+        let parse = |s: &str| {
+            s.parse::<Date>().map_err(|_| StoreError::BadValue {
+                game: 0,
+                value: s.to_owned(),
+            })
+        };
+        out.push(Leave {
+            from: parse(&from)?,
+            to: parse(&to)?,
+        });
+    }
+    Ok(out)
+}
+
+/// Adds a leave of `email` (already decided as granted).
+pub async fn insert_leave(
+    conn: &mut SqliteConnection,
+    email: &str,
+    leave: Leave,
+    now: i64,
+) -> Result<(), StoreError> {
+    sqlx::query("INSERT INTO leaves (email, from_day, to_day, created_at) VALUES (?, ?, ?, ?)")
+        .bind(email)
+        .bind(leave.from.to_string())
+        .bind(leave.to.to_string())
+        .bind(now)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Adds a ruling of `days` (positive: given) for `seat` of `game`.
+pub async fn insert_ruling(
+    conn: &mut SqliteConnection,
+    game: i64,
+    seat: Color,
+    days: i64,
+    reason: Option<&str>,
+    now: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO clock_rulings (game_id, seat, days, reason, created_at) VALUES (?, ?, ?, ?, ?)",
+    )
+    .bind(game)
+    .bind(seat_str(seat))
+    .bind(days)
+    .bind(reason)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Marks the deadline `key` of `game` done; false if it already was (the
+/// action must then not be taken again).
+pub async fn mark_deadline_done(
+    conn: &mut SqliteConnection,
+    game: i64,
+    key: &str,
+    now: i64,
+) -> Result<bool, StoreError> {
+    let done = sqlx::query(
+        "INSERT INTO deadlines_done (game_id, key, done_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+    )
+    .bind(game)
+    .bind(key)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// The deadline keys of `game` already done.
+pub async fn deadlines_done(
+    conn: &mut SqliteConnection,
+    game: i64,
+) -> Result<Vec<String>, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT key FROM deadlines_done WHERE game_id = ? ORDER BY key")
+            .bind(game)
+            .fetch_all(&mut *conn)
+            .await?,
+    )
+}
+
+/// Ids of the unfinished games with a time control.
+pub async fn timed_active_games(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT id FROM games WHERE status = 'active' AND time_control <> 'none' ORDER BY id",
+    )
+    .fetch_all(&mut *conn)
+    .await?)
+}
