@@ -6,6 +6,7 @@
 mod support;
 
 mod board_html;
+mod clocks;
 mod conditional_maildir;
 mod e2e;
 mod game_cli;

@@ -1,0 +1,307 @@
+//! The day clocks end to end: `wildt serve --once` and `wildt game` as
+//! processes over the Maildir club, at instants set with `WILDT_NOW`, with
+//! each delivered file's modification time as its arrival.
+
+use std::process::{Command, Output};
+use std::time::{Duration, SystemTime};
+
+use serde_json::Value;
+use wildt::clock::Date;
+
+use crate::support::cli::json_of;
+use crate::support::club::{Club, mail};
+use crate::support::fixtures::body_text;
+
+const DAY: i64 = 86_400;
+const HOUR: i64 = 3_600;
+
+/// 2026-12-01T00:00:00Z: every test's game starts here.
+fn t0() -> i64 {
+    Date::from_ymd(2026, 12, 1).unwrap().start()
+}
+
+fn rfc3339(t: i64) -> String {
+    let secs = t.rem_euclid(DAY);
+    format!(
+        "{}T{:02}:{:02}:{:02}Z",
+        Date::of_instant(t),
+        secs / HOUR,
+        secs % HOUR / 60,
+        secs % 60
+    )
+}
+
+/// `wildt ARGS --config CFG` with `WILDT_NOW` at `now`.
+fn wildt_at(club: &Club, now: i64, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args(args)
+        .arg("--config")
+        .arg(&club.cfg)
+        .env("WILDT_NOW", rfc3339(now))
+        .output()
+        .unwrap()
+}
+
+fn serve_at(club: &Club, now: i64) {
+    let out = wildt_at(club, now, &["serve", "--once"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn show_at(club: &Club, id: i64, now: i64) -> Value {
+    json_of(&wildt_at(
+        club,
+        now,
+        &["game", "show", &id.to_string(), "--json"],
+    ))
+}
+
+struct Timed {
+    id: i64,
+    white: String,
+    black: String,
+}
+
+/// A game under `control`, created at `t0()`, without opening mails.
+fn timed_game(club: &Club, control: &str) -> Timed {
+    let v = json_of(&wildt_at(
+        club,
+        t0(),
+        &[
+            "game",
+            "new",
+            "--no-mail",
+            "--white",
+            "anna@example.org",
+            "--black",
+            "ben@example.net",
+            "--time",
+            control,
+            "--json",
+        ],
+    ));
+    Timed {
+        id: v["id"].as_i64().unwrap(),
+        white: v["white"]["address"].as_str().unwrap().to_owned(),
+        black: v["black"]["address"].as_str().unwrap().to_owned(),
+    }
+}
+
+/// Delivers `raw` into `new/` as if it arrived at `at` (the file's mtime).
+fn deliver_at(club: &Club, name: &str, raw: &str, at: i64) {
+    club.deliver(name, raw);
+    let path = club.dir.path().join("mail/new").join(name);
+    let when = SystemTime::UNIX_EPOCH + Duration::from_secs(u64::try_from(at).unwrap());
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+}
+
+fn header<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
+    let head = raw.split("\r\n\r\n").next().unwrap_or(raw);
+    head.lines()
+        .find(|l| {
+            l.len() > name.len()
+                && l[..name.len()].eq_ignore_ascii_case(name)
+                && l.as_bytes()[name.len()] == b':'
+        })
+        .map(|l| l[name.len() + 1..].trim())
+}
+
+/// The mails of the outbox to `to` whose subject contains `text`.
+fn mails_to(club: &Club, to: &str, text: &str) -> usize {
+    club.outbox()
+        .iter()
+        .filter(|m| header(m, "To") == Some(to))
+        .filter(|m| header(m, "Subject").is_some_and(|s| s.contains(text)))
+        .count()
+}
+
+/// The moves of Byrne–Fischer 1956 in ICCF notation.
+fn fischer_moves() -> Vec<String> {
+    include_str!("../fixtures/games/byrne_fischer_1956.iccf")
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .flat_map(str::split_whitespace)
+        .filter(|t| (4..=5).contains(&t.len()) && t.bytes().all(|b| b.is_ascii_digit()))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The charge of `secs` of reflection under ICCF's rule (all under 20 days
+/// here: whole days).
+fn whole_days(secs: i64) -> i64 {
+    secs / DAY
+}
+
+#[test]
+fn each_players_time_is_counted_from_arrivals_after_every_move_of_30_moves() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    let moves = fischer_moves();
+    assert!(moves.len() >= 60, "{}", moves.len());
+    let mut at = t0();
+    let mut used = [0i64, 0];
+    for (i, mv) in moves.iter().take(60).enumerate() {
+        let side = i % 2;
+        // Reflection varies: 0 to 3 whole days and some hours.
+        let thought = (i as i64 * 7 % 4) * DAY + (i as i64 % 5 + 1) * HOUR;
+        at += thought;
+        used[side] += whole_days(thought);
+        let (from, to) = if side == 0 {
+            ("anna@example.org", &g.white)
+        } else {
+            ("ben@example.net", &g.black)
+        };
+        deliver_at(
+            &club,
+            &format!("{i}.eml"),
+            &mail(from, to, &format!("m{i}@example.org"), mv),
+            at,
+        );
+        // Handled an hour after it arrived: the hour is not charged.
+        serve_at(&club, at + HOUR);
+        let v = show_at(&club, g.id, at + HOUR);
+        assert_eq!(v["moves"].as_array().unwrap().len(), i + 1, "ply {i}: {v}");
+        let clock = &v["clock"];
+        assert_eq!(clock["control"], "10/50");
+        for (k, name) in ["white", "black"].into_iter().enumerate() {
+            let made = (i as i64 + 2 - k as i64) / 2; // moves made by this side
+            let next = made + 1;
+            let allowed = 50 * ((next + 9) / 10);
+            assert_eq!(clock[name]["days_used"], used[k], "ply {i} {name}: {clock}");
+            assert_eq!(
+                clock[name]["days_left"],
+                allowed - used[k],
+                "ply {i} {name}: {clock}"
+            );
+        }
+    }
+    // The confirmations carry both clocks.
+    let confirmations: Vec<String> = club
+        .outbox()
+        .into_iter()
+        .filter(|m| header(m, "X-Wildt-Event") == Some("move-accepted"))
+        .collect();
+    assert_eq!(confirmations.len(), 60);
+    let bodies: Vec<String> = confirmations
+        .iter()
+        .map(|m| body_text(m.as_bytes()))
+        .collect();
+    // After Black's 30th move: White's 31st is next, 200 days for 40 moves.
+    let white_left = 200 - used[0];
+    let black_left = 200 - used[1];
+    let line_w = format!("White: {white_left} days left for moves 31–40");
+    let line_b = format!("Black: {black_left} days left for moves 31–40");
+    assert!(
+        bodies
+            .iter()
+            .any(|b| b.contains(&line_w) && b.contains(&line_b)),
+        "{line_w} / {line_b} in none of {bodies:#?}"
+    );
+}
+
+#[test]
+fn reminders_at_14_and_28_days_are_sent_once_each_across_restarts() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    serve_at(&club, t0() + 13 * DAY);
+    assert_eq!(mails_to(&club, "anna@example.org", "reminder"), 0);
+    serve_at(&club, t0() + 14 * DAY + HOUR);
+    assert_eq!(mails_to(&club, "anna@example.org", "reminder"), 1);
+    // Each run is a new process: what was done is known from the database.
+    serve_at(&club, t0() + 15 * DAY);
+    serve_at(&club, t0() + 27 * DAY);
+    assert_eq!(mails_to(&club, "anna@example.org", "reminder"), 1);
+    serve_at(&club, t0() + 28 * DAY + HOUR);
+    serve_at(&club, t0() + 29 * DAY);
+    assert_eq!(mails_to(&club, "anna@example.org", "reminder"), 2);
+    assert_eq!(mails_to(&club, "ben@example.net", "reminder"), 0);
+    let reminder = club
+        .outbox()
+        .into_iter()
+        .find(|m| header(m, "Subject").is_some_and(|s| s.contains("reminder")))
+        .unwrap();
+    assert!(reminder.contains("14 days"), "{reminder}");
+    assert_eq!(show_at(&club, g.id, t0() + 29 * DAY)["status"], "active");
+}
+
+#[test]
+fn a_time_forfeit_is_decided_by_the_daemon_with_no_incoming_mail() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    // 50 days for moves 1-10: 36 days on move 1 cost 20 + 2 * 16 = 52.
+    serve_at(&club, t0() + 35 * DAY + HOUR);
+    assert_eq!(
+        show_at(&club, g.id, t0() + 35 * DAY + HOUR)["status"],
+        "active"
+    );
+    assert_eq!(
+        mails_to(&club, "anna@example.org", "your time is running out"),
+        1
+    );
+    serve_at(&club, t0() + 36 * DAY + HOUR);
+    let v = show_at(&club, g.id, t0() + 37 * DAY);
+    assert_eq!(v["status"], "finished");
+    assert_eq!(v["result"], "0-1");
+    assert_eq!(v["termination"], "time forfeit");
+    assert_eq!(mails_to(&club, "anna@example.org", "game over"), 1);
+    assert_eq!(mails_to(&club, "ben@example.net", "game over"), 1);
+    // Decided once: a later run sends nothing more.
+    let before = club.outbox().len();
+    serve_at(&club, t0() + 40 * DAY);
+    assert_eq!(club.outbox().len(), before);
+}
+
+#[test]
+fn a_move_arriving_after_the_flag_fell_finds_the_game_lost() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    // Arrived on day 37; nobody ran the referee until then.
+    deliver_at(
+        &club,
+        "late.eml",
+        &mail("anna@example.org", &g.white, "late@example.org", "1. 5254"),
+        t0() + 37 * DAY,
+    );
+    serve_at(&club, t0() + 37 * DAY + HOUR);
+    let v = show_at(&club, g.id, t0() + 38 * DAY);
+    assert_eq!(v["termination"], "time forfeit");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 0, "{v}");
+}
+
+#[test]
+fn an_outage_of_the_referee_costs_the_player_nothing() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    // Arrived after 2 days, handled only 30 days later.
+    deliver_at(
+        &club,
+        "1.eml",
+        &mail("anna@example.org", &g.white, "m1@example.org", "1. 5254"),
+        t0() + 2 * DAY,
+    );
+    serve_at(&club, t0() + 32 * DAY);
+    let v = show_at(&club, g.id, t0() + 32 * DAY);
+    assert_eq!(v["clock"]["white"]["days_used"], 2, "{v}");
+    assert_eq!(v["status"], "active");
+}
+
+#[test]
+fn an_unreadable_wildt_now_is_refused() {
+    let club = Club::new();
+    let out = Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args(["game", "list", "--config"])
+        .arg(&club.cfg)
+        .env("WILDT_NOW", "next tuesday")
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("WILDT_NOW"));
+}
