@@ -80,6 +80,36 @@ pub enum GameCommand {
     },
     /// Export the game as PGN.
     Pgn { id: i64 },
+    /// Give a player leave (both days included, `2026-12-20` or
+    /// `20.12.2026`); refused beyond the yearly allowance or over another
+    /// leave. Both players are mailed.
+    Leave {
+        id: i64,
+        #[arg(long = "as", value_parser = ["white", "black"])]
+        seat: String,
+        #[arg(long)]
+        from: String,
+        #[arg(long)]
+        to: String,
+    },
+    /// A ruling on the clock: give (or, negative, take) days. Both players
+    /// are mailed.
+    Clock {
+        id: i64,
+        #[arg(long = "as", value_parser = ["white", "black"])]
+        seat: String,
+        #[arg(long, allow_negative_numbers = true)]
+        add_days: i64,
+    },
+    /// Decide an unfinished game (termination: adjudication). Both players
+    /// are mailed the result and the reason.
+    Adjudicate {
+        id: i64,
+        #[arg(value_parser = ["1-0", "0-1", "1/2-1/2"])]
+        result: String,
+        #[arg(long)]
+        reason: String,
+    },
     /// Give a player a new secret game address; the old one stops working.
     /// The player is mailed the new address.
     Rekey {
@@ -219,6 +249,37 @@ fn instant_arg(text: &str) -> anyhow::Result<i64> {
         return Ok(d.start());
     }
     Ok(wildt::now::parse_rfc3339(text)?)
+}
+
+fn seat_of(seat: &str) -> Color {
+    if seat == "white" {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+/// Why a leave was refused, for the organiser.
+fn refusal_text(why: &wildt::clock::LeaveRefusal) -> String {
+    use wildt::clock::LeaveRefusal as R;
+    match why {
+        R::EndsBeforeStart { from, to } => format!("it ends ({to}) before it starts ({from})"),
+        R::StartsInThePast { from, today } => {
+            format!("it starts ({from}) before today ({today})")
+        }
+        R::Overlaps { existing } => format!(
+            "it overlaps the leave from {} to {}",
+            existing.from, existing.to
+        ),
+        R::ExceedsAllowance {
+            year,
+            asked,
+            remaining,
+            allowance,
+        } => format!(
+            "it takes {asked} days of {year}, but only {remaining} of the {allowance} days a year are left"
+        ),
+    }
 }
 
 async fn get(store: &Store, id: i64) -> anyhow::Result<StoredGame> {
@@ -460,6 +521,43 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                     outln!("The new address is mailed to {email}.")?;
                 }
             }
+            ExitCode::SUCCESS
+        }
+        GameCommand::Leave { id, seat, from, to } => {
+            let color = seat_of(&seat);
+            let date = |t: &str| -> anyhow::Result<wildt::clock::Date> {
+                t.parse().map_err(|e| anyhow::anyhow!("{t}: {e}"))
+            };
+            let leave = wildt::clock::Leave {
+                from: date(&from)?,
+                to: date(&to)?,
+            };
+            let rules = config.rules();
+            match organise::grant_leave(&store, &rules, id, color, leave).await? {
+                wildt::clock::LeaveDecision::Granted(l) => {
+                    outln!(
+                        "{seat} is on leave from {} to {}; both players are mailed.",
+                        l.from,
+                        l.to
+                    )?;
+                    ExitCode::SUCCESS
+                }
+                wildt::clock::LeaveDecision::Refused(why) => {
+                    eprintln!("Leave refused: {}.", refusal_text(&why));
+                    ExitCode::from(2)
+                }
+            }
+        }
+        GameCommand::Clock { id, seat, add_days } => {
+            organise::add_days(&store, &config.rules(), id, seat_of(&seat), add_days).await?;
+            outln!("{seat} gets {add_days} days in game {id}; both players are mailed.")?;
+            ExitCode::SUCCESS
+        }
+        GameCommand::Adjudicate { id, result, reason } => {
+            let r = wildt::game::GameResult::parse(&result)
+                .ok_or_else(|| anyhow::anyhow!("result {result}"))?;
+            organise::adjudicate(&store, referee, id, r, &reason).await?;
+            outln!("Game {id} decided: {result} (adjudication); both players are mailed.")?;
             ExitCode::SUCCESS
         }
         GameCommand::Pgn { id } => {

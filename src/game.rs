@@ -28,6 +28,8 @@ pub enum Termination {
     FiftyMoveRule,
     /// A player's clock passed what the time control allows.
     TimeForfeit,
+    /// The organiser decided the game (`game adjudicate`).
+    Adjudication,
 }
 
 impl Termination {
@@ -41,6 +43,7 @@ impl Termination {
             Termination::ThreefoldRepetition => "threefold repetition",
             Termination::FiftyMoveRule => "50-move rule",
             Termination::TimeForfeit => "time forfeit",
+            Termination::Adjudication => "adjudication",
         }
     }
 
@@ -54,6 +57,7 @@ impl Termination {
             Termination::ThreefoldRepetition,
             Termination::FiftyMoveRule,
             Termination::TimeForfeit,
+            Termination::Adjudication,
         ]
         .into_iter()
         .find(|t| t.as_str() == text)

@@ -412,6 +412,12 @@ keys! {
     ClockLowTime = "clock-low-time" [game: Text, days: Count],
     ClockDaysLeft = "clock-days-left" [color: Color, days: Count, from: Count, to: Count],
     ClockDaysLeftOpen = "clock-days-left-open" [color: Color, days: Count],
+    TerminationAdjudication = "termination-adjudication" [],
+    SubjectClockLeave = "subject-clock-leave" [],
+    SubjectClockRuling = "subject-clock-ruling" [],
+    ClockLeaveGranted = "clock-leave-granted" [game: Text, color: Color, from: Text, to: Text],
+    ClockDaysGiven = "clock-days-given" [game: Text, color: Color, days: Count],
+    ClockAdjudicated = "clock-adjudicated" [game: Text, result: Text, reason: Text],
 }
 
 /// A value for a message variable.
@@ -488,6 +494,7 @@ pub fn termination_key(t: Termination) -> Key {
         Termination::ThreefoldRepetition => Key::TerminationThreefoldRepetition,
         Termination::FiftyMoveRule => Key::TerminationFiftyMoveRule,
         Termination::TimeForfeit => Key::TerminationTimeForfeit,
+        Termination::Adjudication => Key::TerminationAdjudication,
     }
 }
 

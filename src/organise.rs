@@ -47,6 +47,8 @@ pub enum OrganiseError {
         seat: &'static str,
         error: PlayerListError,
     },
+    #[error("game {0} is already over")]
+    Over(i64),
 }
 
 impl From<sqlx::Error> for OrganiseError {
@@ -230,4 +232,121 @@ pub async fn play_by_hand_at(
     }
     tx.commit().await?;
     Ok(verdict)
+}
+
+/// Queues `mails` of game `g` in `tx` (rendering each; one that cannot be
+/// written is skipped with a warning, as for every other mail).
+async fn queue(
+    tx: &mut sqlx::SqliteConnection,
+    referee: &RefereeConfig,
+    g: &StoredGame,
+    mails: &[reply::OutMail],
+) -> Result<(), OrganiseError> {
+    let now = now_secs();
+    for mail in mails {
+        match render(mail, referee, Some(&g.thread_root), &[]) {
+            Ok(r) => outbox::enqueue(tx, None, mail, &r, &referee.address, now).await?,
+            Err(e) => tracing::warn!(recipient = %mail.to, error = %e, "mail not rendered"),
+        }
+    }
+    Ok(())
+}
+
+/// Gives the player of `seat` leave from `from` to `to` (both days included)
+/// if the rules allow it; both players of the game are mailed. The leave is
+/// the player's: it stops their clock in all their games.
+pub async fn grant_leave(
+    store: &Store,
+    rules: &crate::config::Rules,
+    game: i64,
+    seat: Color,
+    leave: crate::clock::Leave,
+) -> Result<crate::clock::LeaveDecision, OrganiseError> {
+    use crate::clock::{Date, LeaveDecision, decide_leave};
+    let mut tx = store.begin().await?;
+    let timed = crate::deadlines::TimedGame::load(&mut tx, game)
+        .await?
+        .ok_or(OrganiseError::NoGame(game))?;
+    let email = timed.game.view.player(seat).email.clone();
+    let now = now_secs();
+    let decision = decide_leave(
+        leave,
+        &timed.leaves[seat],
+        Date::of_instant(now),
+        &rules.clock,
+    );
+    if let LeaveDecision::Granted(leave) = decision {
+        clocks::insert_leave(&mut tx, &email, leave, now).await?;
+        let timed = crate::deadlines::TimedGame::load(&mut tx, game)
+            .await?
+            .ok_or(OrganiseError::NoGame(game))?;
+        let lines = reply::clock_lines(crate::i18n::Lang::En, &timed.state(&rules.clock, now));
+        let mails = reply::with_game(&timed.game.view, &rules.referee, |ctx| {
+            reply::leave_granted_mails(ctx, seat, leave, &lines)
+        });
+        queue(&mut tx, &rules.referee, &timed.game, &mails).await?;
+    }
+    tx.commit().await?;
+    Ok(decision)
+}
+
+/// A ruling: `days` more (or, negative, fewer) for `seat`; both mailed.
+pub async fn add_days(
+    store: &Store,
+    rules: &crate::config::Rules,
+    game: i64,
+    seat: Color,
+    days: i64,
+) -> Result<(), OrganiseError> {
+    let mut tx = store.begin().await?;
+    let now = now_secs();
+    if games::load(&mut tx, game).await?.is_none() {
+        return Err(OrganiseError::NoGame(game));
+    }
+    clocks::insert_ruling(&mut tx, game, seat, days, None, now).await?;
+    let timed = crate::deadlines::TimedGame::load(&mut tx, game)
+        .await?
+        .ok_or(OrganiseError::NoGame(game))?;
+    let lines = reply::clock_lines(crate::i18n::Lang::En, &timed.state(&rules.clock, now));
+    let mails = reply::with_game(&timed.game.view, &rules.referee, |ctx| {
+        reply::days_given_mails(ctx, seat, days, &lines)
+    });
+    queue(&mut tx, &rules.referee, &timed.game, &mails).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The organiser decides an unfinished game: `result`, termination
+/// adjudication, `reason` mailed to both players.
+pub async fn adjudicate(
+    store: &Store,
+    referee: &RefereeConfig,
+    game: i64,
+    result: crate::game::GameResult,
+    reason: &str,
+) -> Result<(), OrganiseError> {
+    use crate::game::{GameEnd, Termination};
+    let mut tx = store.begin().await?;
+    let g = games::load(&mut tx, game)
+        .await?
+        .ok_or(OrganiseError::NoGame(game))?;
+    if g.view.record.is_over() {
+        return Err(OrganiseError::Over(game));
+    }
+    let end = GameEnd {
+        result,
+        termination: Termination::Adjudication,
+    };
+    let mut after = g.view.record.clone();
+    after.end = Some(end);
+    after.draw_offer = None;
+    games::save_change(&mut tx, game, &g.view.record, &after, None).await?;
+    let mut view = g.view.clone();
+    view.record = after;
+    let mails = reply::with_game(&view, referee, |ctx| {
+        reply::adjudicated_mails(ctx, end, reason)
+    });
+    queue(&mut tx, referee, &g, &mails).await?;
+    tx.commit().await?;
+    Ok(())
 }

@@ -785,6 +785,109 @@ pub fn clock_low_time_mail(
     )
 }
 
+/// A notice to both players of the game: `text` (a leave, a ruling), both
+/// clocks and the position.
+fn clock_notice_pair(
+    game: &GameContext<'_>,
+    subject: &str,
+    text: &str,
+    clocks: &str,
+) -> Vec<OutMail> {
+    [Color::White, Color::Black]
+        .into_iter()
+        .map(|c| {
+            let mut body = format!("{text}\n\n{clocks}\n");
+            body.push_str(&game.picture(game.record));
+            body.push_str(&footer(
+                game.record.turn() == c && !game.record.is_over(),
+                game.record,
+            ));
+            game.mail(c, Event::Notice, subject, body)
+        })
+        .collect()
+}
+
+/// Both players told that `seat` is on leave from `from` to `to`.
+pub fn leave_granted_mails(
+    game: &GameContext<'_>,
+    seat: Color,
+    leave: crate::clock::Leave,
+    clocks: &str,
+) -> Vec<OutMail> {
+    use crate::i18n::{Key, Lang, color_arg, text};
+    let lang = Lang::En;
+    let body = text(
+        lang,
+        Key::ClockLeaveGranted,
+        &[
+            ("game", game.id.to_string().into()),
+            ("color", color_arg(seat)),
+            ("from", leave.from.to_string().into()),
+            ("to", leave.to.to_string().into()),
+        ],
+    );
+    clock_notice_pair(
+        game,
+        &text(lang, Key::SubjectClockLeave, &[]),
+        &body,
+        clocks,
+    )
+}
+
+/// Both players told of a ruling that gives `seat` `days` days.
+pub fn days_given_mails(
+    game: &GameContext<'_>,
+    seat: Color,
+    days: i64,
+    clocks: &str,
+) -> Vec<OutMail> {
+    use crate::i18n::{Arg, Key, Lang, color_arg, text};
+    let lang = Lang::En;
+    let body = text(
+        lang,
+        Key::ClockDaysGiven,
+        &[
+            ("game", game.id.to_string().into()),
+            ("color", color_arg(seat)),
+            ("days", Arg::Count(days)),
+        ],
+    );
+    clock_notice_pair(
+        game,
+        &text(lang, Key::SubjectClockRuling, &[]),
+        &body,
+        clocks,
+    )
+}
+
+/// Both players told the organiser decided the game, and why.
+pub fn adjudicated_mails(game: &GameContext<'_>, end: GameEnd, reason: &str) -> Vec<OutMail> {
+    use crate::i18n::{Key, Lang, text};
+    let lang = Lang::En;
+    [Color::White, Color::Black]
+        .into_iter()
+        .map(|c| {
+            let mut body = text(
+                lang,
+                Key::ClockAdjudicated,
+                &[
+                    ("game", game.id.to_string().into()),
+                    ("result", end.result.as_str().into()),
+                    ("reason", reason.into()),
+                ],
+            );
+            body.push_str("\n\n");
+            body.push_str(&game.picture(game.record));
+            game.mail(
+                c,
+                Event::GameOver,
+                &format!("game over {}", end.result),
+                body,
+            )
+        })
+        .collect()
+}
+
 /// The game-over mails to both players when the game ended without a
 /// message (a time forfeit decided by the referee's clock, a ruling).
 pub fn game_over_mails(game: &GameContext<'_>, after: &Record, end: GameEnd) -> Vec<OutMail> {

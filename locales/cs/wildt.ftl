@@ -316,3 +316,19 @@ clock-days-left-open = { $color ->
         [white] Bílý
        *[black] Černý
     }: zbývá dní: { $days }
+termination-adjudication = rozhodnutí rozhodčího
+subject-clock-leave = dovolená
+subject-clock-ruling = rozhodnutí o čase
+clock-leave-granted =
+    Partie { $game }: { $color ->
+            [white] Bílý
+           *[black] Černý
+        } má dovolenou od { $from } do { $to } (oba dny včetně); jeho hodiny mezitím neběží.
+clock-days-given =
+    Partie { $game }: rozhodnutím pořadatele dostávají hodiny strany { $color ->
+            [white] Bílý
+           *[black] Černý
+        } dní: { $days }.
+clock-adjudicated =
+    Partie { $game } byla rozhodnuta pořadatelem: { $result }.
+    Důvod: { $reason }

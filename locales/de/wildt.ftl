@@ -310,3 +310,22 @@ clock-days-left-open = { $color ->
         [white] Weiß
        *[black] Schwarz
     }: noch { $days } Tage
+termination-adjudication = Entscheidung der Turnierleitung
+subject-clock-leave = Urlaub
+subject-clock-ruling = Entscheidung zur Bedenkzeit
+clock-leave-granted =
+    Partie { $game }: { $color ->
+            [white] Weiß
+           *[black] Schwarz
+        } hat Urlaub vom { $from } bis { $to } (beide Tage eingeschlossen); die Uhr von { $color ->
+            [white] Weiß
+           *[black] Schwarz
+        } läuft dann nicht.
+clock-days-given =
+    Partie { $game }: Durch Entscheidung der Turnierleitung erhält die Uhr von { $color ->
+            [white] Weiß
+           *[black] Schwarz
+        } { $days } Tage.
+clock-adjudicated =
+    Partie { $game } wurde von der Turnierleitung entschieden: { $result }.
+    Begründung: { $reason }

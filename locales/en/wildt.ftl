@@ -308,3 +308,22 @@ clock-days-left-open = { $color ->
         [white] White
        *[black] Black
     }: { $days } days left
+termination-adjudication = adjudication
+subject-clock-leave = leave
+subject-clock-ruling = ruling on the clock
+clock-leave-granted =
+    Game { $game }: { $color ->
+            [white] White
+           *[black] Black
+        } is on leave from { $from } to { $to } (both days included); { $color ->
+            [white] White
+           *[black] Black
+        }'s clock does not run then.
+clock-days-given =
+    Game { $game }: by a ruling of the organiser, { $color ->
+            [white] White
+           *[black] Black
+        }'s clock gains { $days } days.
+clock-adjudicated =
+    Game { $game } was decided by the organiser: { $result }.
+    Reason: { $reason }

@@ -304,3 +304,19 @@ clock-days-left-open = { $color ->
         [white] Blancas
        *[black] Negras
     }: quedan { $days } días
+termination-adjudication = decisión del árbitro
+subject-clock-leave = permiso
+subject-clock-ruling = decisión sobre el reloj
+clock-leave-granted =
+    Partida { $game }: { $color ->
+            [white] las Blancas
+           *[black] las Negras
+        } están de permiso del { $from } al { $to } (ambos días incluidos); su reloj no corre entonces.
+clock-days-given =
+    Partida { $game }: por decisión del organizador, el reloj de { $color ->
+            [white] las Blancas
+           *[black] las Negras
+        } recibe { $days } días.
+clock-adjudicated =
+    La partida { $game } fue decidida por el organizador: { $result }.
+    Motivo: { $reason }

@@ -308,3 +308,19 @@ clock-days-left-open = { $color ->
         [white] Blancs
        *[black] Noirs
     }: { $days } jours restants
+termination-adjudication = décision de l'arbitre
+subject-clock-leave = congé
+subject-clock-ruling = décision sur la pendule
+clock-leave-granted =
+    Partie { $game } : { $color ->
+            [white] les Blancs
+           *[black] les Noirs
+        } sont en congé du { $from } au { $to } (deux jours compris) ; leur pendule ne tourne pas pendant ce temps.
+clock-days-given =
+    Partie { $game } : par décision de l'organisateur, la pendule de { $color ->
+            [white] les Blancs
+           *[black] les Noirs
+        } reçoit { $days } jours.
+clock-adjudicated =
+    La partie { $game } a été décidée par l'organisateur : { $result }.
+    Motif : { $reason }

@@ -304,3 +304,19 @@ clock-days-left-open = { $color ->
         [white] Bianco
        *[black] Nero
     }: restano { $days } giorni
+termination-adjudication = decisione dell'arbitro
+subject-clock-leave = congedo
+subject-clock-ruling = decisione sull'orologio
+clock-leave-granted =
+    Partita { $game }: { $color ->
+            [white] il Bianco
+           *[black] il Nero
+        } è in congedo dal { $from } al { $to } (entrambi i giorni inclusi); il suo orologio intanto non corre.
+clock-days-given =
+    Partita { $game }: per decisione dell'organizzatore, l'orologio de{ $color ->
+            [white] l Bianco
+           *[black] l Nero
+        } riceve { $days } giorni.
+clock-adjudicated =
+    La partita { $game } è stata decisa dall'organizzatore: { $result }.
+    Motivo: { $reason }

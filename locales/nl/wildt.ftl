@@ -308,3 +308,22 @@ clock-days-left-open = { $color ->
         [white] Wit
        *[black] Zwart
     }: nog { $days } dagen
+termination-adjudication = arbitrale beslissing
+subject-clock-leave = verlof
+subject-clock-ruling = beslissing over de klok
+clock-leave-granted =
+    Partij { $game }: { $color ->
+            [white] Wit
+           *[black] Zwart
+        } heeft verlof van { $from } tot en met { $to }; de klok van { $color ->
+            [white] Wit
+           *[black] Zwart
+        } loopt dan niet.
+clock-days-given =
+    Partij { $game }: door een beslissing van de organisator krijgt de klok van { $color ->
+            [white] Wit
+           *[black] Zwart
+        } { $days } dagen erbij.
+clock-adjudicated =
+    Partij { $game } is door de organisator beslist: { $result }.
+    Reden: { $reason }

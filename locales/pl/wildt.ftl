@@ -314,3 +314,19 @@ clock-days-left-open = { $color ->
         [white] Białe
        *[black] Czarne
     }: pozostało dni: { $days }
+termination-adjudication = decyzja sędziego
+subject-clock-leave = urlop
+subject-clock-ruling = decyzja w sprawie czasu
+clock-leave-granted =
+    Partia { $game }: { $color ->
+            [white] Białe
+           *[black] Czarne
+        } mają urlop od { $from } do { $to } (oba dni włącznie); ich zegar wtedy nie biegnie.
+clock-days-given =
+    Partia { $game }: decyzją organizatora zegar strony { $color ->
+            [white] Białe
+           *[black] Czarne
+        } otrzymuje dni: { $days }.
+clock-adjudicated =
+    Partia { $game } została rozstrzygnięta przez organizatora: { $result }.
+    Uzasadnienie: { $reason }

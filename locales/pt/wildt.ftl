@@ -304,3 +304,19 @@ clock-days-left-open = { $color ->
         [white] Brancas
        *[black] Pretas
     }: restam { $days } dias
+termination-adjudication = decisão do árbitro
+subject-clock-leave = licença
+subject-clock-ruling = decisão sobre o relógio
+clock-leave-granted =
+    Partida { $game }: { $color ->
+            [white] as Brancas
+           *[black] as Pretas
+        } estão de licença de { $from } a { $to } (ambos os dias incluídos); o seu relógio não corre nesse período.
+clock-days-given =
+    Partida { $game }: por decisão do organizador, o relógio d{ $color ->
+            [white] as Brancas
+           *[black] as Pretas
+        } recebe { $days } dias.
+clock-adjudicated =
+    A partida { $game } foi decidida pelo organizador: { $result }.
+    Motivo: { $reason }

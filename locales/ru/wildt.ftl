@@ -320,3 +320,19 @@ clock-days-left-open = { $color ->
         [white] Белые
        *[black] Чёрные
     }: осталось дней: { $days }
+termination-adjudication = решение судьи
+subject-clock-leave = отпуск
+subject-clock-ruling = решение о времени
+clock-leave-granted =
+    Партия { $game }: { $color ->
+            [white] Белые
+           *[black] Чёрные
+        } в отпуске с { $from } по { $to } (оба дня включительно); их часы в это время не идут.
+clock-days-given =
+    Партия { $game }: решением организатора часам стороны «{ $color ->
+            [white] Белые
+           *[black] Чёрные
+        }» добавлено дней: { $days }.
+clock-adjudicated =
+    Партия { $game } решена организатором: { $result }.
+    Основание: { $reason }

@@ -305,3 +305,145 @@ fn an_unreadable_wildt_now_is_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("WILDT_NOW"));
 }
+
+#[test]
+fn a_leave_stops_the_players_clock_and_both_players_are_told() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    let id = g.id.to_string();
+    // Granted on day 0 for 3-11 December (9 days): White's clock stops then.
+    let out = wildt_at(
+        &club,
+        t0(),
+        &[
+            "game",
+            "leave",
+            &id,
+            "--as",
+            "white",
+            "--from",
+            "2026-12-03",
+            "--to",
+            "11.12.2026",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The organiser's mails go out with the referee's next run.
+    serve_at(&club, t0());
+    assert_eq!(mails_to(&club, "anna@example.org", "leave"), 1);
+    assert_eq!(mails_to(&club, "ben@example.net", "leave"), 1);
+    let v = show_at(&club, g.id, t0() + 15 * DAY + HOUR);
+    let white = &v["clock"]["white"];
+    // 15 days and an hour since the start, 9 of them on leave.
+    assert_eq!(white["days_used"], 6, "{v}");
+    assert_eq!(white["days_left"], 44, "{v}");
+    assert_eq!(white["leave_days_left"], 45 - 9, "{v}");
+    let during = show_at(&club, g.id, t0() + 5 * DAY);
+    assert_eq!(during["clock"]["white"]["on_leave"], true);
+    // The first reminder comes after 14 days of running clock: day 23.
+    serve_at(&club, t0() + 15 * DAY);
+    assert_eq!(mails_to(&club, "anna@example.org", "reminder"), 0);
+    serve_at(&club, t0() + 24 * DAY + HOUR);
+    assert_eq!(mails_to(&club, "anna@example.org", "reminder"), 1);
+}
+
+#[test]
+fn leave_beyond_45_days_a_year_is_refused() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    let id = g.id.to_string();
+    let leave = |from: &str, to: &str| {
+        wildt_at(
+            &club,
+            t0(),
+            &[
+                "game", "leave", &id, "--as", "black", "--from", from, "--to", to,
+            ],
+        )
+    };
+    // 2027: 40 days, then 6 more is one too many.
+    assert!(leave("2027-01-01", "2027-02-09").status.success());
+    let refused = leave("2027-03-01", "2027-03-06");
+    assert_eq!(refused.status.code(), Some(2));
+    let why = String::from_utf8_lossy(&refused.stderr);
+    assert!(why.contains("only 5 of the 45 days"), "{why}");
+    assert!(leave("2027-03-01", "2027-03-05").status.success());
+    serve_at(&club, t0());
+    assert_eq!(mails_to(&club, "ben@example.net", "leave"), 2);
+}
+
+#[test]
+fn the_organiser_gives_days_and_adjudicates_with_both_players_mailed() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    let id = g.id.to_string();
+    let out = wildt_at(
+        &club,
+        t0() + DAY,
+        &["game", "clock", &id, "--as", "white", "--add-days", "7"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = show_at(&club, g.id, t0() + 3 * DAY);
+    assert_eq!(v["clock"]["white"]["days_left"], 57 - 3, "{v}");
+    serve_at(&club, t0() + 3 * DAY);
+    assert_eq!(mails_to(&club, "anna@example.org", "ruling"), 1);
+    assert_eq!(mails_to(&club, "ben@example.net", "ruling"), 1);
+    let out = wildt_at(
+        &club,
+        t0() + 4 * DAY,
+        &[
+            "game",
+            "adjudicate",
+            &id,
+            "1/2-1/2",
+            "--reason",
+            "both players withdrew",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serve_at(&club, t0() + 5 * DAY);
+    let v = show_at(&club, g.id, t0() + 5 * DAY);
+    assert_eq!(v["status"], "finished");
+    assert_eq!(v["result"], "1/2-1/2");
+    assert_eq!(v["termination"], "adjudication");
+    let over: Vec<String> = club
+        .outbox()
+        .into_iter()
+        .filter(|m| header(m, "X-Wildt-Event") == Some("game-over"))
+        .map(|m| body_text(m.as_bytes()))
+        .collect();
+    assert_eq!(over.len(), 2);
+    assert!(
+        over.iter().all(|b| b.contains("both players withdrew")),
+        "{over:#?}"
+    );
+}
+
+#[test]
+fn pgn_carries_the_time_control_and_the_days_of_each_move() {
+    let club = Club::new();
+    let g = timed_game(&club, "30+3");
+    deliver_at(
+        &club,
+        "1.eml",
+        &mail("anna@example.org", &g.white, "m1@example.org", "1. 5254"),
+        t0() + 3 * DAY + HOUR,
+    );
+    serve_at(&club, t0() + 3 * DAY + 2 * HOUR);
+    let out = wildt_at(&club, t0() + 4 * DAY, &["game", "pgn", &g.id.to_string()]);
+    let pgn = String::from_utf8_lossy(&out.stdout);
+    assert!(pgn.contains("[TimeControl \"30+3\"]"), "{pgn}");
+    assert!(pgn.contains("e4 {5254 3d}"), "{pgn}");
+}
