@@ -15,6 +15,7 @@
 //! [`outage`]; `scripts/test.sh` runs them alone, after everything else.
 
 mod bad_input;
+mod clock;
 mod crash;
 mod graceful_stop;
 mod many_games;

@@ -354,6 +354,15 @@ impl Reader {
             .unwrap_or_else(|e| panic!("test reader: APPEND to {folder}: {e}"));
     }
 
+    /// APPENDs `raw` with the INTERNALDATE `date` (`04-Oct-2026 10:00:00
+    /// +0000`): as if the server had received it then.
+    pub async fn append_at(&mut self, folder: &str, raw: &[u8], date: &str) {
+        self.session
+            .append(folder, None, Some(&format!("\"{date}\"")), raw)
+            .await
+            .unwrap_or_else(|e| panic!("test reader: APPEND to {folder} at {date}: {e}"));
+    }
+
     /// Creates a folder with exactly this name.
     pub async fn create(&mut self, folder: &str) {
         self.session
