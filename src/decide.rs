@@ -113,6 +113,8 @@ pub enum Outcome {
     Rejected,
     /// Only conditional moves (or their cancellation), no command.
     Conditionals,
+    /// A request for leave (or its cancellation).
+    Leave,
 }
 
 impl Outcome {
@@ -130,6 +132,7 @@ impl Outcome {
             Outcome::Moved => "moved",
             Outcome::Ended => "ended",
             Outcome::DrawOffered => "draw_offered",
+            Outcome::Leave => "leave",
             Outcome::DrawDeclined => "draw_declined",
             Outcome::Status => "status",
             Outcome::Rejected => "rejected",
@@ -222,6 +225,9 @@ pub struct Decision {
     /// each seat's stored set ([`conditional::follow`], once the stored sets
     /// are loaded); `None` when nothing changes.
     pub sequel: Option<conditional::Sequel>,
+    /// The player of `seat` asks for (or cancels) leave: decided against
+    /// their stored leaves by the caller, which holds them.
+    pub leave: Option<crate::clock::LeaveRequest>,
 }
 
 impl Decision {
@@ -238,6 +244,7 @@ impl Decision {
             auth: None,
             conditional: None,
             sequel: None,
+            leave: None,
         }
     }
 
@@ -454,6 +461,12 @@ fn judged(
             let mut d = Decision::new(Outcome::Conditionals, "conditional moves");
             d.seat = Some(seat);
             d.conditional = conditionals.map(|c| conditional::set_change(c, record, seat));
+            return d;
+        }
+        Reading::Leave(req) => {
+            let mut d = Decision::new(Outcome::Leave, format!("{req:?}"));
+            d.seat = Some(seat);
+            d.leave = Some(req.clone());
             return d;
         }
         Reading::Unclear(unclear) => match old_form_promotion(record, seat, unclear) {

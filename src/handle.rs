@@ -12,6 +12,9 @@ use std::fmt;
 use sha2::{Digest, Sha256};
 use shakmaty::Color;
 
+use crate::clock::{
+    Date, Leave, LeaveCancel, LeaveDecision, LeaveRequest, cancel_leave, decide_leave,
+};
 use crate::config::Rules;
 use crate::deadlines;
 use crate::decide::conditional::{Fate, Sequel};
@@ -20,6 +23,7 @@ use crate::intake::{self, Intake};
 use crate::mail::InboxId;
 use crate::mail::render::{Rendered, render};
 use crate::referee::Verdict;
+use crate::reply::OutMail;
 use crate::reply::{self, Letters};
 use crate::store::messages::MessageRow;
 use crate::store::{Store, StoreError, clocks, conditionals, games, messages, now_secs, outbox};
@@ -190,6 +194,11 @@ pub async fn handle_message_at(
     if let (Some(sequel), Some(g)) = (&decision.sequel, view) {
         save_sequel(&mut tx, g.id, sequel).await?;
     }
+    if let (Some(req), Some(seat), Some(g)) = (&decision.leave, decision.seat, view) {
+        let answering = intake.message_id.as_deref();
+        let mails = leave_by_mail(&mut tx, rules, g.id, seat, req, now, answering).await?;
+        letters.mails.extend(mails);
+    }
     let root = stored.as_ref().map(|g| g.thread_root.as_str());
     let mut rendered = Vec::with_capacity(letters.mails.len());
     for mail in &letters.mails {
@@ -245,6 +254,80 @@ async fn save_sequel(
         }
     }
     Ok(())
+}
+
+/// A player's request for leave (or its cancellation), decided against
+/// their leaves on the day of `now`; returns the mails that answer it: on a
+/// change, to both players of the game, else to the player alone.
+async fn leave_by_mail(
+    conn: &mut sqlx::SqliteConnection,
+    rules: &Rules,
+    game: i64,
+    seat: shakmaty::Color,
+    req: &LeaveRequest,
+    now: i64,
+    answering: Option<&str>,
+) -> Result<Vec<OutMail>, StoreError> {
+    let Some(timed) = deadlines::TimedGame::load(conn, game).await? else {
+        return Ok(Vec::new());
+    };
+    let email = timed.game.view.player(seat).email.clone();
+    let today = Date::of_instant(now);
+    let view = &timed.game.view;
+    let referee = &rules.referee;
+    let changed = match req {
+        LeaveRequest::Unclear(_) => {
+            return Ok(vec![reply::with_game(view, referee, |ctx| {
+                reply::leave_refused_mail(ctx, seat, None, answering)
+            })]);
+        }
+        LeaveRequest::Take { from, to } => {
+            let asked = Leave {
+                from: *from,
+                to: *to,
+            };
+            match decide_leave(asked, &timed.leaves[seat], today, &rules.clock) {
+                LeaveDecision::Granted(leave) => {
+                    clocks::insert_leave(conn, &email, leave, now).await?;
+                    Ok(leave)
+                }
+                LeaveDecision::Refused(why) => {
+                    return Ok(vec![reply::with_game(view, referee, |ctx| {
+                        reply::leave_refused_mail(ctx, seat, Some(&why), answering)
+                    })]);
+                }
+            }
+        }
+        LeaveRequest::Cancel { from } => match cancel_leave(&timed.leaves[seat], *from, today) {
+            LeaveCancel::Remove(leave) => {
+                clocks::delete_leave(conn, &email, leave.from).await?;
+                Err(leave.from)
+            }
+            LeaveCancel::EndEarly { leave, new_to } => {
+                clocks::shorten_leave(conn, &email, leave.from, new_to).await?;
+                Err(leave.from)
+            }
+            LeaveCancel::NothingToCancel => {
+                return Ok(vec![reply::with_game(view, referee, |ctx| {
+                    reply::nothing_to_cancel_mail(ctx, seat, answering)
+                })]);
+            }
+        },
+    };
+    // Granted (Ok) or cancelled (Err: the first day of the leave): both told,
+    // with the clocks as they now stand.
+    let after = deadlines::TimedGame::load(conn, game)
+        .await?
+        .unwrap_or(timed);
+    let lines = reply::clock_lines(crate::i18n::Lang::En, &after.state(&rules.clock, now));
+    Ok(reply::with_game(
+        &after.game.view,
+        referee,
+        |ctx| match changed {
+            Ok(leave) => reply::leave_granted_mails(ctx, seat, leave, &lines),
+            Err(from) => reply::leave_cancelled_mails(ctx, seat, from, &lines),
+        },
+    ))
 }
 
 /// The message's digest, the key against deciding it twice. Of a message

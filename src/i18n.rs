@@ -418,6 +418,14 @@ keys! {
     ClockLeaveGranted = "clock-leave-granted" [game: Text, color: Color, from: Text, to: Text],
     ClockDaysGiven = "clock-days-given" [game: Text, color: Color, days: Count],
     ClockAdjudicated = "clock-adjudicated" [game: Text, result: Text, reason: Text],
+    ClockLeaveRefused = "clock-leave-refused" [game: Text, why: Text],
+    ClockLeaveWhyEndsBeforeStart = "clock-leave-why-ends-before-start" [from: Text, to: Text],
+    ClockLeaveWhyInPast = "clock-leave-why-in-past" [from: Text, today: Text],
+    ClockLeaveWhyOverlaps = "clock-leave-why-overlaps" [from: Text, to: Text],
+    ClockLeaveWhyExceeds = "clock-leave-why-exceeds" [year: Count, asked: Count, remaining: Count, allowance: Count],
+    ClockLeaveWhyUnclear = "clock-leave-why-unclear" [],
+    ClockLeaveCancelled = "clock-leave-cancelled" [game: Text, color: Color, from: Text],
+    ClockLeaveNothingToCancel = "clock-leave-nothing-to-cancel" [game: Text],
 }
 
 /// A value for a message variable.

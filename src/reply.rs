@@ -888,6 +888,123 @@ pub fn adjudicated_mails(game: &GameContext<'_>, end: GameEnd, reason: &str) -> 
         .collect()
 }
 
+/// Why a request for leave was refused, in the player's words.
+pub fn leave_refusal_text(lang: crate::i18n::Lang, why: &crate::clock::LeaveRefusal) -> String {
+    use crate::clock::LeaveRefusal as R;
+    use crate::i18n::{Arg, Key, text};
+    let d = |d: crate::clock::Date| Arg::from(d.to_string().as_str());
+    match why {
+        R::EndsBeforeStart { from, to } => text(
+            lang,
+            Key::ClockLeaveWhyEndsBeforeStart,
+            &[("from", d(*from)), ("to", d(*to))],
+        ),
+        R::StartsInThePast { from, today } => text(
+            lang,
+            Key::ClockLeaveWhyInPast,
+            &[("from", d(*from)), ("today", d(*today))],
+        ),
+        R::Overlaps { existing } => text(
+            lang,
+            Key::ClockLeaveWhyOverlaps,
+            &[("from", d(existing.from)), ("to", d(existing.to))],
+        ),
+        R::ExceedsAllowance {
+            year,
+            asked,
+            remaining,
+            allowance,
+        } => text(
+            lang,
+            Key::ClockLeaveWhyExceeds,
+            &[
+                ("year", Arg::Count(i64::from(*year))),
+                ("asked", Arg::Count(i64::from(*asked))),
+                ("remaining", Arg::Count(i64::from(*remaining))),
+                ("allowance", Arg::Count(i64::from(*allowance))),
+            ],
+        ),
+    }
+}
+
+/// The answer to a player whose request for leave was refused (`why`:
+/// [`leave_refusal_text`], or `None` when its dates could not be read).
+pub fn leave_refused_mail(
+    game: &GameContext<'_>,
+    seat: Color,
+    why: Option<&crate::clock::LeaveRefusal>,
+    answering: Option<&str>,
+) -> OutMail {
+    use crate::i18n::{Key, Lang, text};
+    let lang = Lang::En;
+    let why = match why {
+        Some(w) => leave_refusal_text(lang, w),
+        None => text(lang, Key::ClockLeaveWhyUnclear, &[]),
+    };
+    let body = text(
+        lang,
+        Key::ClockLeaveRefused,
+        &[("game", game.id.to_string().into()), ("why", why.into())],
+    );
+    let mut m = game.mail(
+        seat,
+        Event::Notice,
+        &text(lang, Key::SubjectClockLeave, &[]),
+        format!("{body}\n"),
+    );
+    m.in_reply_to = answering.map(str::to_owned);
+    m
+}
+
+/// Both players told that the leave of `seat` starting `from` is cancelled.
+pub fn leave_cancelled_mails(
+    game: &GameContext<'_>,
+    seat: Color,
+    from: crate::clock::Date,
+    clocks: &str,
+) -> Vec<OutMail> {
+    use crate::i18n::{Key, Lang, color_arg, text};
+    let lang = Lang::En;
+    let body = text(
+        lang,
+        Key::ClockLeaveCancelled,
+        &[
+            ("game", game.id.to_string().into()),
+            ("color", color_arg(seat)),
+            ("from", from.to_string().into()),
+        ],
+    );
+    clock_notice_pair(
+        game,
+        &text(lang, Key::SubjectClockLeave, &[]),
+        &body,
+        clocks,
+    )
+}
+
+/// The answer to "cancel leave" when there is none to cancel.
+pub fn nothing_to_cancel_mail(
+    game: &GameContext<'_>,
+    seat: Color,
+    answering: Option<&str>,
+) -> OutMail {
+    use crate::i18n::{Key, Lang, text};
+    let lang = Lang::En;
+    let body = text(
+        lang,
+        Key::ClockLeaveNothingToCancel,
+        &[("game", game.id.to_string().into())],
+    );
+    let mut m = game.mail(
+        seat,
+        Event::Notice,
+        &text(lang, Key::SubjectClockLeave, &[]),
+        format!("{body}\n"),
+    );
+    m.in_reply_to = answering.map(str::to_owned);
+    m
+}
+
 /// The game-over mails to both players when the game ended without a
 /// message (a time forfeit decided by the referee's clock, a ruling).
 pub fn game_over_mails(game: &GameContext<'_>, after: &Record, end: GameEnd) -> Vec<OutMail> {

@@ -332,3 +332,14 @@ clock-days-given =
 clock-adjudicated =
     Partie { $game } byla rozhodnuta pořadatelem: { $result }.
     Důvod: { $reason }
+clock-leave-refused = Partie { $game }: vaše dovolená nebyla zapsána: { $why }.
+clock-leave-why-ends-before-start = končí ({ $to }) dřív, než začíná ({ $from })
+clock-leave-why-in-past = začíná ({ $from }) před dneškem ({ $today })
+clock-leave-why-overlaps = překrývá se s vaší dovolenou od { $from } do { $to }
+clock-leave-why-exceeds = potřebuje dní z roku { $year }: { $asked }, ale z vašich { $allowance } dní ročně zbývá jen { $remaining }
+clock-leave-why-unclear = data nejdou přečíst; napište například: dovolená 20.12.2026 do 03.01.2027
+clock-leave-cancelled = Partie { $game }: dovolená strany { $color ->
+        [white] Bílý
+       *[black] Černý
+    } od { $from } je zrušena; hodiny opět běží.
+clock-leave-nothing-to-cancel = Partie { $game }: není žádná probíhající ani budoucí dovolená ke zrušení.

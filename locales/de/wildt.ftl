@@ -329,3 +329,14 @@ clock-days-given =
 clock-adjudicated =
     Partie { $game } wurde von der Turnierleitung entschieden: { $result }.
     Begründung: { $reason }
+clock-leave-refused = Partie { $game }: Ihr Urlaub wurde nicht eingetragen: { $why }.
+clock-leave-why-ends-before-start = er endet ({ $to }) vor seinem Beginn ({ $from })
+clock-leave-why-in-past = er beginnt ({ $from }) vor dem heutigen Tag ({ $today })
+clock-leave-why-overlaps = er überschneidet sich mit Ihrem Urlaub vom { $from } bis { $to }
+clock-leave-why-exceeds = er braucht { $asked } Tage von { $year }, aber von Ihren { $allowance } Tagen im Jahr sind nur noch { $remaining } übrig
+clock-leave-why-unclear = seine Daten sind nicht lesbar; schreiben Sie zum Beispiel: Urlaub 20.12.2026 bis 03.01.2027
+clock-leave-cancelled = Partie { $game }: Der Urlaub von { $color ->
+        [white] Weiß
+       *[black] Schwarz
+    } ab { $from } ist aufgehoben; die Uhr läuft wieder.
+clock-leave-nothing-to-cancel = Partie { $game }: Es gibt keinen laufenden oder kommenden Urlaub, der aufgehoben werden könnte.

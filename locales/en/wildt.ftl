@@ -327,3 +327,14 @@ clock-days-given =
 clock-adjudicated =
     Game { $game } was decided by the organiser: { $result }.
     Reason: { $reason }
+clock-leave-refused = Game { $game }: your leave was not recorded: { $why }.
+clock-leave-why-ends-before-start = it ends ({ $to }) before it starts ({ $from })
+clock-leave-why-in-past = it starts ({ $from }) before today ({ $today })
+clock-leave-why-overlaps = it overlaps your leave from { $from } to { $to }
+clock-leave-why-exceeds = it takes { $asked } days of { $year }, but only { $remaining } of your { $allowance } days a year are left
+clock-leave-why-unclear = its dates could not be read; write, for example: leave 2026-12-20 to 2027-01-03
+clock-leave-cancelled = Game { $game }: the leave of { $color ->
+        [white] White
+       *[black] Black
+    } from { $from } is cancelled; the clock runs again.
+clock-leave-nothing-to-cancel = Game { $game }: there is no current or coming leave to cancel.

@@ -320,3 +320,14 @@ clock-days-given =
 clock-adjudicated =
     La partida { $game } fue decidida por el organizador: { $result }.
     Motivo: { $reason }
+clock-leave-refused = Partida { $game }: su permiso no se registró: { $why }.
+clock-leave-why-ends-before-start = termina ({ $to }) antes de empezar ({ $from })
+clock-leave-why-in-past = empieza ({ $from }) antes de hoy ({ $today })
+clock-leave-why-overlaps = se solapa con su permiso del { $from } al { $to }
+clock-leave-why-exceeds = ocupa { $asked } días de { $year }, pero solo le quedan { $remaining } de sus { $allowance } días al año
+clock-leave-why-unclear = no se pueden leer sus fechas; escriba, por ejemplo: permiso 20.12.2026 al 03.01.2027
+clock-leave-cancelled = Partida { $game }: el permiso de { $color ->
+        [white] las Blancas
+       *[black] las Negras
+    } desde el { $from } queda anulado; el reloj vuelve a correr.
+clock-leave-nothing-to-cancel = Partida { $game }: no hay ningún permiso actual o próximo que anular.

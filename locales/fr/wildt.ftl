@@ -324,3 +324,14 @@ clock-days-given =
 clock-adjudicated =
     La partie { $game } a été décidée par l'organisateur : { $result }.
     Motif : { $reason }
+clock-leave-refused = Partie { $game } : votre congé n'a pas été enregistré : { $why }.
+clock-leave-why-ends-before-start = il finit ({ $to }) avant de commencer ({ $from })
+clock-leave-why-in-past = il commence ({ $from }) avant aujourd'hui ({ $today })
+clock-leave-why-overlaps = il chevauche votre congé du { $from } au { $to }
+clock-leave-why-exceeds = il prend { $asked } jours de { $year }, mais il ne reste que { $remaining } de vos { $allowance } jours par an
+clock-leave-why-unclear = ses dates sont illisibles ; écrivez par exemple : congé 20.12.2026 au 03.01.2027
+clock-leave-cancelled = Partie { $game } : le congé de { $color ->
+        [white] les Blancs
+       *[black] les Noirs
+    } à partir du { $from } est annulé ; la pendule tourne de nouveau.
+clock-leave-nothing-to-cancel = Partie { $game } : il n'y a aucun congé en cours ou à venir à annuler.

@@ -320,3 +320,14 @@ clock-days-given =
 clock-adjudicated =
     La partita { $game } è stata decisa dall'organizzatore: { $result }.
     Motivo: { $reason }
+clock-leave-refused = Partita { $game }: il suo congedo non è stato registrato: { $why }.
+clock-leave-why-ends-before-start = finisce ({ $to }) prima di iniziare ({ $from })
+clock-leave-why-in-past = inizia ({ $from }) prima di oggi ({ $today })
+clock-leave-why-overlaps = si sovrappone al suo congedo dal { $from } al { $to }
+clock-leave-why-exceeds = richiede { $asked } giorni del { $year }, ma dei suoi { $allowance } giorni annui ne restano solo { $remaining }
+clock-leave-why-unclear = le sue date non sono leggibili; scriva per esempio: congedo 20.12.2026 al 03.01.2027
+clock-leave-cancelled = Partita { $game }: il congedo di { $color ->
+        [white] il Bianco
+       *[black] il Nero
+    } dal { $from } è annullato; l'orologio riprende a correre.
+clock-leave-nothing-to-cancel = Partita { $game }: non c'è alcun congedo in corso o futuro da annullare.

@@ -327,3 +327,14 @@ clock-days-given =
 clock-adjudicated =
     Partij { $game } is door de organisator beslist: { $result }.
     Reden: { $reason }
+clock-leave-refused = Partij { $game }: uw verlof is niet vastgelegd: { $why }.
+clock-leave-why-ends-before-start = het eindigt ({ $to }) voordat het begint ({ $from })
+clock-leave-why-in-past = het begint ({ $from }) vóór vandaag ({ $today })
+clock-leave-why-overlaps = het overlapt uw verlof van { $from } tot { $to }
+clock-leave-why-exceeds = het vraagt { $asked } dagen van { $year }, maar van uw { $allowance } dagen per jaar zijn er nog maar { $remaining } over
+clock-leave-why-unclear = de data zijn niet te lezen; schrijf bijvoorbeeld: verlof 20.12.2026 tot 03.01.2027
+clock-leave-cancelled = Partij { $game }: het verlof van { $color ->
+        [white] Wit
+       *[black] Zwart
+    } vanaf { $from } is geschrapt; de klok loopt weer.
+clock-leave-nothing-to-cancel = Partij { $game }: er is geen lopend of komend verlof om te schrappen.

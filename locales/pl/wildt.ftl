@@ -330,3 +330,14 @@ clock-days-given =
 clock-adjudicated =
     Partia { $game } została rozstrzygnięta przez organizatora: { $result }.
     Uzasadnienie: { $reason }
+clock-leave-refused = Partia { $game }: urlop nie został zapisany: { $why }.
+clock-leave-why-ends-before-start = kończy się ({ $to }) przed początkiem ({ $from })
+clock-leave-why-in-past = zaczyna się ({ $from }) przed dniem dzisiejszym ({ $today })
+clock-leave-why-overlaps = pokrywa się z urlopem od { $from } do { $to }
+clock-leave-why-exceeds = wymaga dni z roku { $year }: { $asked }, a z rocznego limitu ({ $allowance }) zostało tylko: { $remaining }
+clock-leave-why-unclear = nie da się odczytać dat; napisz na przykład: urlop 20.12.2026 do 03.01.2027
+clock-leave-cancelled = Partia { $game }: urlop strony { $color ->
+        [white] Białe
+       *[black] Czarne
+    } od { $from } został odwołany; zegar znów biegnie.
+clock-leave-nothing-to-cancel = Partia { $game }: nie ma trwającego ani przyszłego urlopu do odwołania.

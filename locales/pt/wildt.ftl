@@ -320,3 +320,14 @@ clock-days-given =
 clock-adjudicated =
     A partida { $game } foi decidida pelo organizador: { $result }.
     Motivo: { $reason }
+clock-leave-refused = Partida { $game }: a sua licença não foi registada: { $why }.
+clock-leave-why-ends-before-start = termina ({ $to }) antes de começar ({ $from })
+clock-leave-why-in-past = começa ({ $from }) antes de hoje ({ $today })
+clock-leave-why-overlaps = sobrepõe-se à sua licença de { $from } a { $to }
+clock-leave-why-exceeds = ocupa { $asked } dias de { $year }, mas dos seus { $allowance } dias por ano só restam { $remaining }
+clock-leave-why-unclear = as datas não se conseguem ler; escreva, por exemplo: licença 20.12.2026 a 03.01.2027
+clock-leave-cancelled = Partida { $game }: a licença de { $color ->
+        [white] as Brancas
+       *[black] as Pretas
+    } a partir de { $from } foi cancelada; o relógio volta a correr.
+clock-leave-nothing-to-cancel = Partida { $game }: não há nenhuma licença atual ou futura para cancelar.

@@ -336,3 +336,14 @@ clock-days-given =
 clock-adjudicated =
     Партия { $game } решена организатором: { $result }.
     Основание: { $reason }
+clock-leave-refused = Партия { $game }: отпуск не записан: { $why }.
+clock-leave-why-ends-before-start = он кончается ({ $to }) раньше, чем начинается ({ $from })
+clock-leave-why-in-past = он начинается ({ $from }) раньше сегодняшнего дня ({ $today })
+clock-leave-why-overlaps = он пересекается с вашим отпуском с { $from } по { $to }
+clock-leave-why-exceeds = он занимает дней в { $year } году: { $asked }, а из ваших { $allowance } дней в год осталось только { $remaining }
+clock-leave-why-unclear = даты не удаётся прочитать; напишите, например: отпуск 20.12.2026 по 03.01.2027
+clock-leave-cancelled = Партия { $game }: отпуск стороны «{ $color ->
+        [white] Белые
+       *[black] Чёрные
+    }» с { $from } отменён; часы снова идут.
+clock-leave-nothing-to-cancel = Партия { $game }: нет текущего или будущего отпуска, который можно отменить.

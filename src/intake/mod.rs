@@ -123,6 +123,9 @@ pub enum AutoReason {
 pub enum Reading {
     Command(Command),
     Unclear(Unclear),
+    /// A line about leave ("leave 2026-12-20 to 2027-01-03", "cancel
+    /// leave"), and no other command in the message.
+    Leave(crate::clock::LeaveRequest),
 }
 
 /// Why the player's text is not one clear command. Kept as data: the daemon
@@ -234,7 +237,23 @@ pub fn read_sized(raw: &[u8], size: usize, cfg: &IntakeConfig) -> Intake {
                 body
             };
             let subject_line = subject::command_text(&intake.subject);
-            scan::decide(&body, subject_line.as_deref(), cfg.max_commands)
+            // A leave line's dates must not be read as moves: it is taken
+            // out first, and is the message's command if nothing else is.
+            let leave = body.lines().find_map(crate::clock::parse_leave_line);
+            match leave {
+                Some(req) => {
+                    let rest: String = body
+                        .lines()
+                        .filter(|l| crate::clock::parse_leave_line(l).is_none())
+                        .flat_map(|l| [l, "\n"])
+                        .collect();
+                    match scan::decide(&rest, subject_line.as_deref(), cfg.max_commands) {
+                        Reading::Unclear(Unclear::NothingFound) => Reading::Leave(req),
+                        other => other,
+                    }
+                }
+                None => scan::decide(&body, subject_line.as_deref(), cfg.max_commands),
+            }
         }
         None => Reading::Unclear(Unclear::Malformed),
     };
@@ -423,6 +442,9 @@ impl Intake {
             Disposition::Read(Reading::Unclear(u)) => {
                 s.kind = Some(u.kind());
                 s.explanation = Some(u.to_string());
+            }
+            Disposition::Read(Reading::Leave(_)) => {
+                s.outcome = "leave";
             }
             Disposition::Read(Reading::Command(c)) => {
                 s.outcome = match c {

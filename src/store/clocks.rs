@@ -50,7 +50,8 @@ pub async fn game_clock(
     })?;
     let status: String = row.get(2);
     let plies = sqlx::query(
-        "SELECT COALESCE(arrived_at, played_at), free FROM moves WHERE game_id = ? ORDER BY ply",
+        // A prepared (conditional) answer costs no time either.
+        "SELECT COALESCE(arrived_at, played_at), MAX(free, prepared) FROM moves WHERE game_id = ? ORDER BY ply",
     )
     .bind(game)
     .fetch_all(&mut *conn)
@@ -216,4 +217,34 @@ pub async fn timed_active_games(conn: &mut SqliteConnection) -> Result<Vec<i64>,
     )
     .fetch_all(&mut *conn)
     .await?)
+}
+
+/// Removes the leave of `email` starting `from`.
+pub async fn delete_leave(
+    conn: &mut SqliteConnection,
+    email: &str,
+    from: Date,
+) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM leaves WHERE email = ? AND from_day = ?")
+        .bind(email)
+        .bind(from.to_string())
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// Ends the leave of `email` starting `from` on `to` instead.
+pub async fn shorten_leave(
+    conn: &mut SqliteConnection,
+    email: &str,
+    from: Date,
+    to: Date,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE leaves SET to_day = ? WHERE email = ? AND from_day = ?")
+        .bind(to.to_string())
+        .bind(email)
+        .bind(from.to_string())
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
 }

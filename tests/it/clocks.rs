@@ -447,3 +447,107 @@ fn pgn_carries_the_time_control_and_the_days_of_each_move() {
     assert!(pgn.contains("[TimeControl \"30+3\"]"), "{pgn}");
     assert!(pgn.contains("e4 {5254 3d}"), "{pgn}");
 }
+
+#[test]
+fn leave_asked_by_mail_stops_the_clock_and_both_players_are_told() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    deliver_at(
+        &club,
+        "leave.eml",
+        &mail(
+            "anna@example.org",
+            &g.white,
+            "leave@example.org",
+            "Hello,\r\n\r\nleave 2026-12-05 to 2026-12-14\r\n\r\nAnna",
+        ),
+        t0() + HOUR,
+    );
+    serve_at(&club, t0() + 2 * HOUR);
+    assert_eq!(mails_to(&club, "anna@example.org", "leave"), 1);
+    assert_eq!(mails_to(&club, "ben@example.net", "leave"), 1);
+    let v = show_at(&club, g.id, t0() + 15 * DAY + HOUR);
+    assert_eq!(v["clock"]["white"]["days_used"], 5, "{v}");
+    assert_eq!(v["clock"]["white"]["leave_days_left"], 35, "{v}");
+    // Cancelled before it began: the clock runs on as without it.
+    deliver_at(
+        &club,
+        "cancel.eml",
+        &mail(
+            "anna@example.org",
+            &g.white,
+            "cancel@example.org",
+            "cancel leave",
+        ),
+        t0() + DAY,
+    );
+    serve_at(&club, t0() + DAY + HOUR);
+    assert_eq!(mails_to(&club, "ben@example.net", "leave"), 2);
+    let v = show_at(&club, g.id, t0() + 15 * DAY + HOUR);
+    assert_eq!(v["clock"]["white"]["days_used"], 15, "{v}");
+}
+
+#[test]
+fn leave_asked_by_mail_past_45_days_is_refused_with_the_reason() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    deliver_at(
+        &club,
+        "leave.eml",
+        &mail(
+            "ben@example.net",
+            &g.black,
+            "leave@example.net",
+            "Urlaub 01.01.2027 bis 20.02.2027",
+        ),
+        t0() + HOUR,
+    );
+    serve_at(&club, t0() + 2 * HOUR);
+    let answers: Vec<String> = club
+        .outbox()
+        .into_iter()
+        .filter(|m| header(m, "To") == Some("ben@example.net"))
+        .map(|m| body_text(m.as_bytes()))
+        .collect();
+    assert_eq!(answers.len(), 1, "{answers:#?}");
+    assert!(
+        answers[0]
+            .contains("it takes 51 days of 2027, but only 45 of your 45 days a year are left"),
+        "{}",
+        answers[0]
+    );
+    assert_eq!(mails_to(&club, "anna@example.org", "leave"), 0);
+    let v = show_at(&club, g.id, t0() + 2 * HOUR);
+    assert_eq!(v["clock"]["black"]["leave_days_left"], 45, "{v}");
+}
+
+/// Every leave example KEYWORDS.md gives players is read as that leave.
+#[test]
+fn the_leave_examples_of_keywords_md_are_read() {
+    use wildt::clock::{LeaveRequest, parse_leave_line};
+    let text = include_str!("../../src/intake/KEYWORDS.md");
+    let section = text.split("### Time").nth(1).expect("a Time section");
+    let examples: Vec<&str> = section
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| Language"))
+        .flat_map(|l| l.split('`').skip(1).step_by(2))
+        .collect();
+    assert!(examples.len() >= 5, "{examples:?}");
+    let d = |s: &str| s.parse::<Date>().unwrap();
+    for e in examples {
+        assert_eq!(
+            parse_leave_line(e),
+            Some(LeaveRequest::Take {
+                from: d("2026-12-20"),
+                to: d("2027-01-03")
+            }),
+            "{e}"
+        );
+    }
+    assert_eq!(
+        parse_leave_line("cancel leave 2026-12-20"),
+        Some(LeaveRequest::Cancel {
+            from: Some(d("2026-12-20"))
+        })
+    );
+}
