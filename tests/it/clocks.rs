@@ -551,3 +551,56 @@ fn the_leave_examples_of_keywords_md_are_read() {
         })
     );
 }
+
+/// `wildt serve` (the daemon, not `--once`) at the instant `now`.
+fn spawn_serve_at(club: &Club, now: i64) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args(["serve", "--config"])
+        .arg(&club.cfg)
+        .env("WILDT_NOW", rfc3339(now))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits up to 20 s for `done`.
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out: {what}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn a_reminder_is_sent_once_when_the_daemon_is_killed_and_restarted() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    let mut daemon = spawn_serve_at(&club, t0() + 14 * DAY + HOUR);
+    wait_until("the reminder", || {
+        mails_to(&club, "anna@example.org", "reminder") == 1
+    });
+    daemon.kill().unwrap();
+    daemon.wait().unwrap();
+    let mut daemon = spawn_serve_at(&club, t0() + 15 * DAY);
+    // A status request: once it is answered, the restarted daemon has been
+    // through a whole round, deadlines included.
+    deliver_at(
+        &club,
+        "status.eml",
+        &mail("ben@example.net", &g.black, "s1@example.net", "status"),
+        t0() + 15 * DAY,
+    );
+    wait_until("the status answer", || {
+        club.outbox()
+            .iter()
+            .any(|m| header(m, "To") == Some("ben@example.net"))
+    });
+    daemon.kill().unwrap();
+    daemon.wait().unwrap();
+    assert_eq!(mails_to(&club, "anna@example.org", "reminder"), 1);
+}
