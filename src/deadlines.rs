@@ -274,3 +274,25 @@ impl Schedule {
         std::time::Duration::from_secs(self.next_at.map_or(rescan, |at| until(at).min(rescan)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_schedule_looks_at_once_then_at_the_next_deadline_after_mail_or_each_minute() {
+        let mut s = Schedule::default();
+        assert!(s.is_due(1_000));
+        s.scanned(1_000, Some(1_030));
+        assert!(!s.is_due(1_010));
+        assert_eq!(s.wait(1_010), std::time::Duration::from_secs(20));
+        assert!(s.is_due(1_030));
+        s.scanned(1_030, None);
+        assert!(!s.is_due(1_031));
+        assert_eq!(s.wait(1_031), std::time::Duration::from_secs(59));
+        s.mail_handled();
+        assert!(s.is_due(1_031));
+        s.scanned(1_031, None);
+        assert!(s.is_due(1_031 + Schedule::RESCAN_SECS));
+    }
+}
