@@ -192,7 +192,7 @@ fn game_json(g: &StoredGame, referee: &wildt::config::RefereeConfig) -> Value {
         "start_fen": r.start_fen(),
         "fen": wildt::game::fen_of(r.position()),
         "status": if r.is_over() { "finished" } else { "active" },
-        "result": r.end.map_or("*", |e| e.result.as_str()),
+        "result": r.end.map_or("*", |e| e.result_text()),
         "termination": r.end.map(|e| e.termination.as_str()),
         "to_move": if r.is_over() { None } else { Some(if r.turn() == Color::White { "white" } else { "black" }) },
         "draw_offer": r.draw_offer.map(|c| if c == Color::White { "white" } else { "black" }),
@@ -354,7 +354,7 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                         g.view.id,
                         g.view.white.email,
                         g.view.black.email,
-                        g.view.record.end.map_or("*", |e| e.result.as_str()),
+                        g.view.record.end.map_or("*", |e| e.result_text()),
                         g.view.record.plies().len(),
                         status_line(&g.view.record)
                     )?;

@@ -30,6 +30,12 @@ pub enum Termination {
     TimeForfeit,
     /// The organiser decided the game (`game adjudicate`).
     Adjudication,
+    /// Scored without play by the organiser: the other side withdrew from
+    /// the event (the result is the win of the side that stayed).
+    Forfeit,
+    /// Struck from the event by the organiser (ICCF: a player withdrew before
+    /// playing half the games). Stored with result `*`; see [`GameEnd`].
+    Annulled,
 }
 
 impl Termination {
@@ -44,6 +50,8 @@ impl Termination {
             Termination::FiftyMoveRule => "50-move rule",
             Termination::TimeForfeit => "time forfeit",
             Termination::Adjudication => "adjudication",
+            Termination::Forfeit => "forfeit",
+            Termination::Annulled => "annulled",
         }
     }
 
@@ -58,6 +66,8 @@ impl Termination {
             Termination::FiftyMoveRule,
             Termination::TimeForfeit,
             Termination::Adjudication,
+            Termination::Forfeit,
+            Termination::Annulled,
         ]
         .into_iter()
         .find(|t| t.as_str() == text)
@@ -106,8 +116,21 @@ impl fmt::Display for GameResult {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameEnd {
+    /// For an [`Termination::Annulled`] game there is no result: the record
+    /// carries `Draw` only so that the type need not change, and everything
+    /// shown or stored goes through [`GameEnd::result_text`], which says `*`.
     pub result: GameResult,
     pub termination: Termination,
+}
+
+impl GameEnd {
+    /// The PGN result: `1-0`, `0-1`, `1/2-1/2`, or `*` for an annulled game.
+    pub fn result_text(self) -> &'static str {
+        match self.termination {
+            Termination::Annulled => "*",
+            _ => self.result.as_str(),
+        }
+    }
 }
 
 /// Why the stored record cannot be replayed: the database is damaged.
@@ -330,7 +353,11 @@ pub fn record_text(record: &Record, with_san: bool) -> String {
 /// One line on whose move it is, or how the game ended.
 pub fn status_line(record: &Record) -> String {
     match record.end {
-        Some(end) => format!("Game over: {} ({})", end.result, end.termination.as_str()),
+        Some(end) => format!(
+            "Game over: {} ({})",
+            end.result_text(),
+            end.termination.as_str()
+        ),
         None => {
             let n = record.next_number();
             let number = if n.black {
@@ -366,7 +393,7 @@ pub struct PgnHeaders {
 /// Standard PGN: the Seven Tag Roster, FEN/SetUp for a non-standard start, the
 /// result and termination, SAN movetext with each move's ICCF form in a comment.
 pub fn pgn(record: &Record, h: &PgnHeaders) -> String {
-    let result = record.end.map_or("*", |e: GameEnd| e.result.as_str());
+    let result = record.end.map_or("*", GameEnd::result_text);
     let mut out = String::new();
     let tag = |out: &mut String, name: &str, value: &str| {
         let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");

@@ -199,6 +199,11 @@ pub async fn handle_message_at(
         let mails = leave_by_mail(&mut tx, rules, g.id, seat, req, now, answering).await?;
         letters.mails.extend(mails);
     }
+    if let Some(g) = view {
+        // An event game's game-over mails end with the player's standing,
+        // counted with this result (a prepared answer's included).
+        crate::organise::event::add_standing(&mut tx, g.id, &mut letters.mails).await?;
+    }
     let root = stored.as_ref().map(|g| g.thread_root.as_str());
     let mut rendered = Vec::with_capacity(letters.mails.len());
     for mail in &letters.mails {

@@ -426,6 +426,18 @@ keys! {
     ClockLeaveWhyUnclear = "clock-leave-why-unclear" [],
     ClockLeaveCancelled = "clock-leave-cancelled" [game: Text, color: Color, from: Text],
     ClockLeaveNothingToCancel = "clock-leave-nothing-to-cancel" [game: Text],
+
+    // event
+    TerminationForfeit = "termination-forfeit" [],
+    TerminationAnnulled = "termination-annulled" [],
+    SubjectEventWelcome = "subject-event-welcome" [event: Text],
+    EventWelcomeIntro = "event-welcome-intro" [event: Text, players: Text, games: Text],
+    EventWelcomeGame = "event-welcome-game" [game: Text, color: Color, opponent: Text, address: Text],
+    EventWelcomeOutro = "event-welcome-outro" [],
+    SubjectEventWithdrawal = "subject-event-withdrawal" [event: Text],
+    EventWithdrawalForfeit = "event-withdrawal-forfeit" [event: Text, game: Text, opponent: Text],
+    EventWithdrawalAnnulled = "event-withdrawal-annulled" [event: Text, game: Text, opponent: Text],
+    EventStanding = "event-standing" [event: Text, rank: Text, points: Text, played: Text, players: Text],
 }
 
 /// A value for a message variable.
@@ -503,6 +515,8 @@ pub fn termination_key(t: Termination) -> Key {
         Termination::FiftyMoveRule => Key::TerminationFiftyMoveRule,
         Termination::TimeForfeit => Key::TerminationTimeForfeit,
         Termination::Adjudication => Key::TerminationAdjudication,
+        Termination::Forfeit => Key::TerminationForfeit,
+        Termination::Annulled => Key::TerminationAnnulled,
     }
 }
 

@@ -6,7 +6,10 @@
 //! together: a crash can leave neither or both, never a game nobody was told
 //! of.
 
+pub mod event;
+
 use shakmaty::Color;
+use sqlx::SqliteConnection;
 
 use crate::command::Command;
 use crate::config::RefereeConfig;
@@ -49,6 +52,16 @@ pub enum OrganiseError {
     },
     #[error("game {0} is already over")]
     Over(i64),
+    #[error("event {0} does not exist")]
+    NoEvent(i64),
+    #[error(transparent)]
+    Pairing(#[from] crate::event::PairingError),
+    #[error(transparent)]
+    Crosstable(#[from] crate::event::CrosstableError),
+    #[error(transparent)]
+    Withdraw(#[from] crate::event::WithdrawError),
+    #[error("{0} has already withdrawn from this event")]
+    AlreadyWithdrawn(String),
 }
 
 impl From<sqlx::Error> for OrganiseError {
@@ -106,6 +119,21 @@ pub async fn create_game(
     new: NewGame<'_>,
     mailing: Mailing,
 ) -> Result<StoredGame, OrganiseError> {
+    let mut tx = store.begin().await?;
+    let game = create_game_in(&mut tx, referee, games_per_player, new, mailing).await?;
+    tx.commit().await?;
+    Ok(game)
+}
+
+/// [`create_game`] inside the caller's transaction (an event creates all its
+/// games in one).
+pub(crate) async fn create_game_in(
+    tx: &mut SqliteConnection,
+    referee: &RefereeConfig,
+    games_per_player: u32,
+    new: NewGame<'_>,
+    mailing: Mailing,
+) -> Result<StoredGame, OrganiseError> {
     let record = Record::new(new.fen).map_err(OrganiseError::BadStart)?;
     let mailbox = |seat, text| {
         parse_player(text).map_err(|error| OrganiseError::NotAnAddress { seat, error })
@@ -115,9 +143,8 @@ pub async fn create_game(
     if white == black {
         return Err(OrganiseError::SamePlayer(white));
     }
-    let mut tx = store.begin().await?;
     for email in [&white, &black] {
-        let count = games::active_count(&mut tx, email).await?;
+        let count = games::active_count(&mut *tx, email).await?;
         if count >= i64::from(games_per_player) {
             return Err(OrganiseError::TooManyGames {
                 email: email.clone(),
@@ -128,7 +155,7 @@ pub async fn create_game(
     }
     let thread_root = format!("wildt-game-{}@{}", new_key(), referee.domain);
     let id = games::insert(
-        &mut tx,
+        &mut *tx,
         &NewGameRow {
             white: &white,
             black: &black,
@@ -142,8 +169,8 @@ pub async fn create_game(
         },
     )
     .await?;
-    clocks::set_control(&mut tx, id, new.time, now_secs()).await?;
-    let game = games::load(&mut tx, id)
+    clocks::set_control(&mut *tx, id, new.time, now_secs()).await?;
+    let game = games::load(&mut *tx, id)
         .await?
         .ok_or(OrganiseError::NoGame(id))?;
     if mailing == Mailing::Mail {
@@ -153,14 +180,13 @@ pub async fn create_game(
         });
         for mail in mails {
             match render(&mail, referee, Some(&game.thread_root), &[]) {
-                Ok(r) => outbox::enqueue(&mut tx, None, &mail, &r, &referee.address, now).await?,
+                Ok(r) => outbox::enqueue(&mut *tx, None, &mail, &r, &referee.address, now).await?,
                 Err(e) => {
                     tracing::warn!(recipient = %mail.to, error = %e, "welcome not rendered");
                 }
             }
         }
     }
-    tx.commit().await?;
     Ok(game)
 }
 

@@ -6,6 +6,7 @@
 //! is plain data, so tests can read exactly what a player would.
 
 mod conditional;
+pub mod event;
 
 use std::fmt::Write as _;
 

@@ -343,3 +343,18 @@ clock-leave-cancelled = Partie { $game }: dovolená strany { $color ->
        *[black] Černý
     } od { $from } je zrušena; hodiny opět běží.
 clock-leave-nothing-to-cancel = Partie { $game }: není žádná probíhající ani budoucí dovolená ke zrušení.
+
+# event
+termination-forfeit = kontumace
+termination-annulled = anulována pořadatelem
+subject-event-welcome = { $event }: vaše partie
+event-welcome-intro = Vítejte v { $event }, turnaji každý s každým (hráči: { $players }; vaše partie: { $games }). Všechny vaše partie začínají nyní:
+event-welcome-game = Partie { $game }: hrajete { $color ->
+        [white] bílými
+       *[black] černými
+    } proti { $opponent } - tahy posílejte na { $address }
+event-welcome-outro = Každá partie má také vlastní uvítací e-mail: odpovězte na něj a pošlete tak tahy v této partii.
+subject-event-withdrawal = { $event }: hráč odstoupil
+event-withdrawal-forfeit = { $opponent } odstoupil z { $event }. Vaše partie { $game } s tímto hráčem se počítá jako vaše výhra kontumačně; je ukončena.
+event-withdrawal-annulled = { $opponent } odstoupil z { $event } dříve, než dohrál polovinu svých partií; jeho nedohrané partie se anulují. Vaše partie { $game } s tímto hráčem se nepočítá nikomu; je ukončena.
+event-standing = Pořadí v { $event }: místo { $rank } z { $players }, body: { $points }, dohrané partie: { $played }.

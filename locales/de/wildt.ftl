@@ -340,3 +340,18 @@ clock-leave-cancelled = Partie { $game }: Der Urlaub von { $color ->
        *[black] Schwarz
     } ab { $from } ist aufgehoben; die Uhr läuft wieder.
 clock-leave-nothing-to-cancel = Partie { $game }: Es gibt keinen laufenden oder kommenden Urlaub, der aufgehoben werden könnte.
+
+# event
+termination-forfeit = kampflos
+termination-annulled = vom Turnierleiter annulliert
+subject-event-welcome = { $event }: Ihre Partien
+event-welcome-intro = Willkommen in { $event }, einem Rundenturnier (Spieler: { $players }; Ihre Partien: { $games }). Alle Ihre Partien beginnen jetzt:
+event-welcome-game = Partie { $game }: Sie spielen { $color ->
+        [white] Weiß
+       *[black] Schwarz
+    } gegen { $opponent } - Züge an { $address }
+event-welcome-outro = Jede Partie hat außerdem ihre eigene Willkommensmail: Antworten Sie auf diese Mail, um Ihre Züge in dieser Partie zu schicken.
+subject-event-withdrawal = { $event }: ein Spieler hat sich zurückgezogen
+event-withdrawal-forfeit = { $opponent } hat sich aus { $event } zurückgezogen. Ihre Partie { $game } gegen diesen Spieler wird kampflos als Sieg für Sie gewertet; sie ist beendet.
+event-withdrawal-annulled = { $opponent } hat sich aus { $event } zurückgezogen, bevor die Hälfte seiner Partien beendet war; seine offenen Partien werden annulliert. Ihre Partie { $game } gegen diesen Spieler zählt für niemanden; sie ist beendet.
+event-standing = Stand in { $event }: Platz { $rank } von { $players }, Punkte: { $points }, beendete Partien: { $played }.

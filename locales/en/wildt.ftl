@@ -338,3 +338,18 @@ clock-leave-cancelled = Game { $game }: the leave of { $color ->
        *[black] Black
     } from { $from } is cancelled; the clock runs again.
 clock-leave-nothing-to-cancel = Game { $game }: there is no current or coming leave to cancel.
+
+# event
+termination-forfeit = forfeit
+termination-annulled = annulled by the organiser
+subject-event-welcome = { $event }: your games
+event-welcome-intro = Welcome to { $event }, an all-play-all section (players: { $players }; your games: { $games }). All your games start now:
+event-welcome-game = Game { $game }: you play { $color ->
+        [white] White
+       *[black] Black
+    } against { $opponent } - send your moves to { $address }
+event-welcome-outro = Each game also has its own welcome mail: reply to that mail to send your moves in that game.
+subject-event-withdrawal = { $event }: a player withdrew
+event-withdrawal-forfeit = { $opponent } has withdrawn from { $event }. Your game { $game } against them is scored as a win for you by forfeit; it is over.
+event-withdrawal-annulled = { $opponent } has withdrawn from { $event } having finished fewer than half of their games, so their unfinished games are annulled. Your game { $game } against them counts for neither side; it is over.
+event-standing = Standing in { $event }: place { $rank } of { $players }, points: { $points }, games finished: { $played }.

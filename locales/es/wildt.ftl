@@ -331,3 +331,18 @@ clock-leave-cancelled = Partida { $game }: el permiso de { $color ->
        *[black] las Negras
     } desde el { $from } queda anulado; el reloj vuelve a correr.
 clock-leave-nothing-to-cancel = Partida { $game }: no hay ningún permiso actual o próximo que anular.
+
+# event
+termination-forfeit = incomparecencia
+termination-annulled = anulada por el organizador
+subject-event-welcome = { $event }: sus partidas
+event-welcome-intro = Bienvenido a { $event }, un torneo de todos contra todos (jugadores: { $players }; sus partidas: { $games }). Todas sus partidas empiezan ahora:
+event-welcome-game = Partida { $game }: juega con { $color ->
+        [white] blancas
+       *[black] negras
+    } contra { $opponent } - envíe sus jugadas a { $address }
+event-welcome-outro = Cada partida tiene además su propio correo de bienvenida: responda a ese correo para enviar sus jugadas en esa partida.
+subject-event-withdrawal = { $event }: un jugador se ha retirado
+event-withdrawal-forfeit = { $opponent } se ha retirado de { $event }. Su partida { $game } contra este jugador se cuenta como ganada por usted por incomparecencia; ha terminado.
+event-withdrawal-annulled = { $opponent } se ha retirado de { $event } sin terminar la mitad de sus partidas; sus partidas pendientes se anulan. Su partida { $game } contra este jugador no cuenta para nadie; ha terminado.
+event-standing = Clasificación en { $event }: puesto { $rank } de { $players }, puntos: { $points }, partidas terminadas: { $played }.

@@ -335,3 +335,18 @@ clock-leave-cancelled = Partie { $game } : le congé de { $color ->
        *[black] les Noirs
     } à partir du { $from } est annulé ; la pendule tourne de nouveau.
 clock-leave-nothing-to-cancel = Partie { $game } : il n'y a aucun congé en cours ou à venir à annuler.
+
+# event
+termination-forfeit = forfait
+termination-annulled = annulée par l'organisateur
+subject-event-welcome = { $event } : vos parties
+event-welcome-intro = Bienvenue dans { $event }, un tournoi toutes rondes (joueurs : { $players } ; vos parties : { $games }). Toutes vos parties commencent maintenant :
+event-welcome-game = Partie { $game } : vous jouez { $color ->
+        [white] les Blancs
+       *[black] les Noirs
+    } contre { $opponent } - envoyez vos coups à { $address }
+event-welcome-outro = Chaque partie a aussi son propre mail de bienvenue : répondez à ce mail pour envoyer vos coups dans cette partie.
+subject-event-withdrawal = { $event } : un joueur s'est retiré
+event-withdrawal-forfeit = { $opponent } s'est retiré de { $event }. Votre partie { $game } contre ce joueur est comptée comme gagnée par forfait ; elle est terminée.
+event-withdrawal-annulled = { $opponent } s'est retiré de { $event } avant d'avoir terminé la moitié de ses parties ; ses parties en cours sont annulées. Votre partie { $game } contre ce joueur ne compte pour personne ; elle est terminée.
+event-standing = Classement dans { $event } : place { $rank } sur { $players }, points : { $points }, parties terminées : { $played }.

@@ -331,3 +331,18 @@ clock-leave-cancelled = Partita { $game }: il congedo di { $color ->
        *[black] il Nero
     } dal { $from } è annullato; l'orologio riprende a correre.
 clock-leave-nothing-to-cancel = Partita { $game }: non c'è alcun congedo in corso o futuro da annullare.
+
+# event
+termination-forfeit = forfait
+termination-annulled = annullata dall'organizzatore
+subject-event-welcome = { $event }: le sue partite
+event-welcome-intro = Benvenuto in { $event }, un girone all'italiana (giocatori: { $players }; sue partite: { $games }). Tutte le sue partite iniziano ora:
+event-welcome-game = Partita { $game }: gioca con { $color ->
+        [white] il Bianco
+       *[black] il Nero
+    } contro { $opponent } - invii le mosse a { $address }
+event-welcome-outro = Ogni partita ha anche la sua mail di benvenuto: risponda a quella mail per inviare le mosse di quella partita.
+subject-event-withdrawal = { $event }: un giocatore si è ritirato
+event-withdrawal-forfeit = { $opponent } si è ritirato da { $event }. La sua partita { $game } contro questo giocatore è vinta da lei per forfait; è terminata.
+event-withdrawal-annulled = { $opponent } si è ritirato da { $event } prima di terminare metà delle sue partite; le sue partite in corso sono annullate. La sua partita { $game } contro questo giocatore non conta per nessuno; è terminata.
+event-standing = Classifica in { $event }: posto { $rank } su { $players }, punti: { $points }, partite terminate: { $played }.

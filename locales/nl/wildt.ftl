@@ -338,3 +338,18 @@ clock-leave-cancelled = Partij { $game }: het verlof van { $color ->
        *[black] Zwart
     } vanaf { $from } is geschrapt; de klok loopt weer.
 clock-leave-nothing-to-cancel = Partij { $game }: er is geen lopend of komend verlof om te schrappen.
+
+# event
+termination-forfeit = reglementair
+termination-annulled = geannuleerd door de organisator
+subject-event-welcome = { $event }: uw partijen
+event-welcome-intro = Welkom in { $event }, een gesloten groep waarin iedereen tegen iedereen speelt (spelers: { $players }; uw partijen: { $games }). Al uw partijen beginnen nu:
+event-welcome-game = Partij { $game }: u speelt met { $color ->
+        [white] wit
+       *[black] zwart
+    } tegen { $opponent } - zetten naar { $address }
+event-welcome-outro = Elke partij heeft ook een eigen welkomstmail: beantwoord die mail om uw zetten in die partij te sturen.
+subject-event-withdrawal = { $event }: een speler heeft zich teruggetrokken
+event-withdrawal-forfeit = { $opponent } heeft zich teruggetrokken uit { $event }. Uw partij { $game } tegen deze speler telt als reglementaire winst voor u; ze is afgelopen.
+event-withdrawal-annulled = { $opponent } heeft zich teruggetrokken uit { $event } voordat de helft van de partijen was beëindigd; de lopende partijen worden geannuleerd. Uw partij { $game } tegen deze speler telt voor niemand; ze is afgelopen.
+event-standing = Stand in { $event }: plaats { $rank } van { $players }, punten: { $points }, beëindigde partijen: { $played }.

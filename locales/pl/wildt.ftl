@@ -341,3 +341,18 @@ clock-leave-cancelled = Partia { $game }: urlop strony { $color ->
        *[black] Czarne
     } od { $from } został odwołany; zegar znów biegnie.
 clock-leave-nothing-to-cancel = Partia { $game }: nie ma trwającego ani przyszłego urlopu do odwołania.
+
+# event
+termination-forfeit = walkower
+termination-annulled = anulowana przez organizatora
+subject-event-welcome = { $event }: twoje partie
+event-welcome-intro = Witamy w { $event }, turnieju kołowym (zawodnicy: { $players }; twoje partie: { $games }). Wszystkie twoje partie zaczynają się teraz:
+event-welcome-game = Partia { $game }: grasz { $color ->
+        [white] białymi
+       *[black] czarnymi
+    } przeciwko { $opponent } - ruchy wysyłaj na { $address }
+event-welcome-outro = Każda partia ma też własny e-mail powitalny: odpowiedz na niego, aby wysyłać ruchy w tej partii.
+subject-event-withdrawal = { $event }: zawodnik wycofał się
+event-withdrawal-forfeit = { $opponent } wycofał się z { $event }. Twoja partia { $game } z tym zawodnikiem jest zaliczona jako twoja wygrana walkowerem; jest zakończona.
+event-withdrawal-annulled = { $opponent } wycofał się z { $event }, zanim zakończył połowę swoich partii; jego nieukończone partie są anulowane. Twoja partia { $game } z tym zawodnikiem nie liczy się dla nikogo; jest zakończona.
+event-standing = Tabela { $event }: miejsce { $rank } z { $players }, punkty: { $points }, zakończone partie: { $played }.

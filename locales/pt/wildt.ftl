@@ -331,3 +331,18 @@ clock-leave-cancelled = Partida { $game }: a licença de { $color ->
        *[black] as Pretas
     } a partir de { $from } foi cancelada; o relógio volta a correr.
 clock-leave-nothing-to-cancel = Partida { $game }: não há nenhuma licença atual ou futura para cancelar.
+
+# event
+termination-forfeit = W.O.
+termination-annulled = anulada pelo organizador
+subject-event-welcome = { $event }: as suas partidas
+event-welcome-intro = Bem-vindo a { $event }, um torneio de todos contra todos (jogadores: { $players }; as suas partidas: { $games }). Todas as suas partidas começam agora:
+event-welcome-game = Partida { $game }: joga com as { $color ->
+        [white] brancas
+       *[black] pretas
+    } contra { $opponent } - envie os lances para { $address }
+event-welcome-outro = Cada partida tem também o seu próprio e-mail de boas-vindas: responda a esse e-mail para enviar os seus lances nessa partida.
+subject-event-withdrawal = { $event }: um jogador desistiu
+event-withdrawal-forfeit = { $opponent } desistiu de { $event }. A sua partida { $game } contra este jogador conta como vitória sua por W.O.; terminou.
+event-withdrawal-annulled = { $opponent } desistiu de { $event } antes de terminar metade das suas partidas; as partidas em curso são anuladas. A sua partida { $game } contra este jogador não conta para ninguém; terminou.
+event-standing = Classificação em { $event }: lugar { $rank } de { $players }, pontos: { $points }, partidas terminadas: { $played }.

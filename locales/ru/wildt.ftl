@@ -347,3 +347,18 @@ clock-leave-cancelled = Партия { $game }: отпуск стороны «{ 
        *[black] Чёрные
     }» с { $from } отменён; часы снова идут.
 clock-leave-nothing-to-cancel = Партия { $game }: нет текущего или будущего отпуска, который можно отменить.
+
+# event
+termination-forfeit = неявка
+termination-annulled = аннулирована организатором
+subject-event-welcome = { $event }: ваши партии
+event-welcome-intro = Добро пожаловать в { $event }, турнир по круговой системе (участников: { $players }; ваших партий: { $games }). Все ваши партии начинаются сейчас:
+event-welcome-game = Партия { $game }: вы играете { $color ->
+        [white] белыми
+       *[black] чёрными
+    } против { $opponent } - ходы присылайте на { $address }
+event-welcome-outro = У каждой партии есть и своё приветственное письмо: отвечайте на него, чтобы присылать ходы в этой партии.
+subject-event-withdrawal = { $event }: участник выбыл
+event-withdrawal-forfeit = { $opponent } выбыл из { $event }. Ваша партия { $game } с этим участником засчитана вам как победа из-за неявки; она окончена.
+event-withdrawal-annulled = { $opponent } выбыл из { $event }, не доиграв половины своих партий; его неоконченные партии аннулируются. Ваша партия { $game } с этим участником не засчитывается никому; она окончена.
+event-standing = Положение в { $event }: место { $rank } из { $players }, очки: { $points }, сыграно партий: { $played }.

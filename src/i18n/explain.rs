@@ -43,7 +43,7 @@ pub fn rejection(lang: Lang, why: &Rejection) -> String {
             lang,
             Key::RejectGameOver,
             &[
-                ("result", show(end.result)),
+                ("result", end.result_text().into()),
                 ("termination", termination(lang, end.termination).into()),
             ],
         ),
@@ -276,7 +276,7 @@ pub fn status_line(lang: Lang, record: &Record) -> String {
             lang,
             Key::StatusGameOver,
             &[
-                ("result", show(end.result)),
+                ("result", end.result_text().into()),
                 ("termination", termination(lang, end.termination).into()),
             ],
         ),

@@ -140,9 +140,15 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
     let result: String = row.get(6);
     let termination: Option<String> = row.get(7);
     if let Some(t) = termination {
+        let termination = Termination::parse(&t).ok_or_else(|| bad(&t))?;
+        let result = match (termination, result.as_str()) {
+            // An annulled game has no result (see `GameEnd::result_text`).
+            (Termination::Annulled, "*") => GameResult::Draw,
+            _ => GameResult::parse(&result).ok_or_else(|| bad(&result))?,
+        };
         record.end = Some(GameEnd {
-            result: GameResult::parse(&result).ok_or_else(|| bad(&result))?,
-            termination: Termination::parse(&t).ok_or_else(|| bad(&t))?,
+            result,
+            termination,
         });
     }
     let offer: Option<String> = row.get(8);
@@ -203,7 +209,7 @@ pub async fn save_change(
     let (status, result, termination) = match after.end {
         Some(end) => (
             "finished",
-            end.result.as_str(),
+            end.result_text(),
             Some(end.termination.as_str()),
         ),
         None => ("active", "*", None),

@@ -7,6 +7,7 @@
 
 pub mod clocks;
 pub mod conditionals;
+pub mod events;
 pub mod games;
 pub mod messages;
 pub mod outbox;
@@ -36,6 +37,8 @@ pub enum StoreError {
     },
     #[error("game {game} is damaged: {source}")]
     Corrupt { game: i64, source: RecordError },
+    #[error("event table: {0}")]
+    Crosstable(#[from] crate::event::CrosstableError),
     #[error("game {game}: stored value `{value}` is not valid")]
     BadValue { game: i64, value: String },
 }
