@@ -45,6 +45,7 @@ struct RawConfig {
     security: RawSecurity,
     #[serde(default)]
     clock: RawClock,
+    publish: Option<RawPublish>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -55,6 +56,18 @@ struct RawClock {
     leave_days_per_year: Option<u32>,
     reminder_after_days: Option<Vec<u32>>,
     warn_days_left: Option<u32>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPublish {
+    path: std::path::PathBuf,
+}
+
+/// `[publish]`: where the daemon keeps the public site (issue 20).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PublishConfig {
+    pub path: std::path::PathBuf,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -264,6 +277,7 @@ pub struct Config {
     pub limits: Limits,
     pub security: Security,
     pub clock: ClockConfig,
+    pub publish: Option<PublishConfig>,
 }
 
 /// The `[clock]` table: the control of a new game unless `game new --time`
@@ -316,6 +330,7 @@ impl Config {
             },
             security: security(raw.security)?,
             clock: clock(raw.clock)?,
+            publish: raw.publish.map(|p| PublishConfig { path: p.path }),
         })
     }
 }

@@ -237,6 +237,7 @@ pub async fn run(
             for msg in batch {
                 handle_one(&store, &mut inbox, &rules, msg, &mut summary).await?;
             }
+            crate::publish::refresh(&store, config.publish.as_ref()).await;
         }
         crate::deadlines::run_due(&store, &rules, now_secs()).await?;
         flush_outbox(&store, &transport, &config.outbox, &mut summary).await?;
@@ -317,6 +318,7 @@ pub async fn run(
         }
         if had_mail {
             deadlines.mail_handled();
+            crate::publish::refresh(&store, config.publish.as_ref()).await;
             let status = format!("{} messages handled", summary.messages);
             notify(&[sd_notify::NotifyState::Status(&status)]);
             continue;

@@ -66,9 +66,12 @@ pub mod now;
 pub mod ops;
 #[cfg(feature = "server")]
 pub mod organise;
+#[cfg(feature = "server")]
+pub mod publish;
 pub mod referee;
 pub mod reply;
 #[cfg(feature = "server")]
 pub mod shutdown;
+pub mod site;
 #[cfg(feature = "server")]
 pub mod store;

@@ -10,6 +10,7 @@ macro_rules! outln {
     }};
 }
 
+mod cli_event;
 mod cli_game;
 mod cli_notation;
 mod cli_ops;
@@ -74,6 +75,21 @@ enum Command {
         #[command(subcommand)]
         command: cli_game::GameCommand,
     },
+    /// All-play-all sections: create, list, show the crosstable, withdraw.
+    Event {
+        #[command(flatten)]
+        config: ConfigArgs,
+        #[command(subcommand)]
+        command: cli_event::EventCommand,
+    },
+    /// Write the public site (events, crosstables, games, PGN) to a folder.
+    Publish {
+        #[command(flatten)]
+        config: ConfigArgs,
+        /// The folder to write; [publish] path in the configuration if not given.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Show what wildt would do with a message, changing nothing.
     Check {
         #[command(flatten)]
@@ -129,6 +145,14 @@ fn main() -> ExitCode {
         Command::Game { config, command } => {
             init_logging("warn");
             runtime().and_then(|rt| rt.block_on(cli_game::run(&config, command)))
+        }
+        Command::Event { config, command } => {
+            init_logging("warn");
+            runtime().and_then(|rt| rt.block_on(cli_event::run(&config, command)))
+        }
+        Command::Publish { config, out } => {
+            init_logging("warn");
+            runtime().and_then(|rt| rt.block_on(cli_event::publish(&config, out)))
         }
         Command::Check { config, file, json } => {
             init_logging("warn");

@@ -1,0 +1,391 @@
+//! The public site's pages (issue 20): an index of events and games, each
+//! event's crosstable, each game's board after the last move with its record
+//! in numeric notation and SAN, one page per position so a game can be
+//! stepped through without scripts, and the PGN files. [pure: no IO]
+//!
+//! Only what may be public enters here: players by their public name
+//! ([`crate::event::public_name`]), never an address, a key, a player's mail
+//! or a conditional move — the caller hands over names, records and results,
+//! nothing else. Pages are small, need no external resource, and carry
+//! headings, table headers and labels for screen readers.
+
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+use shakmaty::{Color, Position};
+
+use crate::event::{Cell, Crosstable, EventGame};
+use crate::game::{MoveNumberText, PgnHeaders, Record, pgn};
+use crate::html::board;
+use crate::i18n::{Lang, san::localize};
+
+/// A game as the site shows it.
+pub struct SiteGame<'a> {
+    pub id: i64,
+    pub white: String,
+    pub black: String,
+    /// The event's id and name, if the game belongs to one.
+    pub event: Option<(i64, String)>,
+    pub record: &'a Record,
+    /// `1-0`, `0-1`, `1/2-1/2`, `*`; `+-`/`-+` for a forfeit, `annulled`.
+    pub result: String,
+    /// `YYYY.MM.DD` of its creation.
+    pub date: String,
+}
+
+/// An event as the site shows it.
+pub struct SiteEvent {
+    pub id: i64,
+    pub name: String,
+    pub table: Crosstable,
+    pub games: Vec<EventGame>,
+    /// The public name of each row's player, by seat.
+    pub names: Vec<String>,
+}
+
+/// A file of the site: its path inside the tree and its bytes.
+pub struct SiteFile {
+    pub path: String,
+    pub bytes: Vec<u8>,
+}
+
+const CSS: &str = "body{font-family:Arial,Helvetica,sans-serif;max-width:48rem;margin:0 auto;padding:0.75rem;color:#111;background:#fff;line-height:1.4}\
+table{border-collapse:collapse}th,td{padding:0.2rem 0.45rem;text-align:left}\
+.x th,.x td{border:1px solid #999;text-align:center}.x th[scope=row]{text-align:left}\
+.scroll{overflow-x:auto}a{color:#0645ad}nav{margin:0.5rem 0}\
+.cur{font-weight:bold;background:#ffef9e}";
+
+fn page(title: &str, depth: usize, body: Markup) -> String {
+    let up = "../".repeat(depth);
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) }
+                style { (PreEscaped(CSS)) }
+            }
+            body {
+                nav aria-label="site" { a href={ (up) "index.html" } { "All events and games" } }
+                main { (body) }
+            }
+        }
+    }
+    .into_string()
+}
+
+fn game_href(depth: usize, id: i64) -> String {
+    format!("{}games/{id}.html", "../".repeat(depth))
+}
+
+fn position_href(id: i64, ply: usize) -> String {
+    format!("{id}/{ply}.html")
+}
+
+/// Every file of the site.
+pub fn render(events: &[SiteEvent], games: &[SiteGame<'_>]) -> Vec<SiteFile> {
+    let mut files = vec![SiteFile {
+        path: "index.html".to_owned(),
+        bytes: index(events, games).into_bytes(),
+    }];
+    for e in events {
+        files.push(SiteFile {
+            path: format!("events/{}.html", e.id),
+            bytes: event_page(e).into_bytes(),
+        });
+        let pgn_text: String = games
+            .iter()
+            .filter(|g| g.event.as_ref().is_some_and(|(id, _)| *id == e.id))
+            .map(|g| game_pgn(g) + "\n")
+            .collect();
+        files.push(SiteFile {
+            path: format!("events/{}.pgn", e.id),
+            bytes: pgn_text.into_bytes(),
+        });
+    }
+    for g in games {
+        files.push(SiteFile {
+            path: format!("games/{}.html", g.id),
+            bytes: game_page(g).into_bytes(),
+        });
+        files.push(SiteFile {
+            path: format!("games/{}.pgn", g.id),
+            bytes: game_pgn(g).into_bytes(),
+        });
+        for ply in 0..=g.record.plies().len() {
+            files.push(SiteFile {
+                path: format!("games/{}/{ply}.html", g.id),
+                bytes: position_page(g, ply).into_bytes(),
+            });
+        }
+    }
+    files
+}
+
+fn index(events: &[SiteEvent], games: &[SiteGame<'_>]) -> String {
+    page(
+        "Events and games",
+        0,
+        html! {
+            h1 { "Events and games" }
+            h2 { "Events" }
+            @if events.is_empty() { p { "No events yet." } }
+            ul {
+                @for e in events {
+                    li { a href={ "events/" (e.id) ".html" } { (e.name) } }
+                }
+            }
+            h2 { "Games" }
+            @if games.is_empty() { p { "No games yet." } }
+            @else {
+                div.scroll { table {
+                    thead { tr { th scope="col" { "Game" } th scope="col" { "White" } th scope="col" { "Black" } th scope="col" { "Result" } th scope="col" { "Event" } } }
+                    tbody {
+                        @for g in games {
+                            tr {
+                                td { a href=(game_href(0, g.id)) { "Game " (g.id) } }
+                                td { (g.white) } td { (g.black) } td { (g.result) }
+                                td { @if let Some((id, name)) = &g.event { a href={ "events/" (id) ".html" } { (name) } } }
+                            }
+                        }
+                    }
+                } }
+            }
+        },
+    )
+}
+
+fn cell_text(c: Cell) -> &'static str {
+    c.symbol()
+}
+
+fn event_page(e: &SiteEvent) -> String {
+    let n = e.table.rows.len();
+    page(
+        &e.name,
+        1,
+        html! {
+            h1 { (e.name) }
+            h2 { "Crosstable" }
+            p { a href={ (e.id) ".pgn" } download { "Download all games (PGN)" } }
+            div.scroll { table.x id="crosstable" {
+                caption { "Points, games finished, Sonneborn–Berger and rank; each cell the result against the player of that number (* not finished)." }
+                thead { tr {
+                    th scope="col" { "Rank" } th scope="col" { "No." } th scope="col" { "Player" }
+                    @for i in 1..=n { th scope="col" { (i) } }
+                    th scope="col" { "Points" } th scope="col" { "Games" } th scope="col" { "SB" }
+                } }
+                tbody {
+                    @for (i, row) in e.table.rows.iter().enumerate() {
+                        tr data-seat=(row.seat) {
+                            td.rank { (row.rank.to_string()) }
+                            td { (i + 1) }
+                            th scope="row" { (e.names.get(row.seat).map_or("", String::as_str)) }
+                            @for (j, cells) in row.cells.iter().enumerate() {
+                                td {
+                                    @if j == i { "×" }
+                                    @else {
+                                        @for (k, c) in cells.iter().enumerate() {
+                                            @if k > 0 { " " }
+                                            @if let Some(g) = game_between(e, row.seat, e.table.rows[j].seat, k) {
+                                                a href=(game_href(1, g)) aria-label={ "game " (g) } { (cell_text(*c)) }
+                                            } @else { (cell_text(*c)) }
+                                        }
+                                    }
+                                }
+                            }
+                            td.points { (row.points.to_string()) }
+                            td.played { (row.played) }
+                            td.sb { (row.sb.to_string()) }
+                        }
+                    }
+                }
+            } }
+            h2 { "Games" }
+            ul {
+                @for g in &e.games {
+                    li { a href=(game_href(1, g.id)) { "Game " (g.id) } " " (g.outcome.code()) }
+                }
+            }
+        },
+    )
+}
+
+/// The `k`-th game between seats `a` and `b` in the event's order.
+fn game_between(e: &SiteEvent, a: usize, b: usize, k: usize) -> Option<i64> {
+    let email = |s: usize| {
+        e.table
+            .rows
+            .iter()
+            .find(|r| r.seat == s)
+            .map(|r| &r.player.email)
+    };
+    let (ea, eb) = (email(a)?, email(b)?);
+    e.games
+        .iter()
+        .filter(|g| (&g.white == ea && &g.black == eb) || (&g.white == eb && &g.black == ea))
+        .nth(k)
+        .map(|g| g.id)
+}
+
+fn game_title(g: &SiteGame<'_>) -> String {
+    format!("Game {}: {} – {}", g.id, g.white, g.black)
+}
+
+fn header(g: &SiteGame<'_>, depth: usize) -> Markup {
+    html! {
+        h1 { (game_title(g)) }
+        p {
+            "White " (g.white) ", Black " (g.black) ". Result: " span.result { (g.result) } "."
+            @if let Some((id, name)) = &g.event {
+                " Event: " a href={ ("../".repeat(depth)) "events/" (id) ".html" } { (name) } "."
+            }
+        }
+    }
+}
+
+fn board_figure(g: &SiteGame<'_>, ply: usize) -> Markup {
+    let pos = g.record.position_after(ply).unwrap_or(g.record.position());
+    let last = if ply == 0 {
+        None
+    } else {
+        g.record
+            .plies()
+            .get(ply - 1)
+            .map(|p| (p.iccf.from.square(), p.iccf.to.square()))
+    };
+    let label = if ply == 0 {
+        "The board at the start".to_owned()
+    } else {
+        let p = &g.record.plies()[ply - 1];
+        format!(
+            "The board after {} {} ({})",
+            MoveNumberText(g.record.number_of_ply(ply - 1)),
+            p.iccf,
+            p.san
+        )
+    };
+    html! {
+        figure role="img" aria-label=(label) style="margin:0.5rem 0" {
+            div.scroll { (board(pos, last, Color::White)) }
+            figcaption { (label) }
+        }
+    }
+}
+
+/// The record, each move a link to the page of the position after it.
+fn record_links(g: &SiteGame<'_>, from_position_page: bool, current: Option<usize>) -> Markup {
+    let prefix = if from_position_page {
+        String::new()
+    } else {
+        format!("{}/", g.id)
+    };
+    let plies = g.record.plies();
+    html! {
+        div.scroll { table {
+            caption { "The record in ICCF numeric notation, with SAN" }
+            thead { tr { th scope="col" { "Move" } th scope="col" { "White" } th scope="col" { "Black" } } }
+            tbody {
+                @for (number, white, black) in record_rows(g.record) {
+                    tr {
+                        th scope="row" { (number) }
+                        @for side in [white, black] {
+                            td {
+                                @if let Some(i) = side {
+                                    @let p = &plies[i];
+                                    @let href = if from_position_page { format!("{}.html", i + 1) } else { format!("{prefix}{}.html", i + 1) };
+                                    a href=(href) class=[(current == Some(i + 1)).then_some("cur")] {
+                                        (p.iccf.to_string()) " (" (localize(&p.san, Lang::En)) ")"
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        } }
+    }
+}
+
+/// Rows of the record: the move number text, White's ply index, Black's.
+fn record_rows(record: &Record) -> Vec<(String, Option<usize>, Option<usize>)> {
+    let mut rows: Vec<(String, Option<usize>, Option<usize>)> = Vec::new();
+    let mut turn = record.start().turn();
+    let mut number = record.start().fullmoves().get();
+    for i in 0..record.plies().len() {
+        match turn {
+            Color::White => rows.push((number.to_string(), Some(i), None)),
+            Color::Black => match rows.last_mut() {
+                Some(last) if last.2.is_none() && last.1.is_some() => last.2 = Some(i),
+                _ => rows.push((number.to_string(), None, Some(i))),
+            },
+        }
+        if turn == Color::Black {
+            number += 1;
+        }
+        turn = !turn;
+    }
+    rows
+}
+
+fn game_page(g: &SiteGame<'_>) -> String {
+    let plies = g.record.plies().len();
+    page(
+        &game_title(g),
+        1,
+        html! {
+            (header(g, 1))
+            h2 { "Position after the last move" }
+            (board_figure(g, plies))
+            h2 { "Record" }
+            @if plies == 0 { p { "No moves yet." } }
+            @else { (record_links(g, false, None)) }
+            p {
+                a href=(position_href(g.id, 0)) { "Step through the game from the start" }
+                " · "
+                a href={ (g.id) ".pgn" } download { "Download (PGN)" }
+            }
+        },
+    )
+}
+
+fn position_page(g: &SiteGame<'_>, ply: usize) -> String {
+    let plies = g.record.plies().len();
+    page(
+        &format!("{} – position {ply}", game_title(g)),
+        2,
+        html! {
+            (header(g, 2))
+            h2 { "Position " (ply) " of " (plies) }
+            nav aria-label="moves" {
+                @if ply > 0 { a href="0.html" { "Start" } " · " a href={ (ply - 1) ".html" } rel="prev" { "Previous move" } }
+                @else { "Start" }
+                " · "
+                @if ply < plies { a href={ (ply + 1) ".html" } rel="next" { "Next move" } " · " a href={ (plies) ".html" } { "Last" } }
+                @else { "Last" }
+                " · " a href={ "../" (g.id) ".html" } { "The game" }
+            }
+            (board_figure(g, ply))
+            @if plies > 0 { (record_links(g, true, Some(ply))) }
+        },
+    )
+}
+
+fn game_pgn(g: &SiteGame<'_>) -> String {
+    pgn(
+        g.record,
+        &PgnHeaders {
+            event: g
+                .event
+                .as_ref()
+                .map_or_else(|| "wildt game".to_owned(), |(_, n)| n.clone()),
+            site: "wildt".to_owned(),
+            date: g.date.clone(),
+            white: g.white.clone(),
+            black: g.black.clone(),
+            game_id: g.id,
+            // Clocks are not on the site yet.
+            time_control: None,
+            days: Vec::new(),
+        },
+    )
+}
