@@ -9,6 +9,7 @@ mod board_html;
 mod clocks;
 mod conditional_maildir;
 mod e2e;
+mod events;
 mod game_cli;
 mod games;
 mod imap_inbox;
