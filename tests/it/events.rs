@@ -461,3 +461,226 @@ fn every_link_of_the_site_resolves_inside_it_and_the_crosstable_matches_event_sh
         assert_eq!(&rank[&name], p["rank"].as_str().unwrap(), "{name}");
     }
 }
+
+#[test]
+fn game_over_mails_of_an_event_show_each_players_standing() {
+    let s = Section::new();
+    let v = s.run(&[
+        "event",
+        "new",
+        "Winter Cup",
+        "--players",
+        "a@x.example,b@x.example,c@x.example",
+        "--json",
+    ]);
+    let first = v["games"][0]["id"].as_i64().unwrap();
+    let shown = s.run(&["game", "show", &first.to_string(), "--json"]);
+    let white = shown["white"]["email"].as_str().unwrap().to_owned();
+    let black = shown["black"]["email"].as_str().unwrap().to_owned();
+    let address = shown["white"]["address"].as_str().unwrap().to_owned();
+    let before: BTreeSet<String> = s.outbox().into_iter().collect();
+    s.deliver(
+        "1.eml",
+        &mail(&white, &address, "r1@x.example", "I resign."),
+    );
+    let over: Vec<String> = s
+        .outbox()
+        .into_iter()
+        .filter(|m| !before.contains(m) && m.contains("X-Wildt-Event: game-over"))
+        .collect();
+    assert_eq!(over.len(), 2, "{over:#?}");
+    let body_of = |to: &str| {
+        body_text(
+            over.iter()
+                .find(|m| m.contains(&format!("To: {to}")))
+                .unwrap()
+                .as_bytes(),
+        )
+    };
+    let winner = body_of(&black);
+    assert!(
+        winner.contains("Standing in Winter Cup: place 1 of 3, points: 1, games finished: 1."),
+        "{winner}"
+    );
+    let loser = body_of(&white);
+    assert!(
+        loser.contains("Standing in Winter Cup: place 2–3 of 3, points: 0, games finished: 1."),
+        "{loser}"
+    );
+}
+
+/// Runs headless Chromium on `url` with `extra` arguments; its stderr.
+fn chromium_run(browser: &Path, profile: &Path, url: &str, extra: &[String]) -> String {
+    let mut child = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start chromium");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("chromium took more than 120 s on {url}");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "chromium failed on {url}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The console messages Chromium logged (`INFO:CONSOLE` lines).
+fn console_lines(stderr: &str) -> Vec<&str> {
+    stderr.lines().filter(|l| l.contains(":CONSOLE")).collect()
+}
+
+fn browser() -> Option<PathBuf> {
+    let found = std::env::var_os("WILDT_CHROMIUM")
+        .map(PathBuf::from)
+        .or_else(|| {
+            let path = std::env::var_os("PATH")?;
+            ["chromium", "chromium-browser", "google-chrome"]
+                .iter()
+                .flat_map(|n| std::env::split_paths(&path).map(move |d| d.join(n)))
+                .find(|p| p.is_file())
+        });
+    match found {
+        Some(p) => Some(p),
+        None if std::env::var("WILDT_SKIP_BROWSER").as_deref() == Ok("1") => {
+            eprintln!("SKIPPED: no chromium on PATH (WILDT_SKIP_BROWSER=1)");
+            None
+        }
+        None => {
+            panic!("the site tests need headless Chromium (or WILDT_SKIP_BROWSER=1 without it)")
+        }
+    }
+}
+
+/// RGB pixels of a PNG screenshot.
+fn pixels(png_bytes: &[u8]) -> Vec<[u8; 3]> {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = match info.color_type {
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        other => panic!("unexpected PNG colour type {other:?}"),
+    };
+    buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect()
+}
+
+fn count_colour(px: &[[u8; 3]], colour: &str) -> usize {
+    let v = u32::from_str_radix(colour.trim_start_matches('#'), 16).unwrap();
+    let c = [(v >> 16) as u8, (v >> 8) as u8, v as u8];
+    px.iter()
+        .filter(|p| p.iter().zip(c).all(|(a, b)| a.abs_diff(b) <= 6))
+        .count()
+}
+
+#[test]
+fn in_chromium_every_page_loads_without_console_errors_and_the_pages_have_their_colours() {
+    let Some(browser) = browser() else { return };
+    let work = tempfile::tempdir().unwrap();
+    let profile = work.path().join("profile");
+    // The check itself is checked: a page whose script logs an error is seen.
+    let bad = work.path().join("bad.html");
+    std::fs::write(
+        &bad,
+        "<!DOCTYPE html><title>t</title><script>console.error('boom')</script>",
+    )
+    .unwrap();
+    let seen = chromium_run(
+        &browser,
+        &profile,
+        &format!("file://{}", bad.display()),
+        &["--dump-dom".to_owned()],
+    );
+    assert_eq!(console_lines(&seen).len(), 1, "{seen}");
+
+    let (s, v, _) = played_section();
+    let site = std::fs::canonicalize(s.site()).unwrap();
+    let files = tree(&site);
+    let pages: Vec<&PathBuf> = files
+        .keys()
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    assert!(pages.len() >= 9, "{pages:?}");
+    for page in &pages {
+        let url = format!("file://{}", site.join(page).display());
+        let err = chromium_run(&browser, &profile, &url, &["--dump-dom".to_owned()]);
+        assert!(
+            console_lines(&err).is_empty(),
+            "{}: {:?}",
+            page.display(),
+            console_lines(&err)
+        );
+    }
+    let keep = std::env::var_os("WILDT_SCREENSHOT_DIR").map(PathBuf::from);
+    let shot = |page: &str, name: &str| -> Vec<[u8; 3]> {
+        let png_path = work.path().join(format!("{name}.png"));
+        chromium_run(
+            &browser,
+            &profile,
+            &format!("file://{}", site.join(page).display()),
+            &[
+                format!("--screenshot={}", png_path.display()),
+                "--window-size=420,820".to_owned(),
+            ],
+        );
+        let bytes = std::fs::read(&png_path).unwrap();
+        if let Some(dir) = &keep {
+            std::fs::create_dir_all(dir).unwrap();
+            std::fs::write(dir.join(format!("{name}.png")), &bytes).unwrap();
+        }
+        pixels(&bytes)
+    };
+    let first = v["games"][0]["id"].as_i64().unwrap();
+    let game = shot(&format!("games/{first}.html"), "site-game");
+    let square = (wildt::html::SQUARE_PX * wildt::html::SQUARE_PX) as usize;
+    // 62 plain squares, the two of the move highlighted; pieces cover part of each.
+    assert!(
+        count_colour(&game, wildt::html::LIGHT) > 10 * square,
+        "light squares"
+    );
+    assert!(
+        count_colour(&game, wildt::html::DARK) > 10 * square,
+        "dark squares"
+    );
+    let highlighted = count_colour(&game, wildt::html::LIGHT_LAST_MOVE)
+        + count_colour(&game, wildt::html::DARK_LAST_MOVE);
+    assert!(
+        highlighted > square,
+        "the last move's squares: {highlighted}"
+    );
+    let event = v["id"].as_i64().unwrap();
+    let table = shot(&format!("events/{event}.html"), "site-event");
+    // The crosstable's grid lines (#999) and text are drawn.
+    assert!(
+        count_colour(&table, "#999999") > 200,
+        "the crosstable's lines"
+    );
+    assert!(count_colour(&table, "#111111") > 100, "the text");
+}
