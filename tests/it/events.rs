@@ -264,6 +264,26 @@ fn a_withdrawal_scores_forfeits_or_annuls_under_half_and_tells_the_opponents() {
             shown["termination"],
             if annul { "annulled" } else { "forfeit" }
         );
+        // And no move is played in it any more.
+        let mv = wildt(
+            &s.cfg,
+            &[
+                "game",
+                "move",
+                &g.to_string(),
+                "5254",
+                "--as",
+                "white",
+                "--json",
+            ],
+        );
+        let after = s.run(&["game", "show", &g.to_string(), "--json"]);
+        assert_eq!(
+            after["moves"].as_array().unwrap().len(),
+            0,
+            "{}",
+            String::from_utf8_lossy(&mv.stdout)
+        );
         // Twice is refused.
         let again = wildt(&s.cfg, &["event", "withdraw", &event, "b@x.example"]);
         assert!(!again.status.success());
