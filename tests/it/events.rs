@@ -159,7 +159,10 @@ fn event_new_mails_each_player_one_summary_of_all_their_games_and_each_game_its_
     assert_eq!(summaries.len(), 4);
     let anna = summaries
         .iter()
-        .find(|m| m.contains("To: anna@x.example"))
+        .find(|m| {
+            m.contains("To: \"Anna Smith\" <anna@x.example>")
+                || m.contains("To: Anna Smith <anna@x.example>")
+        })
         .expect("Anna's summary");
     for g in v["games"].as_array().unwrap() {
         let id = g["id"].as_i64().unwrap();
