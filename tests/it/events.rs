@@ -361,15 +361,34 @@ fn played_section() -> (Section, Value, Vec<String>) {
     let shown = s.run(&["game", "show", &first.to_string(), "--json"]);
     let white = shown["white"]["email"].as_str().unwrap().to_owned();
     let address = shown["white"]["address"].as_str().unwrap().to_owned();
-    s.deliver("1.eml", &mail(&white, &address, "m1@x.example", "1. 5254"));
-    let summary = String::from_utf8(wildt(&s.cfg, &["serve", "--once"]).stdout).unwrap();
-    assert!(summary.starts_with("1 messages"), "{summary}");
+    // With the move, a conditional line: stored, never published.
+    s.deliver(
+        "1.eml",
+        &mail(
+            &white,
+            &address,
+            "m1@x.example",
+            "1. 5254\r\nif 1... 2836 then 2. 7163",
+        ),
+    );
+    let before: BTreeSet<String> = s.outbox().into_iter().collect();
+    assert!(
+        before
+            .iter()
+            .any(|m| body_text(m.as_bytes()).contains("Your conditional moves are stored")),
+        "the conditional line was stored"
+    );
     // Every address and key of the club.
     let mut secrets = vec![
         "anna@x.example".to_owned(),
         "ben.jones@y.example".to_owned(),
         "cy@z.example".to_owned(),
         "ben.jones".to_owned(),
+        // The conditional line's moves and its words.
+        "2836".to_owned(),
+        "7163".to_owned(),
+        "Nf3".to_owned(),
+        "then 2".to_owned(),
     ];
     for g in v["games"].as_array().unwrap() {
         let shown = s.run(&["game", "show", &g["id"].to_string(), "--json"]);
