@@ -16,6 +16,7 @@
 //! - [`reply`]    decision -> every word wildt writes (subjects, bodies)    [pure]
 //! - [`event`]    sections: Berger pairings, player lists, crosstable, SB  [pure]
 //! - [`html`]     the HTML part: board table, record                     [pure]
+//! - [`site`]     the public site's pages and PGN files (no address, no key) [pure]
 //! - [`i18n`]     languages, translated messages, SAN in each language's letters [pure]
 //! - [`config`]   TOML -> validated Config -> Rules
 //! - [`handle`]   the use case "a message arrives": read, decide, write, queue [IO]
@@ -28,6 +29,7 @@
 //! - [`deadlines`] clock deadlines due: reminders, warnings, time forfeits [IO]
 //! - [`now`]      "now": the system clock or `WILDT_NOW`                    [IO]
 //! - [`shutdown`] the stop request (SIGTERM, SIGINT) the loop waits beside  [IO]
+//! - [`publish`]  the site from the store, swapped in atomically           [IO]
 //! - [`ops`]      the operator's tools: config check, init, status, backup  [IO]
 //!
 //! A message goes down once: daemon (or `check`) -> handle -> intake ->

@@ -726,3 +726,43 @@ fn in_chromium_every_page_loads_without_console_errors_and_the_pages_have_their_
     );
     assert!(count_colour(&table, "#111111") > 100, "the text");
 }
+
+#[test]
+fn publish_twice_swaps_the_link_to_a_new_tree_and_removes_the_old_one() {
+    let s = Section::new();
+    s.run(&[
+        "event",
+        "new",
+        "Cup",
+        "--players",
+        "a@x.example,b@x.example,c@x.example",
+        "--json",
+    ]);
+    let out = s.dir.path().join("www/chess");
+    let publish = || {
+        let o = wildt(&s.cfg, &["publish", "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    publish();
+    let first = std::fs::read_link(&out).unwrap();
+    publish();
+    let second = std::fs::read_link(&out).unwrap();
+    assert_ne!(first, second, "a new tree each time");
+    let beside: Vec<String> = std::fs::read_dir(s.dir.path().join("www"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tree-"))
+        .collect();
+    assert_eq!(beside, vec![second.to_string_lossy().into_owned()]);
+    assert!(out.join("index.html").is_file() && out.join("events/1.html").is_file());
+    // A real folder at the path is not replaced.
+    let folder = s.dir.path().join("mine");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(folder.join("keep.txt"), "mine").unwrap();
+    let o = wildt(&s.cfg, &["publish", "--out", folder.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert_eq!(
+        std::fs::read_to_string(folder.join("keep.txt")).unwrap(),
+        "mine"
+    );
+}
