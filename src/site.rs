@@ -389,3 +389,74 @@ fn game_pgn(g: &SiteGame<'_>) -> String {
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::Command;
+    use crate::referee::judge;
+
+    fn played(fen: Option<&str>, moves: &[&str]) -> Record {
+        let mut r = Record::new(fen).unwrap();
+        for m in moves {
+            let v = judge(&r, r.turn(), &Command::single(m.parse().unwrap()));
+            r.apply(&v);
+        }
+        assert_eq!(r.plies().len(), moves.len());
+        r
+    }
+
+    fn game(record: &Record) -> SiteGame<'_> {
+        SiteGame {
+            id: 5,
+            white: "Anna".into(),
+            black: "b***s".into(),
+            event: None,
+            record,
+            result: "*".into(),
+            date: "2027.01.01".into(),
+        }
+    }
+
+    fn file<'a>(files: &'a [SiteFile], path: &str) -> &'a str {
+        let f = files
+            .iter()
+            .find(|f| f.path == path)
+            .unwrap_or_else(|| panic!("{path}"));
+        std::str::from_utf8(&f.bytes).unwrap()
+    }
+
+    #[test]
+    fn position_pages_step_forward_and_back_and_stop_at_the_ends() {
+        let r = played(None, &["5254", "5755"]);
+        let files = render(&[], &[game(&r)]);
+        let start = file(&files, "games/5/0.html");
+        assert!(start.contains(r#"href="1.html" rel="next""#), "{start}");
+        assert!(!start.contains(r#"rel="prev""#));
+        let middle = file(&files, "games/5/1.html");
+        assert!(middle.contains(r#"href="0.html" rel="prev""#));
+        assert!(middle.contains(r#"href="2.html" rel="next""#));
+        let end = file(&files, "games/5/2.html");
+        assert!(end.contains(r#"href="1.html" rel="prev""#));
+        assert!(!end.contains(r#"rel="next""#));
+        assert!(files.iter().all(|f| f.path != "games/5/3.html"));
+        // The game page links each move to its position.
+        let page = file(&files, "games/5.html");
+        assert!(page.contains(r#"href="5/1.html""#) && page.contains(r#"href="5/2.html""#));
+    }
+
+    #[test]
+    fn a_record_starting_with_black_has_its_first_move_in_blacks_column() {
+        let r = played(
+            Some("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"),
+            &["5755", "7163"],
+        );
+        assert_eq!(
+            record_rows(&r),
+            vec![
+                ("1".to_owned(), None, Some(0)),
+                ("2".to_owned(), Some(1), None)
+            ]
+        );
+    }
+}
