@@ -239,7 +239,13 @@ pub async fn run(
             }
             crate::publish::refresh(&store, config.publish.as_ref()).await;
         }
-        crate::deadlines::run_due(&store, &rules, now_secs()).await?;
+        if crate::deadlines::run_due(&store, &rules, now_secs())
+            .await?
+            .forfeits
+            > 0
+        {
+            crate::publish::refresh(&store, config.publish.as_ref()).await;
+        }
         flush_outbox(&store, &transport, &config.outbox, &mut summary).await?;
         inbox.close().await;
         store.close().await;
@@ -289,6 +295,9 @@ pub async fn run(
         if deadlines.is_due(now) {
             match crate::deadlines::run_due(&store, &rules, now).await {
                 Ok(due) => {
+                    if due.forfeits > 0 {
+                        crate::publish::refresh(&store, config.publish.as_ref()).await;
+                    }
                     wake.notify_one();
                     deadlines.scanned(now, due.next_at);
                 }

@@ -186,6 +186,8 @@ pub async fn act_due(
         mails = reply::with_game(view, &rules.referee, |ctx| {
             reply::game_over_mails(ctx, &after, end)
         });
+        // An event game's game-over mails end with the player's standing.
+        crate::organise::event::add_standing(conn, id, &mut mails).await?;
         report.forfeits += 1;
         report.next_at = None;
     } else if scope == Scope::All {

@@ -766,3 +766,35 @@ fn publish_twice_swaps_the_link_to_a_new_tree_and_removes_the_old_one() {
         "mine"
     );
 }
+
+#[test]
+fn event_new_gives_every_game_the_time_control_of_time() {
+    let s = Section::new();
+    let v = s.run(&[
+        "event",
+        "new",
+        "Timed",
+        "--players",
+        "a@x.example,b@x.example,c@x.example",
+        "--time",
+        "10/50",
+        "--json",
+    ]);
+    for g in v["games"].as_array().unwrap() {
+        let shown = s.run(&["game", "show", &g["id"].to_string(), "--json"]);
+        assert_eq!(shown["clock"]["control"], "10/50", "{shown}");
+    }
+    let bad = wildt(
+        &s.cfg,
+        &[
+            "event",
+            "new",
+            "X",
+            "--players",
+            "a@x.example,b@x.example,c@x.example",
+            "--time",
+            "soon",
+        ],
+    );
+    assert!(!bad.status.success());
+}
