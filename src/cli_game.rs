@@ -49,9 +49,10 @@ pub enum GameCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Show a game: board, record, whose move; with `--as SEAT
-    /// --conditionals`, that seat's stored conditional moves instead (for
-    /// the organiser only: never shown to the opponent).
+    /// Show a game: board, record, whose move, and any mail to its players
+    /// that failed for good; with `--as SEAT --conditionals`, that seat's
+    /// stored conditional moves instead (for the organiser only: never shown
+    /// to the opponent).
     Show {
         id: i64,
         #[arg(long)]
@@ -394,8 +395,13 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
         GameCommand::Show { id, json, .. } => {
             let s = shown(&store, &config.clock.rules, id).await?;
             let g = &s.game;
+            let failed = store
+                .outbox_list(wildt::store::outbox::ListFilter::FailedOfGame(id))
+                .await?;
             if json {
-                print_json(&shown_json(&s, referee))?;
+                let mut v = shown_json(&s, referee);
+                v["failed_mail"] = serde_json::to_value(&failed)?;
+                print_json(&v)?;
             } else {
                 let r = &g.view.record;
                 outln!(
@@ -422,6 +428,16 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                 if let Some(c) = &s.clock {
                     outln!("Time control: {}", c.control)?;
                     print!("{}", wildt::reply::clock_lines(wildt::i18n::Lang::En, c));
+                }
+                for f in &failed {
+                    outln!(
+                        "Mail not delivered: #{} to {} ({}): {} (`wildt outbox retry {}`)",
+                        f.id,
+                        f.recipient,
+                        f.event,
+                        f.last_error.as_deref().unwrap_or("no reason recorded"),
+                        f.id
+                    )?;
                 }
             }
             ExitCode::SUCCESS

@@ -83,6 +83,7 @@ struct RawReferee {
     address: String,
     #[serde(default = "default_name")]
     name: String,
+    organiser: Option<String>,
 }
 
 fn default_name() -> String {
@@ -126,6 +127,7 @@ struct RawOutbox {
     command: Option<PathBuf>,
     retry_initial_secs: Option<u64>,
     retry_max_secs: Option<u64>,
+    stall_after_secs: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -234,6 +236,10 @@ pub struct OutboxConfig {
     /// First wait after a transient failure; doubled up to `retry_max`.
     pub retry_initial: Duration,
     pub retry_max: Duration,
+    /// How long the outbox worker may fail to reach the database before the
+    /// daemon stops pinging the watchdog (default 15 min), so that systemd
+    /// restarts it.
+    pub stall_after: Duration,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -266,6 +272,8 @@ pub struct RefereeConfig {
     pub local: String,
     pub domain: String,
     pub name: String,
+    /// Who is told when a mail to a player fails for good.
+    pub organiser: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -424,11 +432,25 @@ fn referee(raw: RawReferee) -> Result<RefereeConfig, ConfigError> {
             "must not contain `+`: game addresses add `+<game>-<key>` to it",
         ));
     }
+    let organiser = match raw.organiser {
+        None => None,
+        Some(o) => {
+            let o = o.trim().to_ascii_lowercase();
+            if !crate::event::is_address(&o) {
+                return Err(invalid(
+                    "referee.organiser",
+                    "must be an address like organiser@club.example",
+                ));
+            }
+            Some(o)
+        }
+    };
     Ok(RefereeConfig {
         local: local.to_owned(),
         domain: domain.to_owned(),
         address: address.clone(),
         name: raw.name,
+        organiser,
     })
 }
 
@@ -555,10 +577,12 @@ fn outbox(raw: RawOutbox) -> Result<OutboxConfig, ConfigError> {
     };
     let retry_initial = Duration::from_secs(raw.retry_initial_secs.unwrap_or(5).max(1));
     let retry_max = Duration::from_secs(raw.retry_max_secs.unwrap_or(600)).max(retry_initial);
+    let stall_after = Duration::from_secs(raw.stall_after_secs.unwrap_or(900).max(1));
     Ok(OutboxConfig {
         kind,
         retry_initial,
         retry_max,
+        stall_after,
     })
 }
 

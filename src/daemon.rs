@@ -8,7 +8,7 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{Notify, watch};
 use tracing::{Instrument, debug, error, info, info_span, warn};
@@ -77,20 +77,67 @@ fn notify_nonblocking(state: &[sd_notify::NotifyState<'_>]) -> std::io::Result<(
     Ok(())
 }
 
-/// Sends every due outbox row once. Transient failures are retried later with
-/// exponential backoff; permanent ones are recorded and not retried.
+/// Rows claimed at once, and how long a claim holds: long enough for every
+/// one of them to meet the SMTP command timeout once.
+const CLAIM_BATCH: i64 = 5;
+const CLAIM_LEASE_SECS: i64 = 600;
+
+/// How often an idle worker looks for mail queued by another process (the
+/// CLI's `game new`, `outbox retry`): one indexed query.
+const POLL: Duration = Duration::from_secs(2);
+
+/// Who claims outbox rows: this process, told apart from a restarted one.
+pub fn claim_owner() -> String {
+    format!("pid:{}:{:08x}", std::process::id(), rand::random::<u32>())
+}
+
+/// Gives back the claims of processes of this machine that are gone (a
+/// `kill -9` mid-send), so their rows need not wait for the lease to end.
+async fn release_dead_claims(store: &Store) -> Result<(), StoreError> {
+    for owner in store.outbox_claimants(now_secs()).await? {
+        let alive = owner
+            .strip_prefix("pid:")
+            .and_then(|rest| rest.split(':').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+            .is_none_or(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists());
+        if !alive {
+            info!(%owner, "outbox: releasing the claims of a process that is gone");
+            store.release_claims(&owner).await?;
+        }
+    }
+    Ok(())
+}
+
+/// How a flush ended.
+#[derive(Debug)]
+pub enum Flushed {
+    /// Nothing due is left that this process may send.
+    Done,
+    /// The transport failed in a way that may pass (no relay, refused
+    /// login, a full disk): the round stopped; wait before the next.
+    TransportDown(TransportError),
+}
+
+/// Sends every due outbox row this process can claim. A transient failure
+/// puts the row back with exponential backoff and ends the round (the next
+/// rows would meet the same relay); a permanent refusal of a recipient
+/// fails that row for good and tells the organiser.
 pub async fn flush_outbox(
     store: &Store,
-    transport: &Transport,
+    transport: &mut Transport,
     config: &OutboxConfig,
+    referee: &crate::config::RefereeConfig,
+    owner: &str,
     summary: &mut RunReport,
-) -> Result<(), StoreError> {
+) -> Result<Flushed, StoreError> {
     loop {
-        let rows = store.due_mail(now_secs(), 100).await?;
+        let now = now_secs();
+        let rows = store
+            .claim_due_mail(now, CLAIM_BATCH, owner, now + CLAIM_LEASE_SECS)
+            .await?;
         if rows.is_empty() {
-            return Ok(());
+            return Ok(Flushed::Done);
         }
-        let mut progressed = false;
         for row in rows {
             let span = info_span!("send", message_id = %row.message_id, to = %row.recipient);
             let sent = transport
@@ -101,13 +148,15 @@ pub async fn flush_outbox(
                 Ok(()) => {
                     store.mark_sent(row.id).await?;
                     summary.sent += 1;
-                    progressed = true;
                     span.in_scope(|| debug!("sent"));
                 }
                 Err(e) if e.is_permanent() => {
                     store.mark_failed(row.id, &e.to_string()).await?;
                     summary.failed += 1;
-                    span.in_scope(|| warn!(error = %e, "permanent failure; not retried"));
+                    span.in_scope(|| warn!(error = %e, "recipient refused for good; not retried"));
+                    tell_organiser(store, referee, row.id, &e)
+                        .instrument(span.clone())
+                        .await?;
                 }
                 Err(e) => {
                     let shift = u32::try_from(row.attempts.clamp(0, 20)).unwrap_or(20);
@@ -117,17 +166,68 @@ pub async fn flush_outbox(
                         .min(config.retry_max);
                     let next = now_secs() + i64::try_from(delay.as_secs()).unwrap_or(i64::MAX);
                     store.mark_retry(row.id, next, &e.to_string()).await?;
+                    store.release_claims(owner).await?;
                     summary.retried += 1;
-                    span.in_scope(
-                        || warn!(error = %e, retry_in_secs = delay.as_secs(), "transient failure"),
-                    );
+                    span.in_scope(|| {
+                        if e.is_login_refused() {
+                            let file = password_file(config);
+                            error!(error = %e, password_file = %file, retry_in_secs = delay.as_secs(),
+                                "SMTP login refused: check the password file {file}; the file is read again before the next try");
+                        } else {
+                            warn!(error = %e, retry_in_secs = delay.as_secs(), "transient failure");
+                        }
+                    });
+                    if e.is_login_refused() {
+                        // A rotated password is put in the file: read it again.
+                        match Transport::open(config).await {
+                            Ok(t) => *transport = t,
+                            Err(e) => error!(error = %e, "outbox: cannot reopen the transport"),
+                        }
+                    }
+                    return Ok(Flushed::TransportDown(e));
                 }
             }
         }
-        if !progressed {
-            return Ok(());
-        }
     }
+}
+
+fn password_file(config: &OutboxConfig) -> String {
+    match &config.kind {
+        crate::config::OutboxKind::Smtp(smtp) => smtp.password.as_ref().map_or_else(
+            || "(none: outbox.password_file is not set)".to_owned(),
+            |p| p.path().display().to_string(),
+        ),
+        _ => "(none)".to_owned(),
+    }
+}
+
+/// A mail to a player failed for good: queue a notice to the organiser, if
+/// one is configured (never for a notice to the organiser itself).
+async fn tell_organiser(
+    store: &Store,
+    referee: &crate::config::RefereeConfig,
+    row: i64,
+    error: &TransportError,
+) -> Result<(), StoreError> {
+    let Some(organiser) = &referee.organiser else {
+        info!("no [referee] organiser configured: nobody to tell of the failed mail");
+        return Ok(());
+    };
+    match crate::organise::tell_organiser_of_failure(
+        store,
+        referee,
+        organiser,
+        row,
+        &error.to_string(),
+    )
+    .await
+    {
+        Ok(true) => info!(%organiser, "organiser told of the failed mail"),
+        Ok(false) => debug!("the failed mail was the organiser's own; not told again"),
+        Err(crate::organise::OrganiseError::Store(e)) => return Err(e),
+        Err(e) => error!(error = %e, "organiser notice not queued"),
+    }
+    Ok(())
 }
 
 /// Handles one message in its own span, then tells the inbox it is done.
@@ -197,11 +297,11 @@ pub async fn run(
 ) -> Result<RunReport, DaemonError> {
     let store = Store::open(&config.database_url).await?;
     let rules = config.rules();
-    let transport = Arc::new(
-        Transport::open(&config.outbox)
-            .await
-            .map_err(DaemonError::Outbox)?,
-    );
+    let mut transport = Transport::open(&config.outbox)
+        .await
+        .map_err(DaemonError::Outbox)?;
+    let owner = claim_owner();
+    release_dead_claims(&store).await?;
     let mut summary = RunReport::default();
     let mut shutdown = Shutdown::new(shutdown);
     let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
@@ -246,7 +346,19 @@ pub async fn run(
         {
             crate::publish::refresh(&store, config.publish.as_ref()).await;
         }
-        flush_outbox(&store, &transport, &config.outbox, &mut summary).await?;
+        let flushed = flush_outbox(
+            &store,
+            &mut transport,
+            &config.outbox,
+            &config.referee,
+            &owner,
+            &mut summary,
+        )
+        .await?;
+        if let Flushed::TransportDown(e) = flushed {
+            warn!(error = %e, "outbox: stopped at a transient failure; the rest waits for the next run");
+        }
+        store.release_claims(&owner).await?;
         inbox.close().await;
         store.close().await;
         info!(?summary, "done");
@@ -255,13 +367,20 @@ pub async fn run(
 
     let (stop_tx, stop_rx) = watch::channel(false);
     let wake = Arc::new(Notify::new());
+    let health = Arc::new(WorkerHealth::default());
     let worker = tokio::spawn(outbox_worker(
-        store.clone(),
-        transport.clone(),
-        config.outbox.clone(),
+        Worker {
+            store: store.clone(),
+            transport,
+            config: config.outbox.clone(),
+            referee: config.referee.clone(),
+            owner,
+            health: health.clone(),
+        },
         wake.clone(),
         stop_rx.clone(),
     ));
+    let ping = || watchdog_ping(&health, config.outbox.stall_after);
 
     let watchdog = watchdog_interval();
     notify(&[
@@ -272,7 +391,7 @@ pub async fn run(
 
     let mut deadlines = crate::deadlines::Schedule::default();
     'serve: loop {
-        notify(&[sd_notify::NotifyState::Watchdog]);
+        ping();
         let batch = match inbox.fetch_waiting().await {
             Ok(b) => {
                 backoff.reset();
@@ -368,12 +487,11 @@ pub async fn run(
         debug!("outbox worker already gone");
     }
     match worker.await {
-        Ok(Ok(sent)) => {
+        Ok(sent) => {
             summary.sent += sent.sent;
             summary.retried += sent.retried;
             summary.failed += sent.failed;
         }
-        Ok(Err(e)) => error!(error = %e, "outbox worker"),
         Err(e) => error!(error = %e, "outbox worker panicked"),
     }
     inbox.close().await;
@@ -391,31 +509,169 @@ fn watchdog_interval() -> Duration {
     }
 }
 
-async fn outbox_worker(
+/// Whether the outbox worker is getting anywhere: since when its rounds
+/// have failed, and why.
+#[derive(Default)]
+struct WorkerHealth {
+    failing: std::sync::Mutex<Option<(Instant, String)>>,
+    /// Told once per stall, not at every ping.
+    reported: std::sync::atomic::AtomicBool,
+}
+
+impl WorkerHealth {
+    fn ok(&self) {
+        *self.failing.lock().unwrap_or_else(|p| p.into_inner()) = None;
+        if self
+            .reported
+            .swap(false, std::sync::atomic::Ordering::Relaxed)
+        {
+            info!("outbox worker is making progress again; pinging the watchdog");
+        }
+    }
+
+    fn failed(&self, why: String) {
+        let mut failing = self.failing.lock().unwrap_or_else(|p| p.into_inner());
+        match &mut *failing {
+            Some((_, reason)) => *reason = why,
+            None => *failing = Some((Instant::now(), why)),
+        }
+    }
+
+    /// Why the worker has been stuck for longer than `limit`, if it has.
+    fn stalled(&self, limit: Duration) -> Option<(Duration, String)> {
+        let failing = self.failing.lock().unwrap_or_else(|p| p.into_inner());
+        failing
+            .as_ref()
+            .map(|(since, why)| (since.elapsed(), why.clone()))
+            .filter(|(for_, _)| *for_ >= limit)
+    }
+}
+
+/// Pings the watchdog unless the outbox worker has been stuck for longer
+/// than `stall_after`: then systemd is left to restart the daemon, and the
+/// journal says why.
+fn watchdog_ping(health: &WorkerHealth, stall_after: Duration) {
+    match health.stalled(stall_after) {
+        None => notify(&[sd_notify::NotifyState::Watchdog]),
+        Some((for_, why)) => {
+            if !health
+                .reported
+                .swap(true, std::sync::atomic::Ordering::Relaxed)
+            {
+                error!(
+                    stalled_secs = for_.as_secs(),
+                    error = %why,
+                    "outbox worker has made no progress for {} s; no longer pinging the watchdog so that systemd restarts wildt",
+                    for_.as_secs()
+                );
+            }
+            let status = format!("outbox stuck: {why}");
+            notify(&[sd_notify::NotifyState::Status(&status)]);
+        }
+    }
+}
+
+/// What the outbox worker owns.
+struct Worker {
     store: Store,
-    transport: Arc<Transport>,
+    transport: Transport,
     config: OutboxConfig,
+    referee: crate::config::RefereeConfig,
+    owner: String,
+    health: Arc<WorkerHealth>,
+}
+
+/// Sends what is due until told to stop, then drains what is due once more.
+/// It never ends on an error: a database error is logged with its cause and
+/// retried with backoff (a backup or a long query holding the write lock
+/// passes); while it lasts, [`WorkerHealth`] tells the watchdog.
+async fn outbox_worker(
+    mut w: Worker,
     wake: Arc<Notify>,
     mut stop: watch::Receiver<bool>,
-) -> Result<RunReport, StoreError> {
+) -> RunReport {
     let mut summary = RunReport::default();
+    let mut store_backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(60));
+    let mut relay_backoff = Backoff::new(w.config.retry_initial, w.config.retry_max);
     loop {
-        flush_outbox(&store, &transport, &config, &mut summary).await?;
-        if *stop.borrow() {
-            return Ok(summary);
-        }
-        let wait = match store.next_due_in(now_secs()).await? {
-            Some(secs) => Duration::from_secs(u64::try_from(secs).unwrap_or(0).max(1)),
-            None => Duration::from_secs(60),
+        let stopping = *stop.borrow();
+        let flushed = flush_outbox(
+            &w.store,
+            &mut w.transport,
+            &w.config,
+            &w.referee,
+            &w.owner,
+            &mut summary,
+        )
+        .await;
+        let wait = match flushed {
+            Ok(Flushed::Done) => {
+                store_backoff.reset();
+                relay_backoff.reset();
+                w.health.ok();
+                if stopping {
+                    break;
+                }
+                match w.store.next_due_in(now_secs()).await {
+                    Ok(Some(secs)) => Duration::from_secs(u64::try_from(secs).unwrap_or(0))
+                        .clamp(Duration::from_millis(200), POLL),
+                    Ok(None) => POLL,
+                    Err(e) => {
+                        warn!(error = %e, "outbox: cannot read when mail is next due");
+                        POLL
+                    }
+                }
+            }
+            Ok(Flushed::TransportDown(_)) => {
+                // The relay is outside this host: a restart would not bring it
+                // back, so this is not counted as a stall.
+                store_backoff.reset();
+                w.health.ok();
+                if stopping {
+                    break;
+                }
+                relay_backoff.next_delay()
+            }
+            Err(e) => {
+                let delay = store_backoff.next_delay();
+                error!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX), "outbox: database error; retrying");
+                w.health.failed(e.to_string());
+                if stopping {
+                    // Draining at shutdown: one more try, then the rest
+                    // waits for the next start.
+                    tokio::time::sleep(delay.min(Duration::from_secs(2))).await;
+                    match flush_outbox(
+                        &w.store,
+                        &mut w.transport,
+                        &w.config,
+                        &w.referee,
+                        &w.owner,
+                        &mut summary,
+                    )
+                    .await
+                    {
+                        Ok(_) => {}
+                        Err(e) => {
+                            error!(error = %e, "outbox: not drained at shutdown; the rest is sent after the next start")
+                        }
+                    }
+                    break;
+                }
+                delay
+            }
         };
         tokio::select! {
             () = wake.notified() => {}
             () = tokio::time::sleep(wait) => {}
             r = stop.changed() => {
                 if r.is_err() {
-                    return Ok(summary);
+                    break;
                 }
             }
         }
     }
+    if let Err(e) = w.store.release_claims(&w.owner).await {
+        warn!(error = %e, "outbox: claims not given back; they run out by themselves");
+    }
+    summary
 }

@@ -20,6 +20,7 @@ pub fn referee() -> RefereeConfig {
         local: "chess".to_owned(),
         domain: "club.example".to_owned(),
         name: "Club referee".to_owned(),
+        organiser: None,
     }
 }
 

@@ -14,6 +14,7 @@ mod cli_event;
 mod cli_game;
 mod cli_notation;
 mod cli_ops;
+mod cli_outbox;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -108,6 +109,9 @@ enum Command {
         #[arg(long)]
         once: bool,
     },
+    /// See the mail waiting or failed, and send failed mail again.
+    #[command(subcommand)]
+    Outbox(cli_outbox::OutboxCommand),
     #[command(flatten)]
     Ops(cli_ops::OpsCommand),
 }
@@ -159,6 +163,10 @@ fn main() -> ExitCode {
             runtime().and_then(|rt| rt.block_on(cli_game::check(&config, &file, json)))
         }
         Command::Ops(cmd) => cli_ops::run(cmd),
+        Command::Outbox(cmd) => {
+            init_logging("warn");
+            runtime().and_then(|rt| rt.block_on(cli_outbox::run(cmd)))
+        }
         Command::Serve { config, once } => {
             init_logging("info");
             runtime().and_then(|rt| {

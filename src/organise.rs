@@ -376,3 +376,36 @@ pub async fn adjudicate(
     tx.commit().await?;
     Ok(())
 }
+
+/// Queues the organiser's notice that outbox row `row` failed for good with
+/// `error`, in the game's thread. `Ok(false)`: the failed mail was itself
+/// to the organiser (or is gone), so nothing is queued.
+pub async fn tell_organiser_of_failure(
+    store: &Store,
+    referee: &RefereeConfig,
+    organiser: &str,
+    row: i64,
+    error: &str,
+) -> Result<bool, OrganiseError> {
+    let mut tx = store.begin().await?;
+    let Some((game, event, recipient)) = outbox::failure_facts(&mut tx, row).await? else {
+        return Ok(false);
+    };
+    if recipient.eq_ignore_ascii_case(organiser) {
+        return Ok(false);
+    }
+    let thread_root = match game {
+        Some(g) => games::load(&mut tx, g).await?.map(|s| s.thread_root),
+        None => None,
+    };
+    let mail = reply::undeliverable_notice(organiser, game, &event, &recipient, row, error);
+    let r = render(&mail, referee, thread_root.as_deref(), &[]).map_err(|source| {
+        OrganiseError::Unwritable {
+            to: mail.to.clone(),
+            source,
+        }
+    })?;
+    outbox::enqueue(&mut tx, None, &mail, &r, &referee.address, now_secs()).await?;
+    tx.commit().await?;
+    Ok(true)
+}

@@ -226,6 +226,38 @@ fn greeting(seat: &Seat) -> String {
         .unwrap_or_default()
 }
 
+/// The organiser's notice that a mail to a player failed for good: who,
+/// which game, which mail, the relay's answer, and what to do.
+pub fn undeliverable_notice(
+    organiser: &str,
+    game: Option<i64>,
+    event: &str,
+    recipient: &str,
+    row: i64,
+    reason: &str,
+) -> OutMail {
+    let what = match game {
+        Some(g) => format!("game {g}"),
+        None => "no game".to_owned(),
+    };
+    let body = format!(
+        "A mail to {recipient} ({what}, {event}) could not be delivered and will not be \
+         tried again.\n\nThe mail server answered: {reason}\n\n\
+         Check the address with the player. Once it is fixed, `wildt outbox retry {row}` \
+         sends the mail again; `wildt outbox list --failed` lists every failed mail.\n"
+    );
+    OutMail {
+        to: organiser.to_owned(),
+        to_name: None,
+        reply_to: None,
+        subject: subject(game, &format!("mail to {recipient} failed")),
+        body,
+        event: Event::Notice,
+        game,
+        in_reply_to: None,
+    }
+}
+
 fn end_text(end: GameEnd) -> String {
     format!("{} ({})", end.result, end.termination.as_str())
 }

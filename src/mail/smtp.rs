@@ -1,17 +1,18 @@
 //! The SMTP outbox transport (lettre, pooled, over tokio-rustls). [IO]
 //!
-//! [`SmtpError`] tells a retry loop what to do: [`SmtpError::is_transient`]
-//! means "keep the message and try later" (no connection, timeout, TLS
-//! trouble, a 4xx answer), [`SmtpError::is_permanent`] means "this message
-//! will never go" (a 5xx answer such as an unknown recipient, an address that
-//! does not parse). Exactly one of the two holds for every error.
+//! [`SmtpError`] tells a retry loop what to do: [`SmtpError::is_permanent`]
+//! means "this mail will never go to this recipient" and holds only for a
+//! refusal of the recipient or of this mail (550, 551, 552, 553, 554, 556) or
+//! an address that does not parse. Everything else is transient — no
+//! connection, a timeout, TLS trouble, a 4xx answer, and refused credentials
+//! (530, 534, 535, 538): a rotated password must not drop every relay.
+//! Exactly one of the two holds for every error.
 
 use std::time::Duration;
 
 use lettre::address::{Address, AddressError, Envelope};
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, CertificateStore, Tls, TlsParameters};
-use lettre::transport::smtp::response::Severity;
 use lettre::transport::smtp::{AsyncSmtpTransport, PoolConfig};
 use lettre::{AsyncTransport, Tokio1Executor};
 
@@ -56,32 +57,47 @@ pub enum SmtpError {
     Config(#[from] ConfigError),
 }
 
+/// Reply codes that refuse a recipient or this mail for good (RFC 5321,
+/// 4.2.2/4.2.3): unknown or moved mailbox, over quota, bad address,
+/// transaction refused, domain takes no mail.
+const PERMANENT_CODES: [u16; 6] = [550, 551, 552, 553, 554, 556];
+
+/// Reply codes that refuse the login (RFC 4954): authentication required,
+/// mechanism too weak, credentials invalid, encryption required.
+const LOGIN_REFUSED_CODES: [u16; 4] = [530, 534, 535, 538];
+
 impl SmtpError {
-    /// Worth retrying later: nothing listening, a timeout, a TLS failure, a
-    /// lost connection, or a 4xx answer.
+    /// Worth retrying later: everything but a refusal of this recipient or
+    /// mail ([`SmtpError::is_permanent`]).
     pub fn is_transient(&self) -> bool {
+        !self.is_permanent()
+    }
+
+    /// Will fail the same way every time for this recipient: the relay
+    /// refused it or this mail with a permanent code, or the address does
+    /// not parse. A refused login, a broken TLS setup or configuration is
+    /// not: the operator can fix those, and the mail should go then.
+    pub fn is_permanent(&self) -> bool {
         match self {
-            SmtpError::Smtp { source, .. } => match source.status() {
-                Some(code) => code.severity == Severity::TransientNegativeCompletion,
-                // No SMTP answer: the network, the connection, TLS, a garbled
-                // reply, a pool shutting down. Only lettre's own refusal to
-                // build the transaction (a client error) will not get better.
-                None => !source.is_client(),
-            },
-            SmtpError::Address { .. }
-            | SmtpError::Envelope(_)
-            | SmtpError::TlsSetup { .. }
+            SmtpError::Smtp { source, .. } => {
+                source.is_permanent()
+                    && self
+                        .smtp_code()
+                        .is_some_and(|c| PERMANENT_CODES.contains(&c))
+            }
+            SmtpError::Address { .. } | SmtpError::Envelope(_) => true,
+            SmtpError::TlsSetup { .. }
             | SmtpError::CaFileRead { .. }
             | SmtpError::CaFilePem { .. }
             | SmtpError::Config(_) => false,
         }
     }
 
-    /// Will fail the same way every time: a 5xx answer (unknown recipient,
-    /// but also refused credentials), an invalid address or envelope, broken
-    /// configuration.
-    pub fn is_permanent(&self) -> bool {
-        !self.is_transient()
+    /// The relay refused the login (wrong user name or password, or it
+    /// wants TLS first): the password file is the first thing to check.
+    pub fn is_login_refused(&self) -> bool {
+        self.smtp_code()
+            .is_some_and(|c| LOGIN_REFUSED_CODES.contains(&c))
     }
 
     /// The relay's reply code, when it answered with an error.

@@ -51,9 +51,9 @@ impl TransportError {
         !self.is_permanent()
     }
 
-    /// Trying again will not help (the server refused this mail for good).
-    /// Only SMTP tells the two apart; every file and sendmail failure is
-    /// treated as transient, as the outbox always has.
+    /// Trying again will not help (the server refused this recipient or
+    /// mail for good). Only SMTP tells the two apart; every file and
+    /// sendmail failure is treated as transient, as the outbox always has.
     pub fn is_permanent(&self) -> bool {
         match self {
             TransportError::Smtp(e) => e.is_permanent(),
@@ -63,6 +63,11 @@ impl TransportError {
             | TransportError::SendmailEnvelope(_)
             | TransportError::Sendmail(_) => false,
         }
+    }
+
+    /// The SMTP relay refused the login: the password file is wrong or stale.
+    pub fn is_login_refused(&self) -> bool {
+        matches!(self, TransportError::Smtp(e) if e.is_login_refused())
     }
 }
 

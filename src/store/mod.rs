@@ -57,7 +57,10 @@ impl Store {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
+            // FULL: a commit survives an OS crash or power loss. NORMAL in
+            // WAL may roll one back after the inbox was told the message
+            // was handled and the replies were sent (see BENCHMARKS.md).
+            .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10));
         if let Some(parent) = Path::new(options.get_filename()).parent()
@@ -102,14 +105,35 @@ impl Store {
         games::ids(&mut *self.pool.acquire().await?).await
     }
 
-    /// Outbox rows due now, oldest first.
+    /// Outbox rows due now, oldest first (unclaimed or not).
     pub async fn due_mail(&self, now: i64, limit: i64) -> Result<Vec<OutboxRow>, StoreError> {
         outbox::due(&mut *self.pool.acquire().await?, now, limit).await
+    }
+
+    /// Claims outbox rows due at `now` for `owner` until `until`, oldest first.
+    pub async fn claim_due_mail(
+        &self,
+        now: i64,
+        limit: i64,
+        owner: &str,
+        until: i64,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        outbox::claim_due(&mut *self.pool.acquire().await?, now, limit, owner, until).await
     }
 
     /// Seconds until the next pending row is due, if any is pending.
     pub async fn next_due_in(&self, now: i64) -> Result<Option<i64>, StoreError> {
         outbox::next_due_in(&mut *self.pool.acquire().await?, now).await
+    }
+
+    /// Gives back the rows `owner` claimed and did not finish.
+    pub async fn release_claims(&self, owner: &str) -> Result<(), StoreError> {
+        outbox::release(&mut *self.pool.acquire().await?, owner).await
+    }
+
+    /// Who holds a live claim on an unfinished outbox row.
+    pub async fn outbox_claimants(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        outbox::claimants(&mut *self.pool.acquire().await?, now).await
     }
 
     pub async fn mark_sent(&self, id: i64) -> Result<(), StoreError> {
@@ -122,6 +146,24 @@ impl Store {
 
     pub async fn mark_failed(&self, id: i64, error: &str) -> Result<(), StoreError> {
         outbox::mark_failed(&mut *self.pool.acquire().await?, id, error).await
+    }
+
+    /// Outbox rows as `wildt outbox list` shows them.
+    pub async fn outbox_list(
+        &self,
+        filter: outbox::ListFilter,
+    ) -> Result<Vec<outbox::OutboxEntry>, StoreError> {
+        outbox::list(&mut *self.pool.acquire().await?, filter).await
+    }
+
+    /// Makes outbox row `id` due now again, unless it was sent.
+    pub async fn requeue_mail(&self, id: i64) -> Result<outbox::Requeued, StoreError> {
+        outbox::requeue(&mut *self.pool.acquire().await?, id, now_secs()).await
+    }
+
+    /// The ids of every failed outbox row.
+    pub async fn failed_mail_ids(&self) -> Result<Vec<i64>, StoreError> {
+        outbox::failed_ids(&mut *self.pool.acquire().await?).await
     }
 
     /// Counts of what the outbox holds: (pending, sent, failed).

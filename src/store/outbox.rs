@@ -46,6 +46,51 @@ pub async fn enqueue(
     Ok(())
 }
 
+/// Claims up to `limit` rows due at `now` for `owner` until `until`, and
+/// returns them oldest first. One statement: SQLite runs it under its write
+/// lock, so two processes never claim the same row. A row claimed by another
+/// owner whose lease has not run out is left alone; an expired lease (its
+/// process died mid-send) may be taken.
+pub async fn claim_due(
+    conn: &mut SqliteConnection,
+    now: i64,
+    limit: i64,
+    owner: &str,
+    until: i64,
+) -> Result<Vec<OutboxRow>, StoreError> {
+    let rows = sqlx::query(
+        "UPDATE outbox SET claimed_by = ?, claimed_until = ?
+         WHERE id IN (
+            SELECT id FROM outbox
+            WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
+              AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)
+            ORDER BY id LIMIT ?)
+         RETURNING id, message_id, sender, recipient, raw, attempts",
+    )
+    .bind(owner)
+    .bind(until)
+    .bind(now)
+    .bind(now)
+    .bind(owner)
+    .bind(limit)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut rows: Vec<OutboxRow> = rows
+        .into_iter()
+        .map(|r| OutboxRow {
+            id: r.get(0),
+            message_id: r.get(1),
+            sender: r.get(2),
+            recipient: r.get(3),
+            raw: r.get(4),
+            attempts: r.get(5),
+        })
+        .collect();
+    // RETURNING gives no order.
+    rows.sort_by_key(|r| r.id);
+    Ok(rows)
+}
+
 /// Rows due at `now`, oldest first.
 pub async fn due(
     conn: &mut SqliteConnection,
@@ -74,10 +119,34 @@ pub async fn due(
         .collect())
 }
 
+/// Gives back every row `owner` claimed and has not finished with.
+pub async fn release(conn: &mut SqliteConnection, owner: &str) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+         WHERE claimed_by = ? AND sent_at IS NULL AND failed_at IS NULL",
+    )
+    .bind(owner)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// The owners holding a claim on an unfinished row at `now`.
+pub async fn claimants(conn: &mut SqliteConnection, now: i64) -> Result<Vec<String>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT DISTINCT claimed_by FROM outbox
+         WHERE claimed_by IS NOT NULL AND claimed_until > ? AND sent_at IS NULL AND failed_at IS NULL",
+    )
+    .bind(now)
+    .fetch_all(&mut *conn)
+    .await?)
+}
+
 /// Seconds until the next pending row is due, if any is pending.
 pub async fn next_due_in(conn: &mut SqliteConnection, now: i64) -> Result<Option<i64>, StoreError> {
     let next: Option<i64> = sqlx::query_scalar(
-        "SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL",
+        "SELECT MIN(MAX(next_attempt_at, COALESCE(claimed_until, 0)))
+         FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL",
     )
     .fetch_one(&mut *conn)
     .await?;
@@ -86,7 +155,8 @@ pub async fn next_due_in(conn: &mut SqliteConnection, now: i64) -> Result<Option
 
 pub async fn mark_sent(conn: &mut SqliteConnection, id: i64) -> Result<(), StoreError> {
     sqlx::query(
-        "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL WHERE id = ?",
+        "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL,
+            claimed_by = NULL, claimed_until = NULL WHERE id = ?",
     )
     .bind(now_secs())
     .bind(id)
@@ -101,12 +171,15 @@ pub async fn mark_retry(
     next_at: i64,
     error: &str,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE id = ?")
-        .bind(next_at)
-        .bind(error)
-        .bind(id)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query(
+        "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
+         claimed_by = NULL, claimed_until = NULL WHERE id = ?",
+    )
+    .bind(next_at)
+    .bind(error)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
     Ok(())
 }
 
@@ -116,7 +189,8 @@ pub async fn mark_failed(
     error: &str,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "UPDATE outbox SET attempts = attempts + 1, failed_at = ?, last_error = ? WHERE id = ?",
+        "UPDATE outbox SET attempts = attempts + 1, failed_at = ?, last_error = ?,
+            claimed_by = NULL, claimed_until = NULL WHERE id = ?",
     )
     .bind(now_secs())
     .bind(error)
@@ -138,4 +212,142 @@ pub async fn counts(conn: &mut SqliteConnection) -> Result<(i64, i64, i64), Stor
     .fetch_one(&mut *conn)
     .await?;
     Ok((row.get(0), row.get(1), row.get(2)))
+}
+
+/// One outbox row as `wildt outbox list` and `game show` tell it (no body).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct OutboxEntry {
+    pub id: i64,
+    pub game: Option<i64>,
+    pub event: String,
+    pub recipient: String,
+    pub message_id: String,
+    /// `waiting`, `sent` or `failed`.
+    pub state: &'static str,
+    pub attempts: i64,
+    pub created_at: i64,
+    pub next_attempt_at: Option<i64>,
+    pub sent_at: Option<i64>,
+    pub failed_at: Option<i64>,
+    pub last_error: Option<String>,
+}
+
+/// Which rows [`list`] returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListFilter {
+    /// Waiting and failed rows: what is not done.
+    Unsent,
+    Failed,
+    /// The failed rows of one game.
+    FailedOfGame(i64),
+}
+
+pub async fn list(
+    conn: &mut SqliteConnection,
+    filter: ListFilter,
+) -> Result<Vec<OutboxEntry>, StoreError> {
+    let (clause, game) = match filter {
+        ListFilter::Unsent => ("sent_at IS NULL", None),
+        ListFilter::Failed => ("failed_at IS NOT NULL", None),
+        ListFilter::FailedOfGame(g) => ("failed_at IS NOT NULL AND game_id = ?", Some(g)),
+    };
+    let sql = format!(
+        "SELECT id, game_id, event, recipient, message_id, attempts, created_at,
+                next_attempt_at, sent_at, failed_at, last_error
+         FROM outbox WHERE {clause} ORDER BY id"
+    );
+    let mut query = sqlx::query(&sql);
+    if let Some(g) = game {
+        query = query.bind(g);
+    }
+    let rows = query.fetch_all(&mut *conn).await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            let sent_at: Option<i64> = r.get(8);
+            let failed_at: Option<i64> = r.get(9);
+            let state = match (sent_at, failed_at) {
+                (Some(_), _) => "sent",
+                (None, Some(_)) => "failed",
+                (None, None) => "waiting",
+            };
+            OutboxEntry {
+                id: r.get(0),
+                game: r.get(1),
+                event: r.get(2),
+                recipient: r.get(3),
+                message_id: r.get(4),
+                state,
+                attempts: r.get(5),
+                created_at: r.get(6),
+                next_attempt_at: (state == "waiting").then(|| r.get(7)),
+                sent_at,
+                failed_at,
+                last_error: r.get(10),
+            }
+        })
+        .collect())
+}
+
+/// What `retry` did with one row id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Requeued {
+    /// Due again now, its attempts counted from zero.
+    Queued,
+    /// Already sent: never sent twice.
+    AlreadySent,
+    /// Still waiting: it is due now.
+    Waiting,
+    NotFound,
+}
+
+/// Makes the failed or waiting row `id` due at `now` (its backoff starts over).
+pub async fn requeue(
+    conn: &mut SqliteConnection,
+    id: i64,
+    now: i64,
+) -> Result<Requeued, StoreError> {
+    let row: Option<(Option<i64>, Option<i64>)> =
+        sqlx::query_as("SELECT sent_at, failed_at FROM outbox WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let outcome = match row {
+        None => return Ok(Requeued::NotFound),
+        Some((Some(_), _)) => return Ok(Requeued::AlreadySent),
+        Some((None, Some(_))) => Requeued::Queued,
+        Some((None, None)) => Requeued::Waiting,
+    };
+    sqlx::query(
+        "UPDATE outbox SET failed_at = NULL, next_attempt_at = ?, attempts = 0
+         WHERE id = ? AND sent_at IS NULL",
+    )
+    .bind(now)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(outcome)
+}
+
+/// The ids of every failed row.
+pub async fn failed_ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT id FROM outbox WHERE failed_at IS NOT NULL ORDER BY id")
+            .fetch_all(&mut *conn)
+            .await?,
+    )
+}
+
+/// The organiser and player facts of a row that failed for good, for the
+/// organiser's notice: (game, event, recipient).
+pub async fn failure_facts(
+    conn: &mut SqliteConnection,
+    id: i64,
+) -> Result<Option<(Option<i64>, String, String)>, StoreError> {
+    Ok(
+        sqlx::query_as("SELECT game_id, event, recipient FROM outbox WHERE id = ?")
+            .bind(id)
+            .fetch_optional(&mut *conn)
+            .await?,
+    )
 }

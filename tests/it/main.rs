@@ -17,6 +17,7 @@ mod intake;
 mod notation;
 mod notation_cli;
 mod ops_cli;
+mod outbox;
 mod package;
 mod player_names;
 mod serve_delivery;
