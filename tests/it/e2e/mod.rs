@@ -21,6 +21,7 @@ mod graceful_stop;
 mod many_games;
 pub mod outage;
 mod sender_auth;
+mod smtp_login;
 mod two_games;
 mod uidvalidity;
 mod whole_game;
