@@ -616,6 +616,27 @@ mod tests {
         };
         assert_eq!(imap.tls, Tls::Implicit);
         assert!(matches!(c.outbox.kind, OutboxKind::Smtp(_)));
+        assert_eq!(
+            c.referee.organiser.as_deref(),
+            Some("organiser@club.example")
+        );
+        assert_eq!(c.outbox.stall_after, Duration::from_secs(900));
+    }
+
+    #[test]
+    fn an_organiser_that_is_no_address_is_refused() {
+        let text = LOCAL_TOML.replace(
+            "name = \"Club referee\"",
+            "name = \"Club referee\"\norganiser = \"the organiser\"",
+        );
+        let err = Config::parse(&text).unwrap_err();
+        assert!(matches!(
+            err,
+            ConfigError::Invalid {
+                key: "referee.organiser",
+                ..
+            }
+        ));
     }
 
     #[test]
