@@ -368,7 +368,7 @@ pub async fn run(
     let (stop_tx, stop_rx) = watch::channel(false);
     let wake = Arc::new(Notify::new());
     let health = Arc::new(WorkerHealth::default());
-    let worker = tokio::spawn(outbox_worker(
+    let worker = tokio::spawn(supervise_outbox(
         Worker {
             store: store.clone(),
             transport,
@@ -579,6 +579,52 @@ struct Worker {
     referee: crate::config::RefereeConfig,
     owner: String,
     health: Arc<WorkerHealth>,
+}
+
+/// Runs the outbox worker, and starts it again should it ever panic (a bug):
+/// the daemon never goes on deciding moves with nobody sending the replies.
+async fn supervise_outbox(w: Worker, wake: Arc<Notify>, stop: watch::Receiver<bool>) -> RunReport {
+    let (store, config, referee, owner, health) = (
+        w.store.clone(),
+        w.config.clone(),
+        w.referee.clone(),
+        w.owner.clone(),
+        w.health.clone(),
+    );
+    let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(60));
+    let mut next = Some(w);
+    loop {
+        let worker = match next.take() {
+            Some(w) => w,
+            None => match Transport::open(&config).await {
+                Ok(transport) => Worker {
+                    store: store.clone(),
+                    transport,
+                    config: config.clone(),
+                    referee: referee.clone(),
+                    owner: owner.clone(),
+                    health: health.clone(),
+                },
+                Err(e) => {
+                    error!(error = %e, "outbox: cannot reopen the transport; retrying");
+                    health.failed(e.to_string());
+                    tokio::time::sleep(backoff.next_delay()).await;
+                    continue;
+                }
+            },
+        };
+        match tokio::spawn(outbox_worker(worker, wake.clone(), stop.clone())).await {
+            Ok(summary) => return summary,
+            Err(e) => {
+                error!(error = %e, "outbox worker panicked; starting it again");
+                health.failed(format!("outbox worker panicked: {e}"));
+                if *stop.borrow() {
+                    return RunReport::default();
+                }
+                tokio::time::sleep(backoff.next_delay()).await;
+            }
+        }
+    }
 }
 
 /// Sends what is due until told to stop, then drains what is due once more.
