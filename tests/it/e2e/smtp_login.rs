@@ -52,6 +52,16 @@ async fn a_refused_smtp_login_is_retried_and_every_mail_arrives_once_after_the_p
         ),
     )
     .unwrap();
+    // Queued before the daemon starts: two processes opening a new database
+    // at once would both create its tables.
+    let game = json_of(&wildt(
+        &cfg,
+        &[
+            "game", "new", "--white", &white, "--black", &black, "--json",
+        ],
+    ))["id"]
+        .as_i64()
+        .unwrap();
     let log = dir.path().join("serve.log");
     let mut serve = Command::new(env!("CARGO_BIN_EXE_wildt"))
         .args(["serve", "--config"])
@@ -75,14 +85,6 @@ async fn a_refused_smtp_login_is_retried_and_every_mail_arrives_once_after_the_p
         }
     };
 
-    let game = json_of(&wildt(
-        &cfg,
-        &[
-            "game", "new", "--white", &white, "--black", &black, "--json",
-        ],
-    ))["id"]
-        .as_i64()
-        .unwrap();
     wait_log(&format!(
         "SMTP login refused: check the password file {}",
         password.display()
