@@ -641,15 +641,26 @@ async fn outbox_worker(
     let mut relay_backoff = Backoff::new(w.config.retry_initial, w.config.retry_max);
     loop {
         let stopping = *stop.borrow();
-        let flushed = flush_outbox(
-            &w.store,
-            &mut w.transport,
-            &w.config,
-            &w.referee,
-            &w.owner,
-            &mut summary,
-        )
-        .await;
+        // The idle poll is a read: claiming takes the write lock, which the
+        // message transactions need, so it is taken only when mail is due.
+        let due = match w.store.next_due_in(now_secs()).await {
+            Ok(next) => next == Some(0),
+            // Let the flush meet (and report) the error.
+            Err(_) => true,
+        };
+        let flushed = if due || stopping {
+            flush_outbox(
+                &w.store,
+                &mut w.transport,
+                &w.config,
+                &w.referee,
+                &w.owner,
+                &mut summary,
+            )
+            .await
+        } else {
+            Ok(Flushed::Done)
+        };
         let wait = match flushed {
             Ok(Flushed::Done) => {
                 store_backoff.reset();

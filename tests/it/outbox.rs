@@ -139,8 +139,8 @@ async fn hold_write_lock(dir: &Path) -> SqliteConnection {
     conn
 }
 
-/// Makes every waiting row due `secs` from now (the organiser's mail was
-/// queued before the daemon started; it falls due while the lock is held).
+/// Makes every waiting row due `secs` from now, so that it falls due while
+/// the test holds the write lock.
 async fn due_in(dir: &Path, secs: i64) {
     let options = SqliteConnectOptions::new().filename(dir.join("wildt.db"));
     let mut conn = SqliteConnection::connect_with(&options).await.unwrap();
@@ -162,18 +162,20 @@ async fn outbox_worker_survives_a_database_locked_past_the_busy_timeout_and_send
     for n in 0..3 {
         new_game(&cfg, n);
     }
-    due_in(dir.path(), 2).await;
+    due_in(dir.path(), 3600).await;
     let mut daemon = Daemon::start(&cfg, dir.path());
     daemon.wait_for("ready", Duration::from_secs(30), || {
         daemon.log().contains("ready")
     });
+    // Due in 3 s; the lock is taken at once, so they fall due under it.
+    due_in(dir.path(), 3).await;
     let lock = hold_write_lock(dir.path()).await;
     // Longer than the 10 s busy timeout: the worker meets "database is locked".
     daemon.wait_for("a database error", Duration::from_secs(60), || {
         daemon.log().contains("outbox: database error; retrying")
     });
     // The lock did hold the mail back.
-    assert!(sent_files(dir.path()) < 6);
+    assert_eq!(sent_files(dir.path()), 0);
     lock.close().await.unwrap();
 
     daemon.wait_for("all six welcome mails", Duration::from_secs(60), || {
@@ -192,7 +194,7 @@ async fn outbox_worker_survives_a_database_locked_past_the_busy_timeout_and_send
 async fn a_stuck_outbox_worker_stops_the_watchdog_pings_and_says_why() {
     let (dir, cfg) = club("stall_after_secs = 2\n");
     new_game(&cfg, 0);
-    due_in(dir.path(), 2).await;
+    due_in(dir.path(), 3600).await;
     let sock_path = dir.path().join("notify.sock");
     let sock = UnixDatagram::bind(&sock_path).unwrap();
     sock.set_read_timeout(Some(Duration::from_millis(200)))
@@ -220,6 +222,8 @@ async fn a_stuck_outbox_worker_stops_the_watchdog_pings_and_says_why() {
         daemon.log().contains("ready")
     });
     assert!(pings(Duration::from_secs(2)) > 0, "no pings while healthy");
+    // Due in 3 s; the lock is taken at once, so they fall due under it.
+    due_in(dir.path(), 3).await;
     let lock = hold_write_lock(dir.path()).await;
     daemon.wait_for("the stall", Duration::from_secs(90), || {
         daemon.log().contains("no longer pinging the watchdog")
