@@ -233,7 +233,7 @@ pub async fn publish(config: &ConfigArgs, out: Option<PathBuf>) -> anyhow::Resul
         .or_else(|| config.publish.as_ref().map(|p| p.path.clone()))
         .context("give --out DIR, or set [publish] path in the configuration")?;
     let store = Store::open(&config.database_url).await?;
-    let report = wildt::publish::publish(&store, &out).await?;
+    let report = wildt::publish::publish(&store, &config.clock.rules, &out).await?;
     store.close().await;
     outln!(
         "{} pages, {} PGN files written to {}",

@@ -337,14 +337,14 @@ pub async fn run(
             for msg in batch {
                 handle_one(&store, &mut inbox, &rules, msg, &mut summary).await?;
             }
-            crate::publish::refresh(&store, config.publish.as_ref()).await;
+            crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
         }
         if crate::deadlines::run_due(&store, &rules, now_secs())
             .await?
             .forfeits
             > 0
         {
-            crate::publish::refresh(&store, config.publish.as_ref()).await;
+            crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
         }
         let flushed = flush_outbox(
             &store,
@@ -415,7 +415,12 @@ pub async fn run(
             match crate::deadlines::run_due(&store, &rules, now).await {
                 Ok(due) => {
                     if due.forfeits > 0 {
-                        crate::publish::refresh(&store, config.publish.as_ref()).await;
+                        crate::publish::refresh(
+                            &store,
+                            &config.clock.rules,
+                            config.publish.as_ref(),
+                        )
+                        .await;
                     }
                     wake.notify_one();
                     deadlines.scanned(now, due.next_at);
@@ -446,7 +451,7 @@ pub async fn run(
         }
         if had_mail {
             deadlines.mail_handled();
-            crate::publish::refresh(&store, config.publish.as_ref()).await;
+            crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
             let status = format!("{} messages handled", summary.messages);
             notify(&[sd_notify::NotifyState::Status(&status)]);
             continue;

@@ -9,10 +9,15 @@
 
 use std::path::{Path, PathBuf};
 
+use shakmaty::ByColor;
+
+use crate::clock::{ClockRules, ClockState, Date, clock_state};
+use crate::deadlines::TimedGame;
 use crate::event::public_name;
+use crate::now::now_secs;
 use crate::organise::event::{load_event, public_label};
-use crate::site::{SiteEvent, SiteGame, render};
-use crate::store::{Store, StoreError, StoredGame, events, games};
+use crate::site::{SideClock, SiteClock, SiteEvent, SiteGame, render};
+use crate::store::{Store, StoreError, events, games};
 
 #[derive(Debug, thiserror::Error)]
 pub enum PublishError {
@@ -64,7 +69,63 @@ fn date_of(secs: i64) -> String {
 }
 
 /// Renders the site from the store and replaces the tree at `out`.
-pub async fn publish(store: &Store, out: &Path) -> Result<PublishReport, PublishError> {
+/// The instant `secs` as `2027-01-05 12:00 UTC`.
+fn instant_text(secs: i64) -> String {
+    let s = secs.rem_euclid(86_400);
+    format!(
+        "{} {:02}:{:02} UTC",
+        Date::of_instant(secs),
+        s / 3_600,
+        s % 3_600 / 60
+    )
+}
+
+/// A timed game's clocks as the site shows them, read at `now` (a finished
+/// game's at its end), and as each ply arrived.
+fn site_clock(timed: &TimedGame, rules: &ClockRules, now: i64) -> Option<SiteClock> {
+    if !timed.clock.control.is_limited() {
+        return None;
+    }
+    let state = timed.state(rules, now);
+    let sides = |s: &ClockState| ByColor {
+        white: SideClock::from(&s.clocks.white),
+        black: SideClock::from(&s.clocks.black),
+    };
+    let input = timed.input(rules);
+    let plies = &timed.clock.plies;
+    let after = (0..=plies.len())
+        .map(|k| {
+            let at = k
+                .checked_sub(1)
+                .map_or(timed.clock.started, |i| plies[i].arrived);
+            let mut before = input;
+            before.plies = &plies[..k];
+            let mut s = sides(&clock_state(&before, at));
+            // Leave at a past instant would hint at its dates: only the
+            // current clocks say who is on leave.
+            s.white.on_leave = false;
+            s.black.on_leave = false;
+            s
+        })
+        .collect();
+    let over = timed.game.view.record.is_over();
+    Some(SiteClock {
+        control: timed.clock.control.to_string(),
+        as_of: instant_text(timed.clock.ended_at.unwrap_or(now).min(now)),
+        to_move: (!over).then_some(state.to_move),
+        now: sides(&state),
+        charges: state.charges,
+        after,
+    })
+}
+
+/// Renders the site from the store and replaces the tree at `out`; timed
+/// games' clocks are read at [`now_secs`] under `rules`.
+pub async fn publish(
+    store: &Store,
+    rules: &ClockRules,
+    out: &Path,
+) -> Result<PublishReport, PublishError> {
     let mut conn = store.pool().acquire().await?;
     let mut site_events = Vec::new();
     let mut stored_events = Vec::new();
@@ -80,16 +141,18 @@ pub async fn publish(store: &Store, out: &Path) -> Result<PublishReport, Publish
         });
         stored_events.push((s.event, s.games));
     }
-    let mut stored: Vec<StoredGame> = Vec::new();
+    let mut stored: Vec<TimedGame> = Vec::new();
     for id in games::ids(&mut conn).await? {
-        if let Some(g) = games::load(&mut conn, id).await? {
+        if let Some(g) = TimedGame::load(&mut conn, id).await? {
             stored.push(g);
         }
     }
     drop(conn);
+    let now = now_secs();
     let site_games: Vec<SiteGame<'_>> = stored
         .iter()
-        .map(|g| {
+        .map(|timed| {
+            let g = &timed.game;
             let in_event = stored_events
                 .iter()
                 .find_map(|(e, gs)| gs.iter().find(|x| x.id == g.view.id).map(|x| (e, x)));
@@ -116,6 +179,7 @@ pub async fn publish(store: &Store, out: &Path) -> Result<PublishReport, Publish
                         .to_owned(),
                 },
                 date: date_of(g.created_at),
+                clock: site_clock(timed, rules, now),
             }
         })
         .collect();
@@ -185,9 +249,13 @@ fn write_tree(out: &Path, files: &[crate::site::SiteFile]) -> Result<(), Publish
 /// The daemon's refresh after a batch of decisions: publishes when
 /// `[publish] path` is set. A failure is logged, never fatal: refereeing
 /// goes on without a fresh site.
-pub async fn refresh(store: &Store, config: Option<&crate::config::PublishConfig>) {
+pub async fn refresh(
+    store: &Store,
+    rules: &ClockRules,
+    config: Option<&crate::config::PublishConfig>,
+) {
     if let Some(c) = config {
-        match publish(store, &c.path).await {
+        match publish(store, rules, &c.path).await {
             Ok(r) => tracing::debug!(pages = r.pages, "site published"),
             Err(e) => tracing::error!(error = %e, path = %c.path.display(), "site not published"),
         }

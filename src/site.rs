@@ -5,13 +5,15 @@
 //!
 //! Only what may be public enters here: players by their public name
 //! ([`crate::event::public_name`]), never an address, a key, a player's mail
-//! or a conditional move — the caller hands over names, records and results,
-//! nothing else. Pages are small, need no external resource, and carry
+//! or a conditional move — the caller hands over names, records, results and
+//! clocks ([`SiteClock`]: days, and whether a player is on leave, never the
+//! dates of a leave), nothing else. Pages are small, need no external resource, and carry
 //! headings, table headers and labels for screen readers.
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
-use shakmaty::{Color, Position};
+use shakmaty::{ByColor, Color, Position};
 
+use crate::clock::PlayerClock;
 use crate::event::{Cell, Crosstable, EventGame};
 use crate::game::{MoveNumberText, PgnHeaders, Record, pgn};
 use crate::html::board;
@@ -29,6 +31,52 @@ pub struct SiteGame<'a> {
     pub result: String,
     /// `YYYY.MM.DD` of its creation.
     pub date: String,
+    /// Its day clocks, when it is played under a time control.
+    pub clock: Option<SiteClock>,
+}
+
+/// A game's day clocks as the site shows them: what the players' mails say
+/// about time, less anything private (no leave dates, no leave allowance).
+pub struct SiteClock {
+    /// The control as written (`10/50`, `30+3`).
+    pub control: String,
+    /// When the clocks were read (`2027-01-05 12:00 UTC`): the moment of
+    /// publishing, or the end of a finished game. The pages are a snapshot.
+    pub as_of: String,
+    /// Whose clock runs (`None` once the game is over).
+    pub to_move: Option<Color>,
+    /// Both clocks at `as_of`.
+    pub now: ByColor<SideClock>,
+    /// Days charged for each ply, in order.
+    pub charges: Vec<u32>,
+    /// Both clocks as each ply arrived: `after[k]` after `k` plies (`after[0]`
+    /// at the start), so a position page shows the time at that point.
+    pub after: Vec<ByColor<SideClock>>,
+}
+
+/// One player's clock, without the leave allowance left (private).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SideClock {
+    pub days_used: u32,
+    /// Days charged so far on the move being thought on.
+    pub thinking_days: u32,
+    pub days_left: Option<u32>,
+    pub next_move: u32,
+    pub control_move: Option<u32>,
+    pub on_leave: bool,
+}
+
+impl From<&PlayerClock> for SideClock {
+    fn from(c: &PlayerClock) -> SideClock {
+        SideClock {
+            days_used: c.days_used,
+            thinking_days: c.thinking_days,
+            days_left: c.days_left,
+            next_move: c.next_move,
+            control_move: c.control_move,
+            on_leave: c.on_leave,
+        }
+    }
 }
 
 /// An event as the site shows it.
@@ -282,7 +330,10 @@ fn record_links(g: &SiteGame<'_>, from_position_page: bool, current: Option<usiz
     let plies = g.record.plies();
     html! {
         div.scroll { table {
-            caption { "The record in ICCF numeric notation, with SAN" }
+            caption {
+                "The record in ICCF numeric notation, with SAN"
+                @if g.clock.is_some() { ", and the days each move was charged" }
+            }
             thead { tr { th scope="col" { "Move" } th scope="col" { "White" } th scope="col" { "Black" } } }
             tbody {
                 @for (number, white, black) in record_rows(g.record) {
@@ -295,6 +346,9 @@ fn record_links(g: &SiteGame<'_>, from_position_page: bool, current: Option<usiz
                                     @let href = if from_position_page { format!("{}.html", i + 1) } else { format!("{prefix}{}.html", i + 1) };
                                     a href=(href) class=[(current == Some(i + 1)).then_some("cur")] {
                                         (p.iccf.to_string()) " (" (localize(&p.san, Lang::En)) ")"
+                                    }
+                                    @if let Some(d) = g.clock.as_ref().and_then(|c| c.charges.get(i)) {
+                                        " " abbr.days title="days charged for this move" { (d) "d" }
                                     }
                                 }
                             }
@@ -336,6 +390,15 @@ fn game_page(g: &SiteGame<'_>) -> String {
             (header(g, 1))
             h2 { "Position after the last move" }
             (board_figure(g, plies))
+            @if let Some(c) = &g.clock {
+                h2 { "Clocks" }
+                p {
+                    "Time control " (c.control) " (" (control_words(&c.control)) "). "
+                    @if c.to_move.is_some() { "The clocks as of " (c.as_of) "; they keep running until the next move." }
+                    @else { "The clocks when the game ended (" (c.as_of) ")." }
+                }
+                (clock_table(g, &c.now, c.to_move))
+            }
             h2 { "Record" }
             @if plies == 0 { p { "No moves yet." } }
             @else { (record_links(g, false, None)) }
@@ -365,9 +428,74 @@ fn position_page(g: &SiteGame<'_>, ply: usize) -> String {
                 " · " a href={ "../" (g.id) ".html" } { "The game" }
             }
             (board_figure(g, ply))
+            @if let Some(c) = &g.clock && let Some(sides) = c.after.get(ply) {
+                h3 { @if ply == 0 { "Clocks at the start" } @else { "Clocks as this move arrived" } " (time control " (c.control) ")" }
+                (clock_table(g, sides, None))
+            }
             @if plies > 0 { (record_links(g, true, Some(ply))) }
         },
     )
+}
+
+/// `10/50` -> "10 moves in 50 days"; `30+3` -> "30 days, plus 3 a move".
+fn control_words(control: &str) -> String {
+    match control.parse::<crate::clock::TimeControl>() {
+        Ok(crate::clock::TimeControl::Moves { moves, days }) => {
+            format!("{moves} moves in {days} days, unused days carried forward")
+        }
+        Ok(crate::clock::TimeControl::Increment {
+            base_days,
+            increment_days,
+        }) => format!("{base_days} days, plus {increment_days} for each move made"),
+        _ => "days per move".to_owned(),
+    }
+}
+
+fn days(n: u32) -> String {
+    if n == 1 {
+        "1 day".to_owned()
+    } else {
+        format!("{n} days")
+    }
+}
+
+/// "37 days left for moves 11–20", or "37 days left" without a move control.
+fn days_left_text(c: &SideClock) -> String {
+    match (c.days_left, c.control_move) {
+        (Some(left), Some(to)) => format!("{} left for moves {}–{to}", days(left), c.next_move),
+        (Some(left), None) => format!("{} left", days(left)),
+        (None, _) => "no limit".to_owned(),
+    }
+}
+
+/// Both players' clocks: days used, days left to the next control, who is
+/// on move and who is on leave (never when the leave ends).
+fn clock_table(g: &SiteGame<'_>, sides: &ByColor<SideClock>, to_move: Option<Color>) -> Markup {
+    html! {
+        div.scroll { table.clocks {
+            thead { tr {
+                th scope="col" { "Player" } th scope="col" { "Days used" }
+                th scope="col" { "Days left" } th scope="col" { "Now" }
+            } }
+            tbody {
+                @for (side, name) in [(Color::White, &g.white), (Color::Black, &g.black)] {
+                    @let c = &sides[side];
+                    tr data-side=(if side == Color::White { "white" } else { "black" }) {
+                        th scope="row" { (if side == Color::White { "White" } else { "Black" }) " " (name) }
+                        td.used { (c.days_used) }
+                        td.left { (days_left_text(c)) }
+                        td.state {
+                            @if to_move == Some(side) {
+                                "to move (" (days(c.thinking_days)) " on this move)"
+                                @if c.on_leave { "; " }
+                            }
+                            @if c.on_leave { "on leave" }
+                        }
+                    }
+                }
+            }
+        } }
+    }
 }
 
 fn game_pgn(g: &SiteGame<'_>) -> String {
@@ -383,9 +511,12 @@ fn game_pgn(g: &SiteGame<'_>) -> String {
             white: g.white.clone(),
             black: g.black.clone(),
             game_id: g.id,
-            // Clocks are not on the site yet.
-            time_control: None,
-            days: Vec::new(),
+            time_control: g.clock.as_ref().map(|c| c.control.clone()),
+            days: g
+                .clock
+                .as_ref()
+                .map(|c| c.charges.clone())
+                .unwrap_or_default(),
         },
     )
 }
@@ -415,6 +546,7 @@ mod tests {
             record,
             result: "*".into(),
             date: "2027.01.01".into(),
+            clock: None,
         }
     }
 
@@ -443,6 +575,77 @@ mod tests {
         // The game page links each move to its position.
         let page = file(&files, "games/5.html");
         assert!(page.contains(r#"href="5/1.html""#) && page.contains(r#"href="5/2.html""#));
+    }
+
+    fn side(used: u32, left: u32, next: u32, on_leave: bool) -> SideClock {
+        SideClock {
+            days_used: used,
+            thinking_days: 0,
+            days_left: Some(left),
+            next_move: next,
+            control_move: Some(20),
+            on_leave,
+        }
+    }
+
+    #[test]
+    fn a_timed_game_shows_days_left_to_the_next_control_and_its_pgn_the_control_and_days() {
+        let r = played(None, &["5254", "5755"]);
+        let mut g = game(&r);
+        let mut white = side(13, 37, 11, false);
+        white.thinking_days = 3;
+        g.clock = Some(SiteClock {
+            control: "10/50".into(),
+            as_of: "2027-02-01 10:00 UTC".into(),
+            to_move: Some(Color::White),
+            now: ByColor {
+                white,
+                black: side(12, 1, 11, true),
+            },
+            charges: vec![2, 4],
+            after: vec![
+                ByColor {
+                    white: side(0, 50, 1, false),
+                    black: side(0, 50, 1, false),
+                };
+                3
+            ],
+        });
+        let files = render(&[], &[g]);
+        let page = file(&files, "games/5.html");
+        assert!(
+            page.contains("Time control 10/50 (10 moves in 50 days"),
+            "{page}"
+        );
+        assert!(page.contains("37 days left for moves 11–20"), "{page}");
+        assert!(page.contains("to move (3 days on this move)"), "{page}");
+        assert!(page.contains("1 day left for moves 11–20"), "{page}");
+        assert!(page.contains("on leave"), "{page}");
+        assert!(
+            page.contains(">2d</abbr>") && page.contains(">4d</abbr>"),
+            "{page}"
+        );
+        let position = file(&files, "games/5/2.html");
+        assert!(
+            position.contains("Clocks as this move arrived"),
+            "{position}"
+        );
+        assert!(
+            position.contains("50 days left for moves 1–20"),
+            "{position}"
+        );
+        let pgn = file(&files, "games/5.pgn");
+        assert!(pgn.contains("[TimeControl \"10/50\"]"), "{pgn}");
+        assert!(pgn.contains("1. e4 {5254 2d} e5 {5755 4d}"), "{pgn}");
+    }
+
+    #[test]
+    fn an_untimed_game_has_no_clocks_and_no_time_control_tag() {
+        let r = played(None, &["5254"]);
+        let files = render(&[], &[game(&r)]);
+        assert!(!file(&files, "games/5.html").contains("Clocks"));
+        assert!(!file(&files, "games/5/1.html").contains("Clocks"));
+        assert!(!file(&files, "games/5.pgn").contains("TimeControl"));
     }
 
     #[test]

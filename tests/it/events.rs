@@ -798,3 +798,199 @@ fn event_new_gives_every_game_the_time_control_of_time() {
     );
     assert!(!bad.status.success());
 }
+
+const DAY: i64 = 86_400;
+const HOUR: i64 = 3_600;
+
+fn rfc3339(t: i64) -> String {
+    let secs = t.rem_euclid(DAY);
+    format!(
+        "{}T{:02}:{:02}:{:02}Z",
+        wildt::clock::Date::of_instant(t),
+        secs / HOUR,
+        secs % HOUR / 60,
+        secs % 60
+    )
+}
+
+impl Section {
+    /// `wildt ARGS` with `WILDT_NOW` at `now`; its JSON-free output checked.
+    fn run_at(&self, now: i64, args: &[&str]) -> std::process::Output {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_wildt"))
+            .args(args)
+            .arg("--config")
+            .arg(&self.cfg)
+            .env("WILDT_NOW", rfc3339(now))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    /// Delivers `raw` as if it arrived at `at` (the file's mtime), then
+    /// runs `serve --once` an hour later.
+    fn move_at(&self, name: &str, raw: &str, at: i64) {
+        self.deliver(name, raw);
+        let path = self.dir.path().join("mail/new").join(name);
+        let when = std::time::SystemTime::UNIX_EPOCH
+            + std::time::Duration::from_secs(u64::try_from(at).unwrap());
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(when)
+            .unwrap();
+        self.run_at(at + HOUR, &["serve", "--once"]);
+    }
+}
+
+#[test]
+fn a_timed_sections_game_page_shows_both_clocks_and_its_pgn_the_control_and_days() {
+    let s = Section::new();
+    let t0 = wildt::clock::Date::from_ymd(2026, 12, 1).unwrap().start();
+    let v = json_of(&s.run_at(
+        t0,
+        &[
+            "event",
+            "new",
+            "Winter Open",
+            "--players",
+            "Anna Smith <anna@x.example>, ben.jones@y.example, Cy <cy@z.example>",
+            "--time",
+            "10/50",
+            "--json",
+        ],
+    ));
+    let id = v["games"][0]["id"].as_i64().unwrap();
+    let shown = s.run(&["game", "show", &id.to_string(), "--json"]);
+    let seat = |c: &str| {
+        (
+            shown[c]["email"].as_str().unwrap().to_owned(),
+            shown[c]["address"].as_str().unwrap().to_owned(),
+        )
+    };
+    let ((white, white_to), (black, black_to)) = (seat("white"), seat("black"));
+    // White thinks 3 days and 2 hours, Black 5 days and 1 hour.
+    let first = t0 + 3 * DAY + 2 * HOUR;
+    s.move_at(
+        "1.eml",
+        &mail(&white, &white_to, "m1@x.example", "1. 5254"),
+        first,
+    );
+    let second = first + 5 * DAY + HOUR;
+    s.move_at(
+        "2.eml",
+        &mail(&black, &black_to, "m2@x.example", "1... 5755"),
+        second,
+    );
+    // Black's leave, granted before it starts; the site says "on leave" and
+    // never when.
+    s.run_at(
+        second + 2 * HOUR,
+        &[
+            "game",
+            "leave",
+            &id.to_string(),
+            "--as",
+            "black",
+            "--from",
+            "2026-12-10",
+            "--to",
+            "2026-12-14",
+        ],
+    );
+    // White has thought 4 days and 5 hours on move 2 when the site is written.
+    let publish_at = second + 4 * DAY + 5 * HOUR;
+    s.run_at(publish_at, &["publish"]);
+
+    let files = tree(&s.site());
+    let text = |p: &str| String::from_utf8(files[&PathBuf::from(p)].clone()).unwrap();
+    let page = text(&format!("games/{id}.html"));
+    let clocks = between(&page, "<table class=\"clocks\">", "</table>");
+    let white_row = between(clocks, "data-side=\"white\">", "</tr>");
+    let black_row = between(clocks, "data-side=\"black\">", "</tr>");
+    assert!(page.contains("Time control 10/50"), "{page}");
+    assert!(page.contains("as of 2026-12-13 08:00 UTC"), "{page}");
+    assert_eq!(between(white_row, "<td class=\"used\">", "</td>"), "7");
+    assert_eq!(
+        between(white_row, "<td class=\"left\">", "</td>"),
+        "43 days left for moves 2–10"
+    );
+    assert_eq!(
+        between(white_row, "<td class=\"state\">", "</td>"),
+        "to move (4 days on this move)"
+    );
+    assert_eq!(between(black_row, "<td class=\"used\">", "</td>"), "5");
+    assert_eq!(
+        between(black_row, "<td class=\"left\">", "</td>"),
+        "45 days left for moves 2–10"
+    );
+    assert_eq!(
+        between(black_row, "<td class=\"state\">", "</td>"),
+        "on leave"
+    );
+    // The position after White's first move: the clocks as it arrived.
+    let after_one = text(&format!("games/{id}/1.html"));
+    let row = between(&after_one, "data-side=\"white\">", "</tr>");
+    assert_eq!(between(row, "<td class=\"used\">", "</td>"), "3");
+    assert_eq!(
+        between(row, "<td class=\"left\">", "</td>"),
+        "47 days left for moves 2–10"
+    );
+    let row = between(&after_one, "data-side=\"black\">", "</tr>");
+    assert_eq!(
+        between(row, "<td class=\"left\">", "</td>"),
+        "50 days left for moves 1–10"
+    );
+    assert_eq!(between(row, "<td class=\"state\">", "</td>"), "");
+
+    for pgn in [text(&format!("games/{id}.pgn")), text("events/1.pgn")] {
+        assert!(pgn.contains("[TimeControl \"10/50\"]"), "{pgn}");
+        assert!(pgn.contains("1. e4 {5254 3d} e5 {5755 5d}"), "{pgn}");
+    }
+    // The game's own `game pgn` agrees with the site's file.
+    let own = s.run_at(publish_at, &["game", "pgn", &id.to_string()]);
+    let own = String::from_utf8(own.stdout).unwrap();
+    assert!(own.contains("1. e4 {5254 3d} e5 {5755 5d}"), "{own}");
+
+    // Nothing private: no address, no key, no leave date.
+    let mut secrets = vec![
+        "anna@x.example".to_owned(),
+        "ben.jones".to_owned(),
+        "cy@z.example".to_owned(),
+        "2026-12-10".to_owned(),
+        "2026-12-14".to_owned(),
+        "12-14".to_owned(),
+    ];
+    for g in v["games"].as_array().unwrap() {
+        let shown = s.run(&["game", "show", &g["id"].to_string(), "--json"]);
+        for seat in ["white", "black"] {
+            let a = shown[seat]["address"].as_str().unwrap();
+            secrets.push(a.to_owned());
+            secrets.push(
+                a.split('@')
+                    .next()
+                    .unwrap()
+                    .rsplit('-')
+                    .next()
+                    .unwrap()
+                    .to_owned(),
+            );
+        }
+    }
+    for (path, bytes) in &files {
+        let text = String::from_utf8_lossy(bytes).to_lowercase();
+        for secret in &secrets {
+            assert!(
+                !text.contains(&secret.to_lowercase()),
+                "{} publishes {secret}",
+                path.display()
+            );
+        }
+        assert!(!text.contains('@'), "{} holds an @", path.display());
+    }
+}
