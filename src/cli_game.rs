@@ -83,7 +83,8 @@ pub enum GameCommand {
     Pgn { id: i64 },
     /// Give a player leave (both days included, `2026-12-20` or
     /// `20.12.2026`); refused beyond the yearly allowance or over another
-    /// leave. Both players are mailed.
+    /// leave. Both players are mailed, and the opponent in each other
+    /// unfinished game of the player (the leave stops all their clocks).
     Leave {
         id: i64,
         #[arg(long = "as", value_parser = ["white", "black"])]
@@ -552,7 +553,8 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             match organise::grant_leave(&store, &rules, id, color, leave).await? {
                 wildt::clock::LeaveDecision::Granted(l) => {
                     outln!(
-                        "{seat} is on leave from {} to {}; both players are mailed.",
+                        "{seat} is on leave from {} to {}; both players are mailed, and the \
+                         opponents in the player's other unfinished games.",
                         l.from,
                         l.to
                     )?;

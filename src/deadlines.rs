@@ -1,6 +1,7 @@
 //! The clock's own actions, taken without any incoming mail: reminders after
 //! 14 and 28 days, the low-time warning, and the time forfeit with its
-//! game-over mails. [IO: database]
+//! game-over mails; and the notices that a player's leave changed, to the
+//! opponents of all their games. [IO: database]
 //!
 //! Each action happens once: its deadline key (`12/reminder-14`) is written
 //! to `deadlines_done` in the same transaction as the mails it causes, so a
@@ -232,6 +233,57 @@ pub async fn act_due(
         }
     }
     Ok(report)
+}
+
+/// A mail about another game than the one being handled, with the thread
+/// it belongs to.
+#[derive(Debug, Clone)]
+pub struct GameMail {
+    pub mail: OutMail,
+    /// The Message-ID root of that game's thread.
+    pub thread_root: String,
+}
+
+/// The leave of `email` changed (granted or cancelled, as told in game
+/// `told_in`, whose two players are mailed by the caller): the opponent of
+/// every other unfinished game of that player is told, with that game's
+/// clocks at `now`. The caller queues the mails in its transaction.
+pub async fn leave_notices(
+    conn: &mut SqliteConnection,
+    rules: &Rules,
+    email: &str,
+    told_in: i64,
+    change: reply::LeaveChange,
+    now: i64,
+) -> Result<Vec<GameMail>, StoreError> {
+    let mut out = Vec::new();
+    for id in clocks::active_games_of(conn, email).await? {
+        if id == told_in {
+            continue;
+        }
+        let Some(timed) = TimedGame::load(conn, id).await? else {
+            continue;
+        };
+        let view = &timed.game.view;
+        let seat = if view.white.email == email {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let lines = if timed.clock.control.is_limited() {
+            reply::clock_lines(crate::i18n::Lang::En, &timed.state(&rules.clock, now))
+        } else {
+            String::new()
+        };
+        let mail = reply::with_game(view, &rules.referee, |ctx| {
+            reply::leave_changed_notice(ctx, seat, change, &lines)
+        });
+        out.push(GameMail {
+            mail,
+            thread_root: timed.game.thread_root.clone(),
+        });
+    }
+    Ok(out)
 }
 
 /// When the daemon next looks at the deadlines: at the earliest one ahead,

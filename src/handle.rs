@@ -23,8 +23,8 @@ use crate::intake::{self, Intake};
 use crate::mail::InboxId;
 use crate::mail::render::{Rendered, render};
 use crate::referee::Verdict;
-use crate::reply::OutMail;
 use crate::reply::{self, Letters};
+use crate::reply::{LeaveChange, OutMail};
 use crate::store::messages::MessageRow;
 use crate::store::{Store, StoreError, clocks, conditionals, games, messages, now_secs, outbox};
 
@@ -194,10 +194,15 @@ pub async fn handle_message_at(
     if let (Some(sequel), Some(g)) = (&decision.sequel, view) {
         save_sequel(&mut tx, g.id, sequel).await?;
     }
+    // Notices of a leave to the opponents of the player's other games: each
+    // threaded in its own game.
+    let mut other_games = Vec::new();
     if let (Some(req), Some(seat), Some(g)) = (&decision.leave, decision.seat, view) {
         let answering = intake.message_id.as_deref();
-        let mails = leave_by_mail(&mut tx, rules, g.id, seat, req, now, answering).await?;
+        let (mails, others) =
+            leave_by_mail(&mut tx, rules, g.id, seat, req, now, answering).await?;
         letters.mails.extend(mails);
+        other_games = others;
     }
     if let Some(g) = view {
         // An event game's game-over mails end with the player's standing,
@@ -226,6 +231,25 @@ pub async fn handle_message_at(
         )
         .await?;
         rendered.push(r);
+    }
+    for other in other_games {
+        let mail = other.mail;
+        match render(&mail, &rules.referee, Some(&other.thread_root), &[]) {
+            Ok(r) => {
+                outbox::enqueue(
+                    &mut tx,
+                    Some(message_row),
+                    &mail,
+                    &r,
+                    &rules.referee.address,
+                    now,
+                )
+                .await?;
+                rendered.push(r);
+            }
+            Err(e) => tracing::warn!(recipient = %mail.to, error = %e, "leave notice not rendered"),
+        }
+        letters.mails.push(mail);
     }
     match mode {
         Mode::Commit => tx.commit().await?,
@@ -263,7 +287,8 @@ async fn save_sequel(
 
 /// A player's request for leave (or its cancellation), decided against
 /// their leaves on the day of `now`; returns the mails that answer it: on a
-/// change, to both players of the game, else to the player alone.
+/// change, to both players of the game, else to the player alone; and, on a
+/// change, the notices to the opponents of the player's other games.
 async fn leave_by_mail(
     conn: &mut sqlx::SqliteConnection,
     rules: &Rules,
@@ -272,19 +297,20 @@ async fn leave_by_mail(
     req: &LeaveRequest,
     now: i64,
     answering: Option<&str>,
-) -> Result<Vec<OutMail>, StoreError> {
+) -> Result<(Vec<OutMail>, Vec<deadlines::GameMail>), StoreError> {
     let Some(timed) = deadlines::TimedGame::load(conn, game).await? else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), Vec::new()));
     };
     let email = timed.game.view.player(seat).email.clone();
     let today = Date::of_instant(now);
     let view = &timed.game.view;
     let referee = &rules.referee;
-    let changed = match req {
+    let alone = |mail| Ok((vec![mail], Vec::new()));
+    let change = match req {
         LeaveRequest::Unclear(_) => {
-            return Ok(vec![reply::with_game(view, referee, |ctx| {
+            return alone(reply::with_game(view, referee, |ctx| {
                 reply::leave_refused_mail(ctx, seat, None, answering)
-            })]);
+            }));
         }
         LeaveRequest::Take { from, to } => {
             let asked = Leave {
@@ -294,45 +320,42 @@ async fn leave_by_mail(
             match decide_leave(asked, &timed.leaves[seat], today, &rules.clock) {
                 LeaveDecision::Granted(leave) => {
                     clocks::insert_leave(conn, &email, leave, now).await?;
-                    Ok(leave)
+                    LeaveChange::Granted(leave)
                 }
                 LeaveDecision::Refused(why) => {
-                    return Ok(vec![reply::with_game(view, referee, |ctx| {
+                    return alone(reply::with_game(view, referee, |ctx| {
                         reply::leave_refused_mail(ctx, seat, Some(&why), answering)
-                    })]);
+                    }));
                 }
             }
         }
         LeaveRequest::Cancel { from } => match cancel_leave(&timed.leaves[seat], *from, today) {
             LeaveCancel::Remove(leave) => {
                 clocks::delete_leave(conn, &email, leave.from).await?;
-                Err(leave.from)
+                LeaveChange::Cancelled { from: leave.from }
             }
             LeaveCancel::EndEarly { leave, new_to } => {
                 clocks::shorten_leave(conn, &email, leave.from, new_to).await?;
-                Err(leave.from)
+                LeaveChange::Cancelled { from: leave.from }
             }
             LeaveCancel::NothingToCancel => {
-                return Ok(vec![reply::with_game(view, referee, |ctx| {
+                return alone(reply::with_game(view, referee, |ctx| {
                     reply::nothing_to_cancel_mail(ctx, seat, answering)
-                })]);
+                }));
             }
         },
     };
-    // Granted (Ok) or cancelled (Err: the first day of the leave): both told,
-    // with the clocks as they now stand.
+    // Both players of this game told, with the clocks as they now stand;
+    // and the opponent in each other game of the player.
     let after = deadlines::TimedGame::load(conn, game)
         .await?
         .unwrap_or(timed);
     let lines = reply::clock_lines(crate::i18n::Lang::En, &after.state(&rules.clock, now));
-    Ok(reply::with_game(
-        &after.game.view,
-        referee,
-        |ctx| match changed {
-            Ok(leave) => reply::leave_granted_mails(ctx, seat, leave, &lines),
-            Err(from) => reply::leave_cancelled_mails(ctx, seat, from, &lines),
-        },
-    ))
+    let mails = reply::with_game(&after.game.view, referee, |ctx| {
+        reply::leave_changed_mails(ctx, seat, change, &lines)
+    });
+    let others = deadlines::leave_notices(conn, rules, &email, game, change, now).await?;
+    Ok((mails, others))
 }
 
 /// The message's digest, the key against deciding it twice. Of a message

@@ -280,7 +280,8 @@ async fn queue(
 
 /// Gives the player of `seat` leave from `from` to `to` (both days included)
 /// if the rules allow it; both players of the game are mailed. The leave is
-/// the player's: it stops their clock in all their games.
+/// the player's: it stops their clock in all their games, and the opponent
+/// in each of their other unfinished games is mailed too.
 pub async fn grant_leave(
     store: &Store,
     rules: &crate::config::Rules,
@@ -307,10 +308,22 @@ pub async fn grant_leave(
             .await?
             .ok_or(OrganiseError::NoGame(game))?;
         let lines = reply::clock_lines(crate::i18n::Lang::En, &timed.state(&rules.clock, now));
+        let change = reply::LeaveChange::Granted(leave);
         let mails = reply::with_game(&timed.game.view, &rules.referee, |ctx| {
-            reply::leave_granted_mails(ctx, seat, leave, &lines)
+            reply::leave_changed_mails(ctx, seat, change, &lines)
         });
         queue(&mut tx, &rules.referee, &timed.game, &mails).await?;
+        let others =
+            crate::deadlines::leave_notices(&mut tx, rules, &email, game, change, now).await?;
+        for other in others {
+            let mail = &other.mail;
+            match render(mail, &rules.referee, Some(&other.thread_root), &[]) {
+                Ok(r) => {
+                    outbox::enqueue(&mut tx, None, mail, &r, &rules.referee.address, now).await?;
+                }
+                Err(e) => tracing::warn!(recipient = %mail.to, error = %e, "mail not rendered"),
+            }
+        }
     }
     tx.commit().await?;
     Ok(decision)

@@ -828,41 +828,100 @@ fn clock_notice_pair(
 ) -> Vec<OutMail> {
     [Color::White, Color::Black]
         .into_iter()
-        .map(|c| {
-            let mut body = format!("{text}\n\n{clocks}\n");
-            body.push_str(&game.picture(game.record));
-            body.push_str(&footer(
-                game.record.turn() == c && !game.record.is_over(),
-                game.record,
-            ));
-            game.mail(c, Event::Notice, subject, body)
-        })
+        .map(|c| clock_notice(game, c, subject, text, clocks))
         .collect()
 }
 
-/// Both players told that `seat` is on leave from `from` to `to`.
-pub fn leave_granted_mails(
+/// A notice to the player of `to`: `text`, both clocks (none in a game
+/// without a time control) and the position.
+fn clock_notice(
     game: &GameContext<'_>,
-    seat: Color,
-    leave: crate::clock::Leave,
+    to: Color,
+    subject: &str,
+    text: &str,
     clocks: &str,
-) -> Vec<OutMail> {
+) -> OutMail {
+    let mut body = if clocks.is_empty() {
+        format!("{text}\n\n")
+    } else {
+        format!("{text}\n\n{clocks}\n")
+    };
+    body.push_str(&game.picture(game.record));
+    body.push_str(&footer(
+        game.record.turn() == to && !game.record.is_over(),
+        game.record,
+    ));
+    game.mail(to, Event::Notice, subject, body)
+}
+
+/// What became of a player's leave.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeaveChange {
+    Granted(crate::clock::Leave),
+    /// The leave starting `from` is cancelled (or ended early).
+    Cancelled {
+        from: crate::clock::Date,
+    },
+}
+
+/// The sentence telling that the leave of `seat` changed.
+fn leave_change_text(game: &GameContext<'_>, seat: Color, change: LeaveChange) -> String {
     use crate::i18n::{Key, Lang, color_arg, text};
     let lang = Lang::En;
-    let body = text(
-        lang,
-        Key::ClockLeaveGranted,
-        &[
-            ("game", game.id.to_string().into()),
-            ("color", color_arg(seat)),
-            ("from", leave.from.to_string().into()),
-            ("to", leave.to.to_string().into()),
-        ],
-    );
+    match change {
+        LeaveChange::Granted(leave) => text(
+            lang,
+            Key::ClockLeaveGranted,
+            &[
+                ("game", game.id.to_string().into()),
+                ("color", color_arg(seat)),
+                ("from", leave.from.to_string().into()),
+                ("to", leave.to.to_string().into()),
+            ],
+        ),
+        LeaveChange::Cancelled { from } => text(
+            lang,
+            Key::ClockLeaveCancelled,
+            &[
+                ("game", game.id.to_string().into()),
+                ("color", color_arg(seat)),
+                ("from", from.to_string().into()),
+            ],
+        ),
+    }
+}
+
+/// Both players of the game in which the player of `seat` asked for (or
+/// cancelled) leave told of it, with the clocks as they now stand.
+pub fn leave_changed_mails(
+    game: &GameContext<'_>,
+    seat: Color,
+    change: LeaveChange,
+    clocks: &str,
+) -> Vec<OutMail> {
+    use crate::i18n::{Key, Lang, text};
     clock_notice_pair(
         game,
-        &text(lang, Key::SubjectClockLeave, &[]),
-        &body,
+        &text(Lang::En, Key::SubjectClockLeave, &[]),
+        &leave_change_text(game, seat, change),
+        clocks,
+    )
+}
+
+/// The opponent of `seat` told that the player's leave changed, in another
+/// game of that player: leave is the player's, and stops all their clocks.
+pub fn leave_changed_notice(
+    game: &GameContext<'_>,
+    seat: Color,
+    change: LeaveChange,
+    clocks: &str,
+) -> OutMail {
+    use crate::i18n::{Key, Lang, text};
+    clock_notice(
+        game,
+        !seat,
+        &text(Lang::En, Key::SubjectClockLeave, &[]),
+        &leave_change_text(game, seat, change),
         clocks,
     )
 }
@@ -987,32 +1046,6 @@ pub fn leave_refused_mail(
     );
     m.in_reply_to = answering.map(str::to_owned);
     m
-}
-
-/// Both players told that the leave of `seat` starting `from` is cancelled.
-pub fn leave_cancelled_mails(
-    game: &GameContext<'_>,
-    seat: Color,
-    from: crate::clock::Date,
-    clocks: &str,
-) -> Vec<OutMail> {
-    use crate::i18n::{Key, Lang, color_arg, text};
-    let lang = Lang::En;
-    let body = text(
-        lang,
-        Key::ClockLeaveCancelled,
-        &[
-            ("game", game.id.to_string().into()),
-            ("color", color_arg(seat)),
-            ("from", from.to_string().into()),
-        ],
-    );
-    clock_notice_pair(
-        game,
-        &text(lang, Key::SubjectClockLeave, &[]),
-        &body,
-        clocks,
-    )
 }
 
 /// The answer to "cancel leave" when there is none to cancel.

@@ -219,6 +219,20 @@ pub async fn timed_active_games(conn: &mut SqliteConnection) -> Result<Vec<i64>,
     .await?)
 }
 
+/// Ids of the unfinished games the player `email` plays in (any control):
+/// their leave concerns every one of them.
+pub async fn active_games_of(
+    conn: &mut SqliteConnection,
+    email: &str,
+) -> Result<Vec<i64>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT id FROM games WHERE status = 'active' AND (white_email = ?1 OR black_email = ?1) ORDER BY id",
+    )
+    .bind(email)
+    .fetch_all(&mut *conn)
+    .await?)
+}
+
 /// Removes the leave of `email` starting `from`.
 pub async fn delete_leave(
     conn: &mut SqliteConnection,

@@ -67,6 +67,12 @@ struct Timed {
 
 /// A game under `control`, created at `t0()`, without opening mails.
 fn timed_game(club: &Club, control: &str) -> Timed {
+    game_between(club, "anna@example.org", "ben@example.net", control)
+}
+
+/// A game of `white` against `black` under `control`, created at `t0()`,
+/// without opening mails.
+fn game_between(club: &Club, white: &str, black: &str, control: &str) -> Timed {
     let v = json_of(&wildt_at(
         club,
         t0(),
@@ -75,9 +81,9 @@ fn timed_game(club: &Club, control: &str) -> Timed {
             "new",
             "--no-mail",
             "--white",
-            "anna@example.org",
+            white,
             "--black",
-            "ben@example.net",
+            black,
             "--time",
             control,
             "--json",
@@ -603,4 +609,151 @@ fn a_reminder_is_sent_once_when_the_daemon_is_killed_and_restarted() {
     daemon.kill().unwrap();
     daemon.wait().unwrap();
     assert_eq!(mails_to(&club, "anna@example.org", "reminder"), 1);
+}
+
+/// The subjects of the outbox's mails to `to` that concern leave.
+fn leave_subjects(club: &Club, to: &str) -> Vec<String> {
+    club.outbox()
+        .iter()
+        .filter(|m| header(m, "To") == Some(to))
+        .filter_map(|m| header(m, "Subject").map(str::to_owned))
+        .filter(|s| s.ends_with("leave"))
+        .collect()
+}
+
+#[test]
+fn leave_granted_or_cancelled_tells_the_opponent_in_each_of_the_players_unfinished_games() {
+    let club = Club::new();
+    // Anna plays three unfinished games (White, Black, White) and one over.
+    let g1 = game_between(&club, "anna@example.org", "ben@example.net", "10/50");
+    let g2 = game_between(&club, "carl@example.com", "anna@example.org", "30+3");
+    let g3 = game_between(&club, "anna@example.org", "dora@example.com", "none");
+    let g4 = game_between(&club, "anna@example.org", "erik@example.com", "10/50");
+    let out = wildt_at(
+        &club,
+        t0(),
+        &[
+            "game",
+            "adjudicate",
+            &g4.id.to_string(),
+            "1-0",
+            "--reason",
+            "withdrawn",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    deliver_at(
+        &club,
+        "leave.eml",
+        &mail(
+            "anna@example.org",
+            &g1.white,
+            "leave@example.org",
+            "leave 2026-12-05 to 2026-12-14",
+        ),
+        t0() + HOUR,
+    );
+    serve_at(&club, t0() + 2 * HOUR);
+    let subject = |g: &Timed| format!("[wildt #{}] leave", g.id);
+    assert_eq!(leave_subjects(&club, "anna@example.org"), [subject(&g1)]);
+    assert_eq!(leave_subjects(&club, "ben@example.net"), [subject(&g1)]);
+    assert_eq!(leave_subjects(&club, "carl@example.com"), [subject(&g2)]);
+    assert_eq!(leave_subjects(&club, "dora@example.com"), [subject(&g3)]);
+    assert_eq!(
+        leave_subjects(&club, "erik@example.com"),
+        Vec::<String>::new()
+    );
+    let to_carl: Vec<String> = club
+        .outbox()
+        .iter()
+        .filter(|m| header(m, "To") == Some("carl@example.com"))
+        .map(|m| body_text(m.as_bytes()))
+        .collect();
+    assert!(
+        to_carl[0].contains(&format!(
+            "Game {}: Black is on leave from 2026-12-05 to 2026-12-14",
+            g2.id
+        )),
+        "{}",
+        to_carl[0]
+    );
+    // Carl's own game's clocks, Carl to move: the notice asks for his move.
+    assert!(to_carl[0].contains("White: 30 days left"), "{}", to_carl[0]);
+    assert!(
+        to_carl[0].contains("Reply to this mail with your move"),
+        "{}",
+        to_carl[0]
+    );
+    // The leave stops Anna's clock in game 2 too.
+    let v = show_at(&club, g2.id, t0() + 15 * DAY + HOUR);
+    assert_eq!(v["clock"]["black"]["on_leave"], false, "{v}");
+    let during = show_at(&club, g2.id, t0() + 6 * DAY);
+    assert_eq!(during["clock"]["black"]["on_leave"], true, "{during}");
+
+    // Cancelled by mail to game 2: each opponent told again, each in their game.
+    deliver_at(
+        &club,
+        "cancel.eml",
+        &mail(
+            "anna@example.org",
+            &g2.black,
+            "cancel@example.org",
+            "cancel leave",
+        ),
+        t0() + DAY,
+    );
+    serve_at(&club, t0() + DAY + HOUR);
+    assert_eq!(leave_subjects(&club, "ben@example.net").len(), 2);
+    assert_eq!(leave_subjects(&club, "carl@example.com").len(), 2);
+    assert_eq!(leave_subjects(&club, "dora@example.com").len(), 2);
+    assert_eq!(leave_subjects(&club, "anna@example.org").len(), 2);
+    let to_dora: Vec<String> = club
+        .outbox()
+        .iter()
+        .filter(|m| header(m, "To") == Some("dora@example.com"))
+        .map(|m| body_text(m.as_bytes()))
+        .collect();
+    let cancelled = format!(
+        "Game {}: the leave of White from 2026-12-05 is cancelled",
+        g3.id
+    );
+    assert!(
+        to_dora.iter().any(|b| b.contains(&cancelled)),
+        "{to_dora:#?}"
+    );
+
+    // Granted by the organiser in game 3: the opponents of games 1 and 2 too.
+    let out = wildt_at(
+        &club,
+        t0() + 2 * DAY,
+        &[
+            "game",
+            "leave",
+            &g3.id.to_string(),
+            "--as",
+            "white",
+            "--from",
+            "2026-12-20",
+            "--to",
+            "2026-12-24",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serve_at(&club, t0() + 2 * DAY);
+    assert_eq!(leave_subjects(&club, "ben@example.net").len(), 3);
+    assert_eq!(leave_subjects(&club, "carl@example.com").len(), 3);
+    assert_eq!(leave_subjects(&club, "dora@example.com").len(), 3);
+    assert_eq!(leave_subjects(&club, "anna@example.org").len(), 3);
+    assert_eq!(
+        leave_subjects(&club, "erik@example.com"),
+        Vec::<String>::new()
+    );
 }
