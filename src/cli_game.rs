@@ -471,7 +471,8 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                     }
                 },
             };
-            let verdict = organise::play_by_hand_at(&store, id, seat, &command, at).await?;
+            let verdict =
+                organise::play_by_hand_at(&store, &config.rules(), id, seat, &command, at).await?;
             let g = get(&store, id).await?;
             let rejected = matches!(verdict, Verdict::Rejected(_));
             if json {

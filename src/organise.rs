@@ -223,37 +223,52 @@ pub async fn rekey(
 }
 
 /// Records a command for a seat by hand (a postcard game), through the
-/// referee, in one transaction. Mails are not sent for hand-recorded moves.
+/// referee, in one transaction. Mails are not sent for hand-recorded moves;
+/// but a flag that fell first ends the game as for a mailed move, with its
+/// game-over mails.
 pub async fn play_by_hand(
     store: &Store,
+    rules: &crate::config::Rules,
     game: i64,
     seat: Color,
     command: &Command,
 ) -> Result<Verdict, OrganiseError> {
-    play_by_hand_at(store, game, seat, command, None).await
+    play_by_hand_at(store, rules, game, seat, command, None).await
 }
 
 /// [`play_by_hand`] for a move that reached the organiser at `arrived` (a
-/// postcard's postmark, Unix seconds): the day clocks count it from then.
+/// postcard's postmark, Unix seconds): the day clocks count it from then,
+/// and a flag that fell before then has lost the game (or drawn it, when
+/// the opponent cannot mate) before the move is judged.
 pub async fn play_by_hand_at(
     store: &Store,
+    rules: &crate::config::Rules,
     game: i64,
     seat: Color,
     command: &Command,
     arrived: Option<i64>,
 ) -> Result<Verdict, OrganiseError> {
+    let now = now_secs();
+    let at = arrived.map_or(now, |a| a.min(now));
     let mut tx = store.begin().await?;
-    let stored = games::load(&mut tx, game)
+    let mut stored = games::load(&mut tx, game)
         .await?
         .ok_or(OrganiseError::NoGame(game))?;
+    if !stored.view.record.is_over() {
+        use crate::deadlines::{Scope, act_due};
+        let due = act_due(&mut tx, rules, game, at, Scope::Forfeit).await?;
+        if due.forfeits > 0 {
+            stored = games::load(&mut tx, game)
+                .await?
+                .ok_or(OrganiseError::NoGame(game))?;
+        }
+    }
     let verdict = judge(&stored.view.record, seat, command);
     let mut after = stored.view.record.clone();
     after.apply(&verdict);
     if !matches!(verdict, Verdict::Rejected(_) | Verdict::Status) {
         games::save_change(&mut tx, game, &stored.view.record, &after, None).await?;
         let before = stored.view.record.plies().len();
-        let now = now_secs();
-        let at = arrived.map_or(now, |a| a.min(now));
         clocks::set_arrival(&mut tx, game, before, at, false).await?;
     }
     tx.commit().await?;

@@ -757,3 +757,98 @@ fn leave_granted_or_cancelled_tells_the_opponent_in_each_of_the_players_unfinish
         Vec::<String>::new()
     );
 }
+
+/// `wildt game move ID MOVE --as SEAT --at AT` run at `now`.
+fn move_by_hand(club: &Club, now: i64, id: i64, mv: &str, seat: &str, at: i64) -> Output {
+    wildt_at(
+        club,
+        now,
+        &[
+            "game",
+            "move",
+            &id.to_string(),
+            mv,
+            "--as",
+            seat,
+            "--at",
+            &rfc3339(at),
+        ],
+    )
+}
+
+#[test]
+fn a_move_recorded_by_hand_after_the_flag_fell_finds_the_game_lost_on_time() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    // Postmarked on day 30, recorded on day 40: in time, by its postmark.
+    let out = move_by_hand(
+        &club,
+        t0() + 40 * DAY,
+        g.id,
+        "5254",
+        "white",
+        t0() + 30 * DAY,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = show_at(&club, g.id, t0() + 40 * DAY);
+    // 30 days cost 20 + 2 * 10.
+    assert_eq!(v["clock"]["white"]["days_used"], 40, "{v}");
+    // Black answers 37 days later: 20 + 2 * 17 = 54 days of 50, the flag fell
+    // on day 66.
+    let out = move_by_hand(
+        &club,
+        t0() + 70 * DAY,
+        g.id,
+        "5755",
+        "black",
+        t0() + 67 * DAY,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("over"), "{said}");
+    let v = show_at(&club, g.id, t0() + 70 * DAY);
+    assert_eq!(v["status"], "finished", "{v}");
+    assert_eq!(v["result"], "1-0");
+    assert_eq!(v["termination"], "time forfeit");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 1, "{v}");
+    // Both told, as when the flag falls on a mailed move.
+    serve_at(&club, t0() + 70 * DAY);
+    assert_eq!(mails_to(&club, "anna@example.org", "game over"), 1);
+    assert_eq!(mails_to(&club, "ben@example.net", "game over"), 1);
+}
+
+#[test]
+fn a_move_recorded_by_hand_after_the_flag_fell_is_a_draw_when_the_opponent_cannot_mate() {
+    let club = Club::new();
+    // White has king and queen, Black a bare king: Black cannot mate.
+    let v = json_of(&wildt_at(
+        &club,
+        t0(),
+        &[
+            "game",
+            "new",
+            "--no-mail",
+            "--white",
+            "anna@example.org",
+            "--black",
+            "ben@example.net",
+            "--fen",
+            "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+            "--time",
+            "10/50",
+            "--json",
+        ],
+    ));
+    let id = v["id"].as_i64().unwrap();
+    let out = move_by_hand(&club, t0() + 38 * DAY, id, "4144", "white", t0() + 37 * DAY);
+    assert_eq!(out.status.code(), Some(2));
+    let v = show_at(&club, id, t0() + 38 * DAY);
+    assert_eq!(v["status"], "finished", "{v}");
+    assert_eq!(v["result"], "1/2-1/2");
+    assert_eq!(v["termination"], "time forfeit");
+    assert_eq!(v["moves"].as_array().unwrap().len(), 0, "{v}");
+}

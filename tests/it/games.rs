@@ -59,9 +59,15 @@ async fn play(t: &TempStore, game: i64, moves: &[&str]) -> Verdict {
     for m in moves {
         let g = t.store.game(game).await.unwrap().unwrap();
         let seat = g.view.record.turn();
-        last = organise::play_by_hand(&t.store, game, seat, &Command::single(m.parse().unwrap()))
-            .await
-            .unwrap();
+        last = organise::play_by_hand(
+            &t.store,
+            &t.config.rules(),
+            game,
+            seat,
+            &Command::single(m.parse().unwrap()),
+        )
+        .await
+        .unwrap();
         assert!(matches!(last, Verdict::Moved { .. }), "{m}: {last:?}");
     }
     last
@@ -89,9 +95,15 @@ async fn whole_game_to_mate_is_stored_and_finished() {
     let g = t.store.game(id).await.unwrap().unwrap();
     assert_eq!(g.view.record.plies().len(), moves.len());
     assert_eq!(g.view.record.end, Some(end));
-    let after = organise::play_by_hand(&t.store, id, Color::White, &Command::Resign)
-        .await
-        .unwrap();
+    let after = organise::play_by_hand(
+        &t.store,
+        &t.config.rules(),
+        id,
+        Color::White,
+        &Command::Resign,
+    )
+    .await
+    .unwrap();
     assert!(matches!(
         after,
         Verdict::Rejected(Rejection::GameOver { .. })
@@ -114,17 +126,29 @@ async fn claimed_threefold_repetition_ends_the_game() {
     let id = new_game(&t, None).await;
     play(&t, id, &["7163", "7866", "6371", "6678", "7163", "7866"]).await;
     // Only twice so far after Black's knight returns: the claim is refused.
-    let v = organise::play_by_hand(&t.store, id, Color::White, &Command::ClaimDraw)
-        .await
-        .unwrap();
+    let v = organise::play_by_hand(
+        &t.store,
+        &t.config.rules(),
+        id,
+        Color::White,
+        &Command::ClaimDraw,
+    )
+    .await
+    .unwrap();
     assert!(
         matches!(v, Verdict::Rejected(Rejection::ClaimRefused { .. })),
         "{v:?}"
     );
     play(&t, id, &["6371", "6678"]).await;
-    let v = organise::play_by_hand(&t.store, id, Color::White, &Command::ClaimDraw)
-        .await
-        .unwrap();
+    let v = organise::play_by_hand(
+        &t.store,
+        &t.config.rules(),
+        id,
+        Color::White,
+        &Command::ClaimDraw,
+    )
+    .await
+    .unwrap();
     assert!(matches!(v, Verdict::Ended { .. }), "{v:?}");
     let end = t.store.game(id).await.unwrap().unwrap().view.record.end;
     assert_eq!(
@@ -138,15 +162,27 @@ async fn agreed_draw_survives_a_reload() {
     let t = temp_store().await;
     let id = new_game(&t, None).await;
     play(&t, id, &["5254"]).await;
-    let offer = organise::play_by_hand(&t.store, id, Color::Black, &Command::OfferDraw)
-        .await
-        .unwrap();
+    let offer = organise::play_by_hand(
+        &t.store,
+        &t.config.rules(),
+        id,
+        Color::Black,
+        &Command::OfferDraw,
+    )
+    .await
+    .unwrap();
     assert_eq!(offer, Verdict::DrawOffered { by: Color::Black });
     let g = t.store.game(id).await.unwrap().unwrap();
     assert_eq!(g.view.record.draw_offer, Some(Color::Black));
-    let v = organise::play_by_hand(&t.store, id, Color::White, &Command::AcceptDraw)
-        .await
-        .unwrap();
+    let v = organise::play_by_hand(
+        &t.store,
+        &t.config.rules(),
+        id,
+        Color::White,
+        &Command::AcceptDraw,
+    )
+    .await
+    .unwrap();
     assert!(matches!(v, Verdict::Ended { .. }), "{v:?}");
     let g = t.store.game(id).await.unwrap().unwrap();
     assert_eq!(
@@ -161,9 +197,15 @@ async fn resignation_is_stored() {
     let t = temp_store().await;
     let id = new_game(&t, None).await;
     play(&t, id, &["5254", "5755"]).await;
-    organise::play_by_hand(&t.store, id, Color::Black, &Command::Resign)
-        .await
-        .unwrap();
+    organise::play_by_hand(
+        &t.store,
+        &t.config.rules(),
+        id,
+        Color::Black,
+        &Command::Resign,
+    )
+    .await
+    .unwrap();
     let g = t.store.game(id).await.unwrap().unwrap();
     assert_eq!(
         g.view.record.end.map(|e| (e.result, e.termination)),
@@ -194,6 +236,7 @@ async fn echo_mismatch_changes_nothing() {
     ];
     let v = organise::play_by_hand(
         &t.store,
+        &t.config.rules(),
         id,
         Color::White,
         &Command::Play {
@@ -222,11 +265,13 @@ async fn two_moves_at_the_same_moment_apply_exactly_one() {
         let id = new_game(&t, None).await;
         let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(2));
         let (a, b) = (t.store.clone(), other.clone());
+        let (ra, rb) = (t.config.rules(), t.config.rules());
         let (ba, bb) = (barrier.clone(), barrier.clone());
         let first = tokio::spawn(async move {
             ba.wait().await;
             organise::play_by_hand(
                 &a,
+                &ra,
                 id,
                 Color::White,
                 &Command::single("5254".parse().unwrap()),
@@ -238,6 +283,7 @@ async fn two_moves_at_the_same_moment_apply_exactly_one() {
             bb.wait().await;
             organise::play_by_hand(
                 &b,
+                &rb,
                 id,
                 Color::White,
                 &Command::single("4244".parse().unwrap()),
