@@ -21,8 +21,8 @@ pub enum OpsCommand {
     Config(ConfigCommand),
     /// Write a commented starting configuration for a domain.
     Init(InitArgs),
-    /// The deployment's health: daemon, last message, outbox. Exits 1 when
-    /// something needs the operator (for monitoring).
+    /// The deployment's health: daemon, last message, outbox, the next clock
+    /// deadline. Exits 1 when something needs the operator (for monitoring).
     Status {
         #[command(flatten)]
         config: ConfigArgs,
@@ -132,6 +132,7 @@ pub fn run(cmd: OpsCommand) -> anyhow::Result<ExitCode> {
             let status = crate::runtime()?.block_on(wildt::ops::status::read(
                 &config.database_url,
                 i64::from(failed_window_hours) * 3600,
+                &config.clock.rules,
             ))?;
             print_status(&status, json)?;
             Ok(if status.ok {
@@ -281,6 +282,21 @@ fn print_status(s: &wildt::ops::status::Status, json: bool) -> anyhow::Result<()
         s.outbox.failed_recently,
         s.outbox.failed_window_secs / 3600
     )?;
+    let deadline = match &s.next_deadline {
+        Some(d) => {
+            let when = if d.at <= s.now {
+                format!("overdue by {} s", s.now - d.at)
+            } else {
+                format!("in {} s", d.at - s.now)
+            };
+            format!(
+                "game {}, {} of {}, {when} (unix {})",
+                d.game, d.kind, d.side, d.at
+            )
+        }
+        None => "none".to_owned(),
+    };
+    outln!("next deadline: {deadline}")?;
     for p in &s.problems {
         outln!("PROBLEM:       {}", p.detail)?;
     }

@@ -11,7 +11,7 @@ use shakmaty::{ByColor, Color};
 use sqlx::SqliteConnection;
 
 use crate::clock::{
-    self, ClockInput, ClockState, DeadlineKind, TimeForfeit, clock_state, deadlines,
+    self, ClockInput, ClockState, Deadline, DeadlineKind, TimeForfeit, clock_state, deadlines,
 };
 use crate::config::Rules;
 use crate::game::{GameEnd, GameResult, Termination};
@@ -129,6 +129,58 @@ pub enum Scope {
     Forfeit,
 }
 
+/// The deadlines of the game `timed` not yet acted on, earliest first, past
+/// ones included; none for a finished game or one without a control.
+async fn pending(
+    conn: &mut SqliteConnection,
+    timed: &TimedGame,
+    rules: &clock::ClockRules,
+) -> Result<Vec<Deadline>, StoreError> {
+    if timed.game.view.record.is_over() || !timed.clock.control.is_limited() {
+        return Ok(Vec::new());
+    }
+    let done = clocks::deadlines_done(conn, timed.game.view.id).await?;
+    Ok(deadlines(&timed.input(rules))
+        .into_iter()
+        .filter(|d| !done.contains(&d.key.to_string()))
+        .collect())
+}
+
+/// A deadline of one game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameDeadline {
+    pub game: i64,
+    pub deadline: Deadline,
+}
+
+/// The earliest deadline not yet acted on over every unfinished game with a
+/// time control, an overdue one included: what `wildt status` reports, and
+/// what shows whether the referee keeps time. Reads only.
+pub async fn next_pending(
+    conn: &mut SqliteConnection,
+    rules: &clock::ClockRules,
+) -> Result<Option<GameDeadline>, StoreError> {
+    let mut next: Option<GameDeadline> = None;
+    for id in clocks::timed_active_games(conn).await? {
+        let Some(timed) = TimedGame::load(conn, id).await? else {
+            continue;
+        };
+        let first = pending(conn, &timed, rules)
+            .await?
+            .into_iter()
+            .min_by_key(|d| d.at);
+        if let Some(d) = first
+            && next.is_none_or(|n| d.at < n.deadline.at)
+        {
+            next = Some(GameDeadline {
+                game: id,
+                deadline: d,
+            });
+        }
+    }
+    Ok(next)
+}
+
 /// Takes the deadline actions of game `id` due at `now`, inside the caller's
 /// transaction.
 pub async fn act_due(
@@ -142,16 +194,11 @@ pub async fn act_due(
     let Some(timed) = TimedGame::load(conn, id).await? else {
         return Ok(report);
     };
-    if timed.game.view.record.is_over() || !timed.clock.control.is_limited() {
+    let pending = pending(conn, &timed, &rules.clock).await?;
+    if pending.is_empty() {
         return Ok(report);
     }
     let input = timed.input(&rules.clock);
-    let due = deadlines(&input);
-    let done = clocks::deadlines_done(conn, id).await?;
-    let pending: Vec<_> = due
-        .iter()
-        .filter(|d| !done.contains(&d.key.to_string()))
-        .collect();
     report.next_at = pending.iter().filter(|d| d.at > now).map(|d| d.at).min();
     let now_due: Vec<_> = pending.iter().filter(|d| d.at <= now).collect();
     if now_due.is_empty() {

@@ -240,16 +240,21 @@ pub struct DeadlineKey {
     pub kind: DeadlineKind,
 }
 
+/// `reminder-14`, `low-time`, `forfeit`.
+impl fmt::Display for DeadlineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DeadlineKind::Reminder { after_days } => write!(f, "reminder-{after_days}"),
+            DeadlineKind::LowTime => f.write_str("low-time"),
+            DeadlineKind::Forfeit => f.write_str("forfeit"),
+        }
+    }
+}
+
 /// `12/reminder-14`, `12/low-time`, `12/forfeit`: the key as stored text.
 impl fmt::Display for DeadlineKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.kind {
-            DeadlineKind::Reminder { after_days } => {
-                write!(f, "{}/reminder-{after_days}", self.ply)
-            }
-            DeadlineKind::LowTime => write!(f, "{}/low-time", self.ply),
-            DeadlineKind::Forfeit => write!(f, "{}/forfeit", self.ply),
-        }
+        write!(f, "{}/{}", self.ply, self.kind)
     }
 }
 

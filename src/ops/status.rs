@@ -1,7 +1,8 @@
 //! `wildt status`: the health of a deployment, read from its database and the
 //! daemon's lock, changing nothing: whether a daemon runs, when it last
-//! handled a message, mail waiting, failed mail, the next mail due, and the
-//! problems that need the operator. [IO: reads the database read-only]
+//! handled a message, mail waiting, failed mail, the next mail due, the next
+//! clock deadline, and the problems that need the operator. [IO: reads the
+//! database read-only]
 //!
 //! The JSON form is [`Status`] serialized. New kinds of health (quarantined
 //! messages, clock deadlines) are new fields and new [`ProblemKind`]s: a
@@ -23,8 +24,46 @@ pub enum StatusError {
     Missing(PathBuf),
     #[error("database {path}: {source}")]
     Database { path: PathBuf, source: sqlx::Error },
+    #[error("database {path}: {source}")]
+    Store {
+        path: PathBuf,
+        source: crate::store::StoreError,
+    },
     #[error(transparent)]
     Lock(#[from] lock::LockError),
+}
+
+/// How long a clock deadline may be overdue before the referee counts as not
+/// keeping time: the daemon acts within seconds of a deadline (and looks at
+/// least every minute); `serve --once` from a timer every few minutes stays
+/// within it too.
+pub const DEADLINE_GRACE_SECS: i64 = 600;
+
+/// The earliest clock deadline not yet acted on (a reminder, the low-time
+/// warning or a time forfeit), overdue or ahead.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct NextDeadline {
+    pub game: i64,
+    /// `reminder-14`, `low-time`, `forfeit`.
+    pub kind: String,
+    /// The player reminded, warned or forfeited: `white` or `black`.
+    pub side: &'static str,
+    /// When it falls (Unix seconds).
+    pub at: i64,
+}
+
+impl From<crate::deadlines::GameDeadline> for NextDeadline {
+    fn from(g: crate::deadlines::GameDeadline) -> NextDeadline {
+        NextDeadline {
+            game: g.game,
+            kind: g.deadline.key.kind.to_string(),
+            side: match g.deadline.side {
+                shakmaty::Color::White => "white",
+                shakmaty::Color::Black => "black",
+            },
+            at: g.deadline.at,
+        }
+    }
 }
 
 /// The outbox: mail waiting to be sent, mail that failed for good.
@@ -51,6 +90,9 @@ pub enum ProblemKind {
     FailedMail,
     /// No daemon holds the lock while mail waits to be sent.
     DaemonNotRunning,
+    /// A clock deadline is overdue by more than [`DEADLINE_GRACE_SECS`]: the
+    /// referee is not keeping time (no daemon, or one that does not act).
+    DeadlineOverdue,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -68,14 +110,21 @@ pub struct Status {
     /// When the last inbound message was handled (Unix seconds).
     pub last_message_at: Option<i64>,
     pub outbox: Outbox,
+    /// The earliest clock deadline not yet acted on, if any game has one.
+    pub next_deadline: Option<NextDeadline>,
     pub problems: Vec<Problem>,
     /// When this was read (Unix seconds).
     pub now: i64,
 }
 
-/// Reads the health of the deployment whose database is `database_url`;
-/// failures older than `failed_window_secs` no longer count as a problem.
-pub async fn read(database_url: &str, failed_window_secs: i64) -> Result<Status, StatusError> {
+/// Reads the health of the deployment whose database is `database_url`,
+/// its clocks kept by `clock`; failures older than `failed_window_secs` no
+/// longer count as a problem.
+pub async fn read(
+    database_url: &str,
+    failed_window_secs: i64,
+    clock: &crate::clock::ClockRules,
+) -> Result<Status, StatusError> {
     let path = super::database_path(database_url)
         .ok_or_else(|| StatusError::NoFile(database_url.to_owned()))?;
     if !path.exists() {
@@ -115,22 +164,35 @@ pub async fn read(database_url: &str, failed_window_secs: i64) -> Result<Status,
         last_error: row.try_get(5).map_err(db)?,
     };
     let last_message_at = row.try_get(0).map_err(db)?;
+    let next_deadline = crate::deadlines::next_pending(&mut conn, clock)
+        .await
+        .map_err(|source| StatusError::Store {
+            path: path.clone(),
+            source,
+        })?
+        .map(NextDeadline::from);
     sqlx::Connection::close(conn).await.map_err(db)?;
     keep_owner(&path);
-    let problems = problems(&daemon, &outbox);
+    let problems = problems(&daemon, &outbox, next_deadline.as_ref(), now);
     Ok(Status {
         ok: problems.is_empty(),
         database: path,
         daemon,
         last_message_at,
         outbox,
+        next_deadline,
         problems,
         now,
     })
 }
 
-/// What needs the operator, given what was read. [pure]
-pub fn problems(daemon: &Holder, outbox: &Outbox) -> Vec<Problem> {
+/// What needs the operator, given what was read at `now`. [pure]
+pub fn problems(
+    daemon: &Holder,
+    outbox: &Outbox,
+    next_deadline: Option<&NextDeadline>,
+    now: i64,
+) -> Vec<Problem> {
     let mut out = Vec::new();
     if outbox.failed_recently > 0 {
         out.push(Problem {
@@ -151,6 +213,27 @@ pub fn problems(daemon: &Holder, outbox: &Outbox) -> Vec<Problem> {
                  start it (systemctl start wildt)",
                 outbox.waiting
             ),
+        });
+    }
+    if let Some(d) = next_deadline
+        && now - d.at > DEADLINE_GRACE_SECS
+    {
+        let late = format!(
+            "game {}: the {} deadline of {} fell {} min ago and nothing was done",
+            d.game,
+            d.kind,
+            d.side,
+            (now - d.at) / 60
+        );
+        let what = if daemon.running {
+            "the running daemon is not keeping time: is its clock (or WILDT_NOW) right? \
+             see its journal (journalctl -u wildt)"
+        } else {
+            "no daemon is running to keep time: start it (systemctl start wildt)"
+        };
+        out.push(Problem {
+            kind: ProblemKind::DeadlineOverdue,
+            detail: format!("{late}; {what}"),
         });
     }
     out
@@ -194,6 +277,17 @@ mod tests {
         }
     }
 
+    const NOW: i64 = 1_800_000_000;
+
+    fn deadline(at: i64) -> NextDeadline {
+        NextDeadline {
+            game: 7,
+            kind: "reminder-14".to_owned(),
+            side: "black",
+            at,
+        }
+    }
+
     fn daemon(running: bool) -> Holder {
         Holder {
             running,
@@ -204,12 +298,12 @@ mod tests {
 
     #[test]
     fn old_failures_and_an_idle_stopped_daemon_need_nobody() {
-        assert_eq!(problems(&daemon(false), &outbox(0, 0)), vec![]);
+        assert_eq!(problems(&daemon(false), &outbox(0, 0), None, NOW), vec![]);
     }
 
     #[test]
     fn recent_failure_is_a_problem_with_its_error() {
-        let p = problems(&daemon(true), &outbox(0, 1));
+        let p = problems(&daemon(true), &outbox(0, 1), None, NOW);
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].kind, ProblemKind::FailedMail);
         assert!(p[0].detail.contains("550 no such user"), "{}", p[0].detail);
@@ -217,8 +311,40 @@ mod tests {
 
     #[test]
     fn waiting_mail_without_a_daemon_is_a_problem() {
-        let p = problems(&daemon(false), &outbox(3, 0));
+        let p = problems(&daemon(false), &outbox(3, 0), None, NOW);
         assert_eq!(p[0].kind, ProblemKind::DaemonNotRunning);
-        assert_eq!(problems(&daemon(true), &outbox(3, 0)), vec![]);
+        assert_eq!(problems(&daemon(true), &outbox(3, 0), None, NOW), vec![]);
+    }
+
+    #[test]
+    fn a_deadline_overdue_beyond_the_grace_is_a_problem_with_or_without_a_daemon() {
+        for running in [true, false] {
+            let within = deadline(NOW - DEADLINE_GRACE_SECS);
+            assert_eq!(
+                problems(&daemon(running), &outbox(0, 0), Some(&within), NOW),
+                vec![]
+            );
+            let ahead = deadline(NOW + 3600);
+            assert_eq!(
+                problems(&daemon(running), &outbox(0, 0), Some(&ahead), NOW),
+                vec![]
+            );
+            let late = deadline(NOW - DEADLINE_GRACE_SECS - 1);
+            let p = problems(&daemon(running), &outbox(0, 0), Some(&late), NOW);
+            assert_eq!(p.len(), 1, "{p:?}");
+            assert_eq!(p[0].kind, ProblemKind::DeadlineOverdue);
+            assert!(
+                p[0].detail
+                    .contains("game 7: the reminder-14 deadline of black"),
+                "{}",
+                p[0].detail
+            );
+            let says = if running {
+                "running daemon"
+            } else {
+                "no daemon"
+            };
+            assert!(p[0].detail.contains(says), "{}", p[0].detail);
+        }
     }
 }

@@ -852,3 +852,96 @@ fn a_move_recorded_by_hand_after_the_flag_fell_is_a_draw_when_the_opponent_canno
     assert_eq!(v["termination"], "time forfeit");
     assert_eq!(v["moves"].as_array().unwrap().len(), 0, "{v}");
 }
+
+/// `wildt status --json` at `now`: its exit code and JSON.
+fn status_at(club: &Club, now: i64) -> (Option<i32>, Value) {
+    let out = wildt_at(club, now, &["status", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&out.stderr));
+    });
+    (out.status.code(), v)
+}
+
+fn problem_kinds(v: &Value) -> Vec<String> {
+    v["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn status_shows_the_next_deadline_and_fails_when_one_is_overdue_with_or_without_a_daemon() {
+    let club = Club::new();
+    let g = timed_game(&club, "10/50");
+    let (code, v) = status_at(&club, t0() + DAY);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(
+        v["next_deadline"],
+        serde_json::json!({"game": g.id, "kind": "reminder-14", "side": "white", "at": t0() + 14 * DAY}),
+        "{v}"
+    );
+    // A few minutes late is no problem yet.
+    let (code, v) = status_at(&club, t0() + 14 * DAY + 5 * 60);
+    assert_eq!(code, Some(0), "{v}");
+    // An hour late with no daemon: nobody keeps time.
+    let (code, v) = status_at(&club, t0() + 14 * DAY + HOUR);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(problem_kinds(&v), ["deadline_overdue"], "{v}");
+    assert_eq!(v["next_deadline"]["kind"], "reminder-14");
+    let detail = v["problems"][0]["detail"].as_str().unwrap();
+    assert!(detail.contains("no daemon"), "{detail}");
+    // The text form says it too, and exits 1.
+    let out = wildt_at(&club, t0() + 14 * DAY + HOUR, &["status"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!(
+            "next deadline: game {}, reminder-14 of white, overdue",
+            g.id
+        )),
+        "{text}"
+    );
+    // The referee acts: the next deadline is the second reminder.
+    serve_at(&club, t0() + 14 * DAY + HOUR);
+    let (code, v) = status_at(&club, t0() + 14 * DAY + HOUR);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["next_deadline"]["kind"], "reminder-28", "{v}");
+    assert_eq!(v["next_deadline"]["at"], t0() + 28 * DAY, "{v}");
+    // A daemon that runs but does not act (its clock stands on day 15) is
+    // not keeping time either.
+    let mut daemon = spawn_serve_at(&club, t0() + 15 * DAY);
+    wait_until("the daemon holds the lock", || {
+        status_at(&club, t0() + 15 * DAY).1["daemon"]["running"] == true
+    });
+    let (code, v) = status_at(&club, t0() + 29 * DAY);
+    daemon.kill().unwrap();
+    daemon.wait().unwrap();
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(problem_kinds(&v), ["deadline_overdue"], "{v}");
+    let detail = v["problems"][0]["detail"].as_str().unwrap();
+    assert!(detail.contains("running daemon"), "{detail}");
+    // A finished game has no deadline.
+    let out = wildt_at(
+        &club,
+        t0() + 29 * DAY,
+        &[
+            "game",
+            "adjudicate",
+            &g.id.to_string(),
+            "1/2-1/2",
+            "--reason",
+            "agreed",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serve_at(&club, t0() + 29 * DAY);
+    let (code, v) = status_at(&club, t0() + 29 * DAY);
+    assert_eq!(code, Some(0), "{v}");
+    assert_eq!(v["next_deadline"], Value::Null, "{v}");
+}
