@@ -491,7 +491,12 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                         eprintln!("Not played: {why}.");
                         eprintln!(
                             "What to do: {}",
-                            wildt::reply::what_to_do(why, &g.view.record, seat)
+                            wildt::i18n::explain::what_to_do(
+                                wildt::i18n::Lang::En,
+                                why,
+                                &g.view.record,
+                                seat
+                            )
                         );
                     }
                     Verdict::Moved { ply, number, .. } => {

@@ -240,7 +240,6 @@ pub async fn act_due(
         report.next_at = None;
     } else if scope == Scope::All {
         let state = clock_state(&input, now);
-        let lines = reply::clock_lines(crate::i18n::Lang::En, &state);
         // After an outage several may be due: only the latest reminder is
         // sent; the earlier ones are recorded done without a mail.
         let latest_reminder = now_due
@@ -257,7 +256,7 @@ pub async fn act_due(
             match d.key.kind {
                 DeadlineKind::Reminder { after_days } if Some(after_days) == latest_reminder => {
                     mails.push(reply::with_game(view, &rules.referee, |ctx| {
-                        reply::clock_reminder_mail(ctx, d.side, after_days, &lines)
+                        reply::clock_reminder_mail(ctx, d.side, after_days, &state)
                     }));
                     report.reminders += 1;
                 }
@@ -265,7 +264,7 @@ pub async fn act_due(
                 DeadlineKind::LowTime => {
                     let left = state.clocks[d.side].days_left.unwrap_or(0);
                     mails.push(reply::with_game(view, &rules.referee, |ctx| {
-                        reply::clock_low_time_mail(ctx, d.side, left, &lines)
+                        reply::clock_low_time_mail(ctx, d.side, left, &state)
                     }));
                     report.warnings += 1;
                 }
@@ -317,13 +316,10 @@ pub async fn leave_notices(
         } else {
             Color::Black
         };
-        let lines = if timed.clock.control.is_limited() {
-            reply::clock_lines(crate::i18n::Lang::En, &timed.state(&rules.clock, now))
-        } else {
-            String::new()
-        };
+        // A game without a time control has no clock lines (see clock_mail).
+        let state = timed.state(&rules.clock, now);
         let mail = reply::with_game(view, &rules.referee, |ctx| {
-            reply::leave_changed_notice(ctx, seat, change, &lines)
+            reply::leave_changed_notice(ctx, seat, change, &state)
         });
         out.push(GameMail {
             mail,

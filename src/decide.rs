@@ -18,6 +18,7 @@ use crate::auth::{self, AuthOutcome};
 use crate::conditional::{ConditionalParseError, ConditionalText};
 use crate::config::{RefereeConfig, Rules};
 use crate::game::Record;
+use crate::i18n::Lang;
 use crate::intake::{Disposition, Intake, Reading, Unclear};
 use crate::notation::{IccfMove, IllegalMove, MoveError, ParseError, parse_move};
 use crate::referee::{Rejection, Verdict, judge};
@@ -30,6 +31,8 @@ pub struct Player {
     /// Only for the mails (greeting, `To`); never used to match.
     pub name: Option<String>,
     pub key: String,
+    /// The language the player reads wildt's mail in.
+    pub lang: Lang,
 }
 
 /// A player's seat as the reply writer needs it: the registered address,
@@ -39,6 +42,7 @@ pub struct Seat {
     pub email: String,
     pub name: Option<String>,
     pub address: String,
+    pub lang: Lang,
 }
 
 impl Seat {
@@ -75,6 +79,7 @@ impl GameView {
             email: p.email.clone(),
             name: p.name.clone(),
             address: game_address(referee, self.id, &p.key),
+            lang: p.lang,
         };
         (seat(&self.white), seat(&self.black))
     }
@@ -548,7 +553,7 @@ mod tests {
         let rules = rules(1 << 20, policy, false);
         let intake = read(raw.as_bytes(), &rules.intake);
         let d = decide(&intake, Some(&game()), Recent::default(), &rules, auth);
-        let told = reply::write(&d, &intake, Some(&game()), &referee())
+        let told = reply::write(&d, &intake, Some(&game()), &referee(), Lang::En)
             .mails
             .into_iter()
             .map(|m| m.to)
@@ -640,7 +645,7 @@ mod tests {
         let written = |body: &str| {
             let intake = read(mail(body).as_bytes(), &rules.intake);
             let d = decide(&intake, Some(&game()), spent, &rules, None);
-            let letters = reply::write(&d, &intake, Some(&game()), &referee());
+            let letters = reply::write(&d, &intake, Some(&game()), &referee(), Lang::En);
             (d.outcome, letters)
         };
 

@@ -63,11 +63,13 @@ pub fn game_17(moves: &[&str]) -> GameView {
             email: "anna@example.org".to_owned(),
             name: None,
             key: WHITE_KEY.to_owned(),
+            lang: crate::i18n::Lang::En,
         },
         black: Player {
             email: "ben@example.net".to_owned(),
             name: None,
             key: BLACK_KEY.to_owned(),
+            lang: crate::i18n::Lang::En,
         },
         record: Record::replay(None, moves.iter().map(|m| m.parse().expect("an ICCF move")))
             .expect("a legal fixture game"),

@@ -317,6 +317,14 @@ impl fmt::Display for MoveNumberText {
 /// ```
 /// Upper case is White, lower case Black; `.` an empty square.
 pub fn board_diagram(pos: &Chess) -> String {
+    let mut out = board_grid(pos);
+    out.push_str("  K king, Q queen, R rook, B bishop, N knight, P pawn; upper case White\n");
+    out
+}
+
+/// The diagram of [`board_diagram`] without its legend line, for a reply
+/// that writes the legend in the reader's language.
+pub fn board_grid(pos: &Chess) -> String {
     let mut out = String::new();
     let files = "     1 2 3 4 5 6 7 8\n";
     out.push_str(files);
@@ -336,7 +344,6 @@ pub fn board_diagram(pos: &Chess) -> String {
         let _ = writeln!(out, "  {}", rank + 1);
     }
     out.push_str(files);
-    out.push_str("  K king, Q queen, R rook, B bishop, N knight, P pawn; upper case White\n");
     out
 }
 

@@ -26,7 +26,9 @@ use crate::referee::Verdict;
 use crate::reply::{self, Letters};
 use crate::reply::{LeaveChange, OutMail};
 use crate::store::messages::MessageRow;
-use crate::store::{Store, StoreError, clocks, conditionals, games, messages, now_secs, outbox};
+use crate::store::{
+    Store, StoreError, clocks, conditionals, games, messages, now_secs, outbox, players,
+};
 
 /// Where a message came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -162,7 +164,12 @@ pub async fn handle_message_at(
         let stored = conditionals::load(&mut tx, g.id).await?;
         decide::conditional::follow(&mut decision, g, stored);
     }
-    let mut letters = reply::write(&decision, &intake, view, &rules.referee);
+    let sender_lang = match intake.from.as_deref() {
+        Some(from) => players::lang(&mut tx, from).await?.map(|(l, _)| l),
+        None => None,
+    }
+    .unwrap_or_default();
+    let mut letters = reply::write(&decision, &intake, view, &rules.referee, sender_lang);
     let message_row = messages::insert(
         &mut tx,
         &MessageRow {
@@ -188,8 +195,7 @@ pub async fn handle_message_at(
         && timed.clock.control.is_limited()
     {
         let state = timed.state(&rules.clock, arrival);
-        let lines = reply::clock_lines(crate::i18n::Lang::En, &state);
-        reply::add_clocks(&mut letters, g.id, &lines);
+        reply::add_clocks(&mut letters, g.id, &state);
     }
     if let (Some(sequel), Some(g)) = (&decision.sequel, view) {
         save_sequel(&mut tx, g.id, sequel).await?;
@@ -350,9 +356,9 @@ async fn leave_by_mail(
     let after = deadlines::TimedGame::load(conn, game)
         .await?
         .unwrap_or(timed);
-    let lines = reply::clock_lines(crate::i18n::Lang::En, &after.state(&rules.clock, now));
+    let state = after.state(&rules.clock, now);
     let mails = reply::with_game(&after.game.view, referee, |ctx| {
-        reply::leave_changed_mails(ctx, seat, change, &lines)
+        reply::leave_changed_mails(ctx, seat, change, &state)
     });
     let others = deadlines::leave_notices(conn, rules, &email, game, change, now).await?;
     Ok((mails, others))

@@ -386,6 +386,9 @@ keys! {
     Stranger = "stranger" [game: Text, from: Text, registered: Text],
     WrongAddress = "wrong-address" [game: Text, address: Text],
 
+    // The first line of a mail when the player's name is known.
+    Greeting = "greeting" [name: Text],
+
     // conditional
     CondSubject = "cond-subject" [],
     CondSubjectPrepared = "cond-subject-prepared" [move: Text],

@@ -322,10 +322,10 @@ pub async fn grant_leave(
         let timed = crate::deadlines::TimedGame::load(&mut tx, game)
             .await?
             .ok_or(OrganiseError::NoGame(game))?;
-        let lines = reply::clock_lines(crate::i18n::Lang::En, &timed.state(&rules.clock, now));
+        let state = timed.state(&rules.clock, now);
         let change = reply::LeaveChange::Granted(leave);
         let mails = reply::with_game(&timed.game.view, &rules.referee, |ctx| {
-            reply::leave_changed_mails(ctx, seat, change, &lines)
+            reply::leave_changed_mails(ctx, seat, change, &state)
         });
         queue(&mut tx, &rules.referee, &timed.game, &mails).await?;
         let others =
@@ -361,9 +361,9 @@ pub async fn add_days(
     let timed = crate::deadlines::TimedGame::load(&mut tx, game)
         .await?
         .ok_or(OrganiseError::NoGame(game))?;
-    let lines = reply::clock_lines(crate::i18n::Lang::En, &timed.state(&rules.clock, now));
+    let state = timed.state(&rules.clock, now);
     let mails = reply::with_game(&timed.game.view, &rules.referee, |ctx| {
-        reply::days_given_mails(ctx, seat, days, &lines)
+        reply::days_given_mails(ctx, seat, days, &state)
     });
     queue(&mut tx, &rules.referee, &timed.game, &mails).await?;
     tx.commit().await?;

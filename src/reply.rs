@@ -4,21 +4,26 @@
 //!
 //! Rendering to RFC 5322 bytes happens at the edge (`mail::render`); here a mail
 //! is plain data, so tests can read exactly what a player would.
+//!
+//! Every text comes from [`i18n::text`] in the recipient's language (their
+//! [`Seat::lang`], or the sender's language for a notice outside a game). A
+//! mail that shows a position also carries an HTML part ([`html::GamePage`])
+//! made from the same words: the board seen from the recipient's side.
 
 mod conditional;
 pub mod event;
-
-use std::fmt::Write as _;
 
 use shakmaty::{Color, Position};
 
 use crate::config::RefereeConfig;
 pub use crate::decide::Seat;
 use crate::decide::{Decision, GameView, Notice};
-use crate::game::{GameEnd, MoveNumberText, Record, board_diagram, record_text, status_line};
+use crate::game::{GameEnd, MoveNumberText, Record, board_grid};
+use crate::html::GamePage;
+use crate::i18n::{self, Arg, Key, Lang, color_arg, explain, san};
 use crate::intake::{Intake, WILDT_SUBJECT_MARK};
-use crate::notation::{ColorName, IccfMove, IllegalMove};
-use crate::referee::{Rejection, Verdict};
+use crate::notation::IccfMove;
+use crate::referee::Verdict;
 
 /// The subject of every mail wildt writes: the intake's subject mark, the
 /// game number if any, then `text` (`[wildt #17] 1. 5254 accepted`). The
@@ -67,7 +72,13 @@ pub struct OutMail {
     /// The recipient's own game address, so a plain "reply" reaches the game.
     pub reply_to: Option<String>,
     pub subject: String,
+    /// The text part, readable in any client.
     pub body: String,
+    /// The HTML part (a whole document) for a mail that shows a position;
+    /// sent beside `body` as `multipart/alternative`.
+    pub html: Option<String>,
+    /// The language the mail is written in (`Content-Language`).
+    pub lang: Lang,
     pub event: Event,
     pub game: Option<i64>,
     /// Message-ID of the mail this answers, if any (without `<>`).
@@ -83,7 +94,7 @@ pub struct GameContext<'a> {
 }
 
 /// What `write` makes of the game `view`, seen as the reply writer sees it
-/// (both seats with their game addresses, the record).
+/// (both seats with their game addresses and languages, the record).
 pub fn with_game<T>(
     view: &GameView,
     referee: &RefereeConfig,
@@ -98,6 +109,33 @@ pub fn with_game<T>(
     })
 }
 
+fn game_arg(id: i64) -> (&'static str, Arg) {
+    ("game", Arg::from(id.to_string()))
+}
+
+/// The diagram with its legend in `lang`: the letters stay FEN's in every
+/// language (the legend says so), the grid is the same for everyone.
+fn diagram(lang: Lang, record: &Record) -> String {
+    format!(
+        "{}  {}\n",
+        board_grid(record.position()),
+        i18n::text(lang, Key::BoardLegend, &[])
+    )
+}
+
+/// Board, record and whose move: the part every game mail ends with.
+fn picture(lang: Lang, record: &Record) -> String {
+    let record_line = match san::record_text(record, lang) {
+        text if text.is_empty() => i18n::text(lang, Key::RecordEmpty, &[]),
+        text => i18n::text(lang, Key::RecordLine, &[("record", text.into())]),
+    };
+    format!(
+        "{}\n{record_line}\n{}\n",
+        diagram(lang, record),
+        explain::status_line(lang, record)
+    )
+}
+
 impl GameContext<'_> {
     fn seat(&self, color: Color) -> &Seat {
         match color {
@@ -106,6 +144,11 @@ impl GameContext<'_> {
         }
     }
 
+    fn lang(&self, color: Color) -> Lang {
+        self.seat(color).lang
+    }
+
+    /// A mail to the player of `to` without a position.
     fn mail(&self, to: Color, event: Event, text: &str, body: String) -> OutMail {
         let seat = self.seat(to);
         OutMail {
@@ -114,31 +157,52 @@ impl GameContext<'_> {
             reply_to: Some(seat.address.clone()),
             subject: subject(Some(self.id), text),
             body,
+            html: None,
+            lang: seat.lang,
             event,
             game: Some(self.id),
             in_reply_to: None,
         }
     }
 
-    /// Board, record and whose move: the part every game mail ends with.
-    fn picture(&self, record: &Record) -> String {
-        let mut s = String::new();
-        s.push_str(&board_diagram(record.position()));
-        s.push('\n');
-        let text = record_text(record, true);
-        if text.is_empty() {
-            s.push_str("Record: (no moves yet)\n");
-        } else {
-            let _ = writeln!(s, "Record: {text}");
-        }
-        let _ = writeln!(s, "{}", status_line(record));
-        s
+    /// A game mail to the player of `to`: `intro`, the board, record and
+    /// status after `record`, then `outro`; the text part and the HTML part
+    /// (board from `to`'s side) say the same.
+    fn game_mail(
+        &self,
+        to: Color,
+        event: Event,
+        text: &str,
+        intro: &str,
+        record: &Record,
+        outro: &str,
+    ) -> OutMail {
+        let lang = self.lang(to);
+        let mut m = self.mail(
+            to,
+            event,
+            text,
+            format!("{intro}{}{outro}", picture(lang, record)),
+        );
+        let status = explain::status_line(lang, record);
+        m.html = Some(
+            GamePage {
+                lang,
+                title: &m.subject,
+                intro,
+                record,
+                viewer: to,
+                outro: &format!("{status}\n{outro}"),
+            }
+            .render(),
+        );
+        m
     }
 }
 
 /// The closing lines: how to answer (with a move that is legal right now as
 /// the example), or that the opponent's move will come.
-fn footer(to_play: bool, record: &Record) -> String {
+fn footer(lang: Lang, to_play: bool, record: &Record) -> String {
     if to_play {
         let example = record
             .position()
@@ -146,13 +210,17 @@ fn footer(to_play: bool, record: &Record) -> String {
             .first()
             .map(|m| IccfMove::from_move(*m).to_string())
             .unwrap_or_else(|| "5254".to_owned());
-        format!(
-            "\nReply to this mail with your move in numeric notation, e.g. \"{} {example}\".\n\
-             Other commands: resign, offer draw, accept draw, decline draw, claim draw, status.\n",
-            number_text(record)
-        )
+        let text = i18n::text(
+            lang,
+            Key::FooterYourMove,
+            &[
+                ("number", number_text(record).into()),
+                ("example", example.into()),
+            ],
+        );
+        format!("\n{text}\n")
     } else {
-        "\nYou will receive your opponent's move by mail.\n".to_owned()
+        format!("\n{}\n", i18n::text(lang, Key::FooterWait, &[]))
     }
 }
 
@@ -168,31 +236,53 @@ pub fn welcome_mails(game: &GameContext<'_>, event: Option<&str>) -> Vec<OutMail
         .map(|c| {
             let me = game.seat(c);
             let them = game.seat(!c);
-            let mut body = greeting(me);
-            let _ = write!(
-                body,
-                "Game {}{}: you play {} against {}.\n\
-                 Your address for this game is {} - reply to this mail to reach it.\n\
-                 Moves are written in ICCF numeric notation: from-square then to-square, each square\n\
-                 as file digit then rank digit (e2-e4 is 5254; castling is the king's move, 5171;\n\
-                 a promotion adds 1 queen, 2 rook, 3 bishop, 4 knight).\n\n",
-                game.id,
-                event.map(|e| format!(" ({e})")).unwrap_or_default(),
-                ColorName(c),
-                them.who(),
-                me.address,
+            let lang = me.lang;
+            let opponent = ("opponent", Arg::from(them.who()));
+            let intro = match event {
+                Some(e) => i18n::text(
+                    lang,
+                    Key::WelcomeIntroEvent,
+                    &[
+                        game_arg(game.id),
+                        ("event", e.into()),
+                        ("color", color_arg(c)),
+                        opponent.clone(),
+                    ],
+                ),
+                None => i18n::text(
+                    lang,
+                    Key::WelcomeIntro,
+                    &[game_arg(game.id), ("color", color_arg(c)), opponent.clone()],
+                ),
+            };
+            let intro = format!(
+                "{}{intro}\n{}\n{}\n\n",
+                greeting(me),
+                i18n::text(
+                    lang,
+                    Key::WelcomeAddress,
+                    &[("address", me.address.as_str().into())]
+                ),
+                i18n::text(lang, Key::NotationExplained, &[]),
             );
-            body.push_str(&game.picture(game.record));
-            body.push_str(&footer(game.record.turn() == c, game.record));
-            game.mail(
+            let subject = i18n::text(
+                lang,
+                Key::SubjectNewGame,
+                &[
+                    ("color", color_arg(c)),
+                    (
+                        "opponent",
+                        them.name.as_deref().unwrap_or(&them.email).into(),
+                    ),
+                ],
+            );
+            game.game_mail(
                 c,
                 Event::Notice,
-                &format!(
-                    "new game: you play {} against {}",
-                    ColorName(c),
-                    them.name.as_deref().unwrap_or(&them.email)
-                ),
-                body,
+                &subject,
+                &intro,
+                game.record,
+                &footer(lang, game.record.turn() == c, game.record),
             )
         })
         .collect()
@@ -202,27 +292,37 @@ pub fn welcome_mails(game: &GameContext<'_>, event: Option<&str>) -> Vec<OutMail
 /// the old one no longer works, and replying to this mail reaches the new one.
 pub fn new_address_mail(game: &GameContext<'_>, seat: Color) -> OutMail {
     let me = game.seat(seat);
-    let mut body = greeting(me);
-    let _ = write!(
-        body,
-        "The organiser gave you a new address for game {} (you play {} against {}).\n\
-         Your address for this game is now {} - reply to this mail to reach it.\n\
-         Mail to your old address is no longer played.\n\n",
-        game.id,
-        ColorName(seat),
-        game.seat(!seat).who(),
-        me.address,
+    let lang = me.lang;
+    let intro = i18n::text(
+        lang,
+        Key::NewAddress,
+        &[
+            game_arg(game.id),
+            ("color", color_arg(seat)),
+            ("opponent", game.seat(!seat).who().into()),
+            ("address", me.address.as_str().into()),
+        ],
     );
-    body.push_str(&game.picture(game.record));
-    body.push_str(&footer(game.record.turn() == seat, game.record));
-    game.mail(seat, Event::Notice, "your new game address", body)
+    game.game_mail(
+        seat,
+        Event::Notice,
+        &i18n::text(lang, Key::SubjectNewAddress, &[]),
+        &format!("{}{intro}\n\n", greeting(me)),
+        game.record,
+        &footer(lang, game.record.turn() == seat, game.record),
+    )
 }
 
 /// `Hello Anna Smith,` and a blank line when the player's name is known.
 fn greeting(seat: &Seat) -> String {
     seat.name
         .as_ref()
-        .map(|name| format!("Hello {name},\n\n"))
+        .map(|name| {
+            format!(
+                "{}\n\n",
+                i18n::text(seat.lang, Key::Greeting, &[("name", name.as_str().into())])
+            )
+        })
         .unwrap_or_default()
 }
 
@@ -252,14 +352,13 @@ pub fn undeliverable_notice(
         reply_to: None,
         subject: subject(game, &format!("mail to {recipient} failed")),
         body,
+        // To the organiser, who reads the operator's language: English.
+        html: None,
+        lang: Lang::En,
         event: Event::Notice,
         game,
         in_reply_to: None,
     }
-}
-
-fn end_text(end: GameEnd) -> String {
-    format!("{} ({})", end.result, end.termination.as_str())
 }
 
 /// The mails for a verdict given to the player of `seat`. `after` is the record
@@ -272,6 +371,8 @@ pub fn verdict_mails(
     answering: Option<&str>,
 ) -> Vec<OutMail> {
     let opp = !seat;
+    let mine = game.lang(seat);
+    let theirs = game.lang(opp);
     let mut mails = Vec::new();
     match verdict {
         Verdict::Moved {
@@ -282,69 +383,87 @@ pub fn verdict_mails(
             ..
         } => {
             let played = format!("{} {}", MoveNumberText(*number), ply.iccf);
-            let mut mine = format!(
-                "Game {}: your move {played} ({}) is recorded.\n",
-                game.id, ply.san
-            );
-            if *draw_offered {
-                mine.push_str("Your draw offer has been passed on.\n");
-            }
-            mine.push('\n');
-            mine.push_str(&game.picture(after));
-            if end.is_none() {
-                mine.push_str(&footer(false, after));
-            }
-            let mut m = game.mail(
+            let moved = |lang: Lang, key: Key, color: Option<Color>, offer: Key| {
+                let mut args = vec![
+                    game_arg(game.id),
+                    ("move", Arg::from(played.as_str())),
+                    ("san", san::localize(&ply.san, lang).into()),
+                ];
+                if let Some(c) = color {
+                    args.push(("color", color_arg(c)));
+                }
+                let mut s = i18n::text(lang, key, &args);
+                s.push('\n');
+                if *draw_offered {
+                    s.push_str(&i18n::text(lang, offer, &[]));
+                    s.push('\n');
+                }
+                s.push('\n');
+                s
+            };
+            let intro = moved(mine, Key::MovedMine, None, Key::MovedMineDrawOffer);
+            let outro = if end.is_none() {
+                footer(mine, false, after)
+            } else {
+                String::new()
+            };
+            let mut m = game.game_mail(
                 seat,
                 Event::MoveAccepted,
-                &format!("{played} accepted"),
-                mine,
+                &i18n::text(
+                    mine,
+                    Key::SubjectMoveAccepted,
+                    &[("move", played.as_str().into())],
+                ),
+                &intro,
+                after,
+                &outro,
             );
             m.in_reply_to = answering.map(str::to_owned);
             mails.push(m);
 
-            let mut theirs = format!(
-                "Game {}: {} played {played} ({}).\n",
-                game.id,
-                ColorName(seat),
-                ply.san
+            let intro = moved(
+                theirs,
+                Key::MovedTheirs,
+                Some(seat),
+                Key::MovedTheirsDrawOffer,
             );
-            if *draw_offered {
-                theirs.push_str(
-                    "With this move your opponent offers a draw: reply \"accept draw\", or simply send your move to decline.\n",
-                );
-            }
-            theirs.push('\n');
-            theirs.push_str(&game.picture(after));
-            if end.is_none() {
-                theirs.push_str(&footer(true, after));
-            }
-            let subject = if end.is_none() {
-                format!("{played} - your move")
+            let (subject, outro) = if end.is_none() {
+                (
+                    i18n::text(
+                        theirs,
+                        Key::SubjectYourMove,
+                        &[("move", played.as_str().into())],
+                    ),
+                    footer(theirs, true, after),
+                )
             } else {
-                played.clone()
+                (played.clone(), String::new())
             };
-            mails.push(game.mail(opp, Event::OpponentMoved, &subject, theirs));
+            mails.push(game.game_mail(opp, Event::OpponentMoved, &subject, &intro, after, &outro));
             if let Some(end) = end {
-                mails.extend(game_over(game, after, *end));
+                mails.extend(game_over(game, after, *end, |_| String::new()));
             }
         }
         Verdict::Ended { by, end } => {
-            let how = match end.termination {
-                crate::game::Termination::Resignation => {
-                    format!("{} resigned.", ColorName(*by))
-                }
-                crate::game::Termination::DrawAgreed => {
-                    format!("{} accepted the draw.", ColorName(*by))
-                }
-                _ => format!(
-                    "{} claimed a draw by {}; the claim is correct.",
-                    ColorName(*by),
-                    end.termination.as_str()
-                ),
+            let how = |lang: Lang| {
+                let color = ("color", color_arg(*by));
+                let line = match end.termination {
+                    crate::game::Termination::Resignation => {
+                        i18n::text(lang, Key::EndedResigned, &[color])
+                    }
+                    crate::game::Termination::DrawAgreed => {
+                        i18n::text(lang, Key::EndedDrawAccepted, &[color])
+                    }
+                    t => i18n::text(
+                        lang,
+                        Key::EndedDrawClaimed,
+                        &[color, ("termination", explain::termination(lang, t).into())],
+                    ),
+                };
+                format!("{line}\n")
             };
-            for mut m in game_over(game, after, *end) {
-                m.body = format!("{how}\n{}", m.body);
+            for mut m in game_over(game, after, *end, how) {
                 if m.to == game.seat(seat).email {
                     m.in_reply_to = answering.map(str::to_owned);
                 }
@@ -356,12 +475,16 @@ pub fn verdict_mails(
             seat,
             after,
             answering,
-            ("draw offer sent", "your draw offer has been passed on to your opponent.".to_owned()),
             (
-                "draw offered",
-                format!(
-                    "{} offers a draw.\nReply \"accept draw\" or \"decline draw\"; a move also declines it.",
-                    ColorName(*by)
+                Key::SubjectDrawOfferSent,
+                i18n::text(mine, Key::DrawOfferSent, &[game_arg(game.id)]),
+            ),
+            (
+                Key::SubjectDrawOffered,
+                i18n::text(
+                    theirs,
+                    Key::DrawOffered,
+                    &[game_arg(game.id), ("color", color_arg(*by))],
                 ),
             ),
         )),
@@ -370,37 +493,63 @@ pub fn verdict_mails(
             seat,
             after,
             answering,
-            ("draw declined", "you declined the draw offer.".to_owned()),
             (
-                "draw declined",
-                format!(
-                    "{} declined your draw offer. The game goes on.",
-                    ColorName(*by)
+                Key::SubjectDrawDeclined,
+                i18n::text(mine, Key::DrawDeclinedMine, &[game_arg(game.id)]),
+            ),
+            (
+                Key::SubjectDrawDeclined,
+                i18n::text(
+                    theirs,
+                    Key::DrawDeclinedTheirs,
+                    &[game_arg(game.id), ("color", color_arg(*by))],
                 ),
             ),
         )),
         Verdict::Status => {
             let to_play = after.end.is_none() && after.turn() == seat;
-            let mut body = format!(
-                "Game {}: the position now.\n\n{}",
-                game.id,
-                game.picture(after)
+            let outro = if after.end.is_none() {
+                footer(mine, to_play, after)
+            } else {
+                String::new()
+            };
+            let mut m = game.game_mail(
+                seat,
+                Event::Notice,
+                &i18n::text(mine, Key::SubjectStatus, &[]),
+                &format!(
+                    "{}\n\n",
+                    i18n::text(mine, Key::StatusIntro, &[game_arg(game.id)])
+                ),
+                after,
+                &outro,
             );
-            if after.end.is_none() {
-                body.push_str(&footer(to_play, after));
-            }
-            let mut m = game.mail(seat, Event::Notice, "status", body);
             m.in_reply_to = answering.map(str::to_owned);
             mails.push(m);
         }
         Verdict::Rejected(why) => {
-            let mut body = format!(
-                "Game {}: your message was not played.\n\nReason: {why}.\n\nWhat to do: {}\n\n",
-                game.id,
-                what_to_do(why, after, seat)
+            let intro = format!(
+                "{}\n\n{}\n\n{}\n\n",
+                i18n::text(mine, Key::RejectedIntro, &[game_arg(game.id)]),
+                i18n::text(
+                    mine,
+                    Key::RejectedReason,
+                    &[("reason", explain::rejection(mine, why).into())]
+                ),
+                i18n::text(
+                    mine,
+                    Key::RejectedWhatToDo,
+                    &[("todo", explain::what_to_do(mine, why, after, seat).into())]
+                ),
             );
-            body.push_str(&game.picture(after));
-            let mut m = game.mail(seat, Event::MoveRejected, "not played", body);
+            let mut m = game.game_mail(
+                seat,
+                Event::MoveRejected,
+                &i18n::text(mine, Key::SubjectNotPlayed, &[]),
+                &intro,
+                after,
+                "",
+            );
             m.in_reply_to = answering.map(str::to_owned);
             mails.push(m);
         }
@@ -409,89 +558,72 @@ pub fn verdict_mails(
 }
 
 /// A notice to the player who gave the command (answering their message) and
-/// one to the opponent, each `Game N: <text>` followed by the board.
+/// one to the opponent, each its text (`Game N: …`) followed by the board.
 fn notice_pair(
     game: &GameContext<'_>,
     seat: Color,
     after: &Record,
     answering: Option<&str>,
-    mine: (&str, String),
-    theirs: (&str, String),
+    mine: (Key, String),
+    theirs: (Key, String),
 ) -> [OutMail; 2] {
-    let body = |text: &str| format!("Game {}: {text}\n\n{}", game.id, game.picture(after));
-    let mut m = game.mail(seat, Event::Notice, mine.0, body(&mine.1));
+    let mail = |to: Color, (subject, text): (Key, String)| {
+        game.game_mail(
+            to,
+            Event::Notice,
+            &i18n::text(game.lang(to), subject, &[]),
+            &format!("{text}\n\n"),
+            after,
+            "",
+        )
+    };
+    let mut m = mail(seat, mine);
     m.in_reply_to = answering.map(str::to_owned);
-    [
-        m,
-        game.mail(!seat, Event::Notice, theirs.0, body(&theirs.1)),
-    ]
+    [m, mail(!seat, theirs)]
 }
 
-fn game_over(game: &GameContext<'_>, after: &Record, end: GameEnd) -> Vec<OutMail> {
+/// The game-over mail to each player, each opening with `how(lang)` (how the
+/// game ended, if a player's command ended it).
+fn game_over(
+    game: &GameContext<'_>,
+    after: &Record,
+    end: GameEnd,
+    how: impl Fn(Lang) -> String,
+) -> Vec<OutMail> {
     [Color::White, Color::Black]
         .into_iter()
         .map(|c| {
-            game.mail(
+            let lang = game.lang(c);
+            let intro = format!(
+                "{}{}\n\n",
+                how(lang),
+                i18n::text(
+                    lang,
+                    Key::GameOverBody,
+                    &[
+                        game_arg(game.id),
+                        ("result", end.result.as_str().into()),
+                        (
+                            "termination",
+                            explain::termination(lang, end.termination).into()
+                        ),
+                    ],
+                )
+            );
+            game.game_mail(
                 c,
                 Event::GameOver,
-                &format!("game over {}", end.result),
-                format!(
-                    "Game {} is over: {}.\n\n{}\nThank you for the game.\n",
-                    game.id,
-                    end_text(end),
-                    game.picture(after)
+                &i18n::text(
+                    lang,
+                    Key::SubjectGameOver,
+                    &[("result", end.result.as_str().into())],
                 ),
+                &intro,
+                after,
+                &format!("\n{}\n", i18n::text(lang, Key::GameOverThanks, &[])),
             )
         })
         .collect()
-}
-
-/// The concrete next step for each kind of rejection.
-pub fn what_to_do(why: &Rejection, record: &Record, seat: Color) -> String {
-    let next = number_text(record);
-    match why {
-        Rejection::GameOver { .. } => {
-            "nothing: the game is finished. Ask the organiser for a new game.".to_owned()
-        }
-        Rejection::NotYourTurn { .. } => {
-            "wait for your opponent's move; it will reach you by mail.".to_owned()
-        }
-        Rejection::WrongMoveNumber { .. }
-        | Rejection::EchoMismatch { .. }
-        | Rejection::AlreadyRecorded { .. } => format!(
-            "compare your record with the one below, then send your move as \"{next} <move>\"{}.",
-            if record.turn() == seat {
-                ""
-            } else {
-                " when it is your turn"
-            }
-        ),
-        Rejection::SeveralNewMoves { .. } => {
-            format!("send only your move for {next}.")
-        }
-        Rejection::Illegal { why, .. } => match why {
-            IllegalMove::OldPromotionForm { standard, .. } => {
-                format!("send \"{next} {standard}\" if that is your move.")
-            }
-            IllegalMove::PromotionDigitMissing { options } => format!(
-                "send one of {} (5th digit: 1 queen, 2 rook, 3 bishop, 4 knight).",
-                options
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            IllegalMove::PromotionDigitNotAllowed { without, .. } => {
-                format!("send \"{next} {without}\" if that is your move.")
-            }
-            _ => format!("send a legal move for {next}; the board is below."),
-        },
-        Rejection::NoDrawOffer | Rejection::OwnDrawOffer => {
-            "to offer a draw yourself, write \"offer draw\" (with your move if you like)."
-                .to_owned()
-        }
-        Rejection::ClaimRefused { .. } => "play on: send your move.".to_owned(),
-    }
 }
 
 /// The mails a decision sends, and how many to the sender the hourly limit
@@ -499,8 +631,7 @@ pub fn what_to_do(why: &Rejection, record: &Record, seat: Color) -> String {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Letters {
     pub mails: Vec<OutMail>,
-    /// Mails to the sender dropped by the hourly limit (only ever answers
-    /// that do not advance a game).
+    /// Mails to the sender dropped by the hourly limit.
     pub rate_limited: usize,
 }
 
@@ -508,12 +639,15 @@ pub struct Letters {
 /// or the notice. An answer that does not advance the game (a rejection, a
 /// notice, help, status) is sent to the sender only within
 /// `decision.reply_budget`; the mails of an accepted command always go.
-/// `game` is the game the decision was taken on.
+/// `game` is the game the decision was taken on; mails to its players are in
+/// each player's language, a notice to a sender outside a game in
+/// `sender_lang`.
 pub fn write(
     decision: &Decision,
     intake: &Intake,
     game: Option<&GameView>,
     referee: &RefereeConfig,
+    sender_lang: Lang,
 ) -> Letters {
     let answering = intake.message_id.as_deref();
     let mut mails = match (&decision.verdict, decision.seat, game) {
@@ -522,7 +656,7 @@ pub fn write(
             verdict_mails(ctx, seat, verdict, after, answering)
         }),
         _ => match &decision.notice {
-            Some(notice) => notice_mail(notice, decision, intake, game, referee)
+            Some(notice) => notice_mail(notice, decision, intake, game, referee, sender_lang)
                 .into_iter()
                 .collect(),
             None => Vec::new(),
@@ -561,30 +695,47 @@ fn notice_mail(
     intake: &Intake,
     game: Option<&GameView>,
     referee: &RefereeConfig,
+    lang: Lang,
 ) -> Option<OutMail> {
     let answering = intake.message_id.as_deref();
-    let sender = |text: &str, body: String, game: Option<i64>| {
-        Some(notice(intake.from.as_deref()?, text, body, game, answering))
+    let sender = |key: Key, body: String, game: Option<i64>| {
+        let text = i18n::text(lang, key, &[]);
+        Some(notice(
+            intake.from.as_deref()?,
+            lang,
+            &text,
+            body,
+            game,
+            answering,
+        ))
     };
     match what {
         Notice::TooLarge { size, limit } => sender(
-            "message too large",
+            Key::SubjectTooLarge,
             format!(
-                "Your message of {size} bytes is larger than this referee reads ({limit} bytes), so it was not read.\n\
-                 Please send a short plain-text mail with just your move, without attachments.\n"
+                "{}\n",
+                i18n::text(
+                    lang,
+                    Key::TooLarge,
+                    &[("size", (*size).into()), ("limit", (*limit).into())]
+                )
             ),
             decision.game,
         ),
-        Notice::Help => sender("how to play", help_text(referee), None),
+        Notice::Help => sender(Key::SubjectHowToPlay, help_text(referee, lang), None),
         Notice::WrongAddress { seat } => with_game(game?, referee, |ctx| {
             let seat = ctx.seat(*seat);
             let mut m = notice(
                 &seat.email,
-                "wrong game address",
+                seat.lang,
+                &i18n::text(seat.lang, Key::SubjectWrongAddress, &[]),
                 format!(
-                    "Your message was sent to an address that is not yours for game {}, so it was not played.\n\
-                     Your address for this game is:\n\n    {}\n\nReply to this mail to reach it.\n",
-                    ctx.id, seat.address
+                    "{}\n",
+                    i18n::text(
+                        seat.lang,
+                        Key::WrongAddress,
+                        &[game_arg(ctx.id), ("address", seat.address.as_str().into())]
+                    )
                 ),
                 Some(ctx.id),
                 answering,
@@ -598,48 +749,75 @@ fn notice_mail(
             Some(security_notice(
                 ctx.id,
                 seat,
-                format!(
-                    "A message reached your address for game {} from {from}, which is not your registered address ({}).\n\
-                     It was not played. Moves count only when sent from your registered address.\n\
-                     If it was not you, nothing needs doing; if you think your game address is known to someone else,\n\
-                     ask the organiser for a new one (wildt game rekey).\n",
-                    ctx.id, seat.email
+                i18n::text(
+                    seat.lang,
+                    Key::Stranger,
+                    &[
+                        game_arg(ctx.id),
+                        ("from", from.as_str().into()),
+                        ("registered", seat.email.as_str().into()),
+                    ],
                 ),
             ))
         }),
         Notice::AuthFailed { seat, from, checks } => with_game(game?, referee, |ctx| {
+            let seat = ctx.seat(*seat);
             // What the club's server found, in the player's words.
             let found = match checks {
-                Some(summary) => format!("its checks said: {summary}"),
-                None => "it found no proof of the sender on the message".to_owned(),
+                Some(summary) => i18n::text(
+                    seat.lang,
+                    Key::AuthFoundSummary,
+                    &[("summary", summary.as_str().into())],
+                ),
+                None => i18n::text(seat.lang, Key::AuthFoundNothing, &[]),
             };
             Some(security_notice(
                 ctx.id,
-                ctx.seat(*seat),
-                format!(
-                    "A message for game {} arrived with your address ({from}) as sender, but the club's mail\n\
-                     server could not confirm that it came from you ({found}). It was not played.\n\
-                     If you sent it, check that your provider signs your mail (DKIM) and publishes DMARC;\n\
-                     if you did not, someone tried to move for you.\n",
-                    ctx.id
+                seat,
+                i18n::text(
+                    seat.lang,
+                    Key::AuthFailed,
+                    &[
+                        game_arg(ctx.id),
+                        ("from", from.as_str().into()),
+                        ("found", found.into()),
+                    ],
                 ),
             ))
         }),
         Notice::Unclear { seat, unclear } => with_game(game?, referee, |ctx| {
+            let lang = ctx.lang(*seat);
+            let intro = format!(
+                "{}\n\n{}\n\n{}\n\n",
+                i18n::text(lang, Key::UnclearIntro, &[game_arg(ctx.id)]),
+                i18n::text(
+                    lang,
+                    Key::UnclearFound,
+                    &[("what", explain::unclear(lang, unclear).into())]
+                ),
+                i18n::text(
+                    lang,
+                    Key::UnclearPlease,
+                    &[("number", number_text(ctx.record).into())]
+                ),
+            );
+            let status = explain::status_line(lang, ctx.record);
             let mut m = ctx.mail(
                 *seat,
                 Event::MoveRejected,
-                "not understood",
-                format!(
-                    "Game {}: your message could not be read as one clear command, so nothing was played.\n\n\
-                     What was found: {unclear}.\n\n\
-                     Please reply with only your move in numeric notation, e.g. \"{} 5254\",\n\
-                     or one of: resign, offer draw, accept draw, decline draw, claim draw, status.\n\n{}{}\n",
-                    ctx.id,
-                    MoveNumberText(ctx.record.next_number()),
-                    board_diagram(ctx.record.position()),
-                    status_line(ctx.record),
-                ),
+                &i18n::text(lang, Key::SubjectNotUnderstood, &[]),
+                format!("{intro}{}{status}\n", diagram(lang, ctx.record)),
+            );
+            m.html = Some(
+                GamePage {
+                    lang,
+                    title: &m.subject,
+                    intro: &intro,
+                    record: ctx.record,
+                    viewer: *seat,
+                    outro: &status,
+                }
+                .render(),
             );
             m.in_reply_to = answering.map(str::to_owned);
             Some(m)
@@ -649,11 +827,12 @@ fn notice_mail(
 
 /// A notice to the real player of a seat about a message that was not
 /// theirs; never to the sender, whose From may be forged.
-fn security_notice(game: i64, seat: &Seat, body: String) -> OutMail {
+fn security_notice(game: i64, seat: &Seat, text: String) -> OutMail {
     let mut m = notice(
         &seat.email,
-        "a message was not played",
-        body,
+        seat.lang,
+        &i18n::text(seat.lang, Key::SubjectSecurity, &[]),
+        format!("{text}\n"),
         Some(game),
         None,
     );
@@ -665,6 +844,7 @@ fn security_notice(game: i64, seat: &Seat, body: String) -> OutMail {
 /// A notice outside a game's play, to one address.
 fn notice(
     to: &str,
+    lang: Lang,
     text: &str,
     body: String,
     game: Option<i64>,
@@ -676,6 +856,8 @@ fn notice(
         reply_to: None,
         subject: subject(game, text),
         body,
+        html: None,
+        lang,
         event: Event::Notice,
         game,
         in_reply_to: answering.map(str::to_owned),
@@ -683,29 +865,25 @@ fn notice(
 }
 
 /// The short help sent to mail that reaches the referee without a game address.
-pub fn help_text(referee: &RefereeConfig) -> String {
-    format!(
-        "This is {name} <{addr}>, a correspondence-chess referee.\n\n\
-         Moves are accepted only at your own game address, which looks like\n\
-         {local}+<game>-<key>@{domain} and was sent to you when your game was created.\n\
-         Simply reply to any mail from your game.\n\n\
-         Moves are written in ICCF numeric notation: from-square then to-square,\n\
-         each square as file digit then rank digit (e2-e4 is 5254; castling is the\n\
-         king's move, 5171; a promotion adds 1 queen, 2 rook, 3 bishop, 4 knight).\n\n\
-         Commands: a move, resign, offer draw, accept draw, decline draw, claim draw, status.\n",
-        name = referee.name,
-        addr = referee.address,
-        local = referee.local,
-        domain = referee.domain,
-    )
+pub fn help_text(referee: &RefereeConfig, lang: Lang) -> String {
+    let text = i18n::text(
+        lang,
+        Key::Help,
+        &[
+            ("name", referee.name.as_str().into()),
+            ("address", referee.address.as_str().into()),
+            ("local", referee.local.as_str().into()),
+            ("domain", referee.domain.as_str().into()),
+        ],
+    );
+    format!("{text}\n")
 }
 
 // clock: the day clocks in every game mail, reminders, warnings, forfeits.
 
 /// Both clocks, one line each ("White: 37 days left for moves 11–20");
 /// empty for a game without a time control.
-pub fn clock_lines(lang: crate::i18n::Lang, state: &crate::clock::ClockState) -> String {
-    use crate::i18n::{Arg, Key, color_arg, text};
+pub fn clock_lines(lang: Lang, state: &crate::clock::ClockState) -> String {
     let mut s = String::new();
     for c in [Color::White, Color::Black] {
         let clock = &state.clocks[c];
@@ -714,7 +892,7 @@ pub fn clock_lines(lang: crate::i18n::Lang, state: &crate::clock::ClockState) ->
         };
         let days = Arg::Count(i64::from(left));
         let line = match clock.control_move {
-            Some(to) => text(
+            Some(to) => i18n::text(
                 lang,
                 Key::ClockDaysLeft,
                 &[
@@ -724,7 +902,7 @@ pub fn clock_lines(lang: crate::i18n::Lang, state: &crate::clock::ClockState) ->
                     ("to", Arg::Count(i64::from(to))),
                 ],
             ),
-            None => text(
+            None => i18n::text(
                 lang,
                 Key::ClockDaysLeftOpen,
                 &[("color", color_arg(c)), ("days", days)],
@@ -736,13 +914,15 @@ pub fn clock_lines(lang: crate::i18n::Lang, state: &crate::clock::ClockState) ->
     s
 }
 
-/// Adds the clock lines to every mail about a move of game `game` (the
-/// confirmation, the relay and the rejection), before the board.
-pub fn add_clocks(letters: &mut Letters, game: i64, lines: &str) {
-    if lines.is_empty() {
-        return;
-    }
+/// Adds the clocks, in each reader's language, to every mail about a move
+/// of game `game` (the confirmation, the relay and the rejection), before
+/// the board.
+pub fn add_clocks(letters: &mut Letters, game: i64, state: &crate::clock::ClockState) {
     for m in &mut letters.mails {
+        let lines = clock_lines(m.lang, state);
+        if lines.is_empty() {
+            continue;
+        }
         if m.game == Some(game)
             && matches!(
                 m.event,
@@ -757,35 +937,45 @@ pub fn add_clocks(letters: &mut Letters, game: i64, lines: &str) {
     }
 }
 
+/// A clock mail to the player of `seat`: `text`, both clocks, the position
+/// and how to answer.
+fn clock_mail(
+    game: &GameContext<'_>,
+    seat: Color,
+    subject: Key,
+    text: &str,
+    state: &crate::clock::ClockState,
+) -> OutMail {
+    let lang = game.lang(seat);
+    let to_play = game.record.turn() == seat && !game.record.is_over();
+    game.game_mail(
+        seat,
+        Event::Notice,
+        &i18n::text(lang, subject, &[]),
+        &match clock_lines(lang, state) {
+            // A game without a time control: the notice without clocks.
+            lines if lines.is_empty() => format!("{text}\n\n"),
+            lines => format!("{text}\n\n{lines}\n"),
+        },
+        game.record,
+        &footer(lang, to_play, game.record),
+    )
+}
+
 /// The reminder to the player of `seat`, `days` days after the opponent's
 /// move arrived: the position and both clocks.
 pub fn clock_reminder_mail(
     game: &GameContext<'_>,
     seat: Color,
     days: u32,
-    clocks: &str,
+    state: &crate::clock::ClockState,
 ) -> OutMail {
-    use crate::i18n::{Arg, Key, Lang, text};
-    let lang = Lang::En;
-    let mut body = text(
-        lang,
+    let text = i18n::text(
+        game.lang(seat),
         Key::ClockReminder,
-        &[
-            ("game", game.id.to_string().into()),
-            ("days", Arg::Count(i64::from(days))),
-        ],
+        &[game_arg(game.id), ("days", Arg::Count(i64::from(days)))],
     );
-    body.push_str("\n\n");
-    body.push_str(clocks);
-    body.push('\n');
-    body.push_str(&game.picture(game.record));
-    body.push_str(&footer(true, game.record));
-    game.mail(
-        seat,
-        Event::Notice,
-        &text(lang, Key::SubjectClockReminder, &[]),
-        body,
-    )
+    clock_mail(game, seat, Key::SubjectClockReminder, &text, state)
 }
 
 /// The warning to the player of `seat` that `days_left` days remain.
@@ -793,65 +983,31 @@ pub fn clock_low_time_mail(
     game: &GameContext<'_>,
     seat: Color,
     days_left: u32,
-    clocks: &str,
+    state: &crate::clock::ClockState,
 ) -> OutMail {
-    use crate::i18n::{Arg, Key, Lang, text};
-    let lang = Lang::En;
-    let mut body = text(
-        lang,
+    let text = i18n::text(
+        game.lang(seat),
         Key::ClockLowTime,
         &[
-            ("game", game.id.to_string().into()),
+            game_arg(game.id),
             ("days", Arg::Count(i64::from(days_left))),
         ],
     );
-    body.push_str("\n\n");
-    body.push_str(clocks);
-    body.push('\n');
-    body.push_str(&game.picture(game.record));
-    body.push_str(&footer(true, game.record));
-    game.mail(
-        seat,
-        Event::Notice,
-        &text(lang, Key::SubjectClockLowTime, &[]),
-        body,
-    )
+    clock_mail(game, seat, Key::SubjectClockLowTime, &text, state)
 }
 
-/// A notice to both players of the game: `text` (a leave, a ruling), both
-/// clocks and the position.
+/// A notice to both players of the game: `text(lang)` (a leave, a ruling),
+/// both clocks and the position, each in the reader's language.
 fn clock_notice_pair(
     game: &GameContext<'_>,
-    subject: &str,
-    text: &str,
-    clocks: &str,
+    subject: Key,
+    text: impl Fn(Lang) -> String,
+    state: &crate::clock::ClockState,
 ) -> Vec<OutMail> {
     [Color::White, Color::Black]
         .into_iter()
-        .map(|c| clock_notice(game, c, subject, text, clocks))
+        .map(|c| clock_mail(game, c, subject, &text(game.lang(c)), state))
         .collect()
-}
-
-/// A notice to the player of `to`: `text`, both clocks (none in a game
-/// without a time control) and the position.
-fn clock_notice(
-    game: &GameContext<'_>,
-    to: Color,
-    subject: &str,
-    text: &str,
-    clocks: &str,
-) -> OutMail {
-    let mut body = if clocks.is_empty() {
-        format!("{text}\n\n")
-    } else {
-        format!("{text}\n\n{clocks}\n")
-    };
-    body.push_str(&game.picture(game.record));
-    body.push_str(&footer(
-        game.record.turn() == to && !game.record.is_over(),
-        game.record,
-    ));
-    game.mail(to, Event::Notice, subject, body)
 }
 
 /// What became of a player's leave.
@@ -864,26 +1020,29 @@ pub enum LeaveChange {
     },
 }
 
-/// The sentence telling that the leave of `seat` changed.
-fn leave_change_text(game: &GameContext<'_>, seat: Color, change: LeaveChange) -> String {
-    use crate::i18n::{Key, Lang, color_arg, text};
-    let lang = Lang::En;
+/// The sentence telling that the leave of `seat` changed, in `lang`.
+fn leave_change_text(
+    game: &GameContext<'_>,
+    seat: Color,
+    change: LeaveChange,
+    lang: Lang,
+) -> String {
     match change {
-        LeaveChange::Granted(leave) => text(
+        LeaveChange::Granted(leave) => i18n::text(
             lang,
             Key::ClockLeaveGranted,
             &[
-                ("game", game.id.to_string().into()),
+                game_arg(game.id),
                 ("color", color_arg(seat)),
                 ("from", leave.from.to_string().into()),
                 ("to", leave.to.to_string().into()),
             ],
         ),
-        LeaveChange::Cancelled { from } => text(
+        LeaveChange::Cancelled { from } => i18n::text(
             lang,
             Key::ClockLeaveCancelled,
             &[
-                ("game", game.id.to_string().into()),
+                game_arg(game.id),
                 ("color", color_arg(seat)),
                 ("from", from.to_string().into()),
             ],
@@ -897,14 +1056,13 @@ pub fn leave_changed_mails(
     game: &GameContext<'_>,
     seat: Color,
     change: LeaveChange,
-    clocks: &str,
+    state: &crate::clock::ClockState,
 ) -> Vec<OutMail> {
-    use crate::i18n::{Key, Lang, text};
     clock_notice_pair(
         game,
-        &text(Lang::En, Key::SubjectClockLeave, &[]),
-        &leave_change_text(game, seat, change),
-        clocks,
+        Key::SubjectClockLeave,
+        |lang| leave_change_text(game, seat, change, lang),
+        state,
     )
 }
 
@@ -914,16 +1072,10 @@ pub fn leave_changed_notice(
     game: &GameContext<'_>,
     seat: Color,
     change: LeaveChange,
-    clocks: &str,
+    state: &crate::clock::ClockState,
 ) -> OutMail {
-    use crate::i18n::{Key, Lang, text};
-    clock_notice(
-        game,
-        !seat,
-        &text(Lang::En, Key::SubjectClockLeave, &[]),
-        &leave_change_text(game, seat, change),
-        clocks,
-    )
+    let text = leave_change_text(game, seat, change, game.lang(!seat));
+    clock_mail(game, !seat, Key::SubjectClockLeave, &text, state)
 }
 
 /// Both players told of a ruling that gives `seat` `days` days.
@@ -931,72 +1083,69 @@ pub fn days_given_mails(
     game: &GameContext<'_>,
     seat: Color,
     days: i64,
-    clocks: &str,
+    state: &crate::clock::ClockState,
 ) -> Vec<OutMail> {
-    use crate::i18n::{Arg, Key, Lang, color_arg, text};
-    let lang = Lang::En;
-    let body = text(
-        lang,
-        Key::ClockDaysGiven,
-        &[
-            ("game", game.id.to_string().into()),
-            ("color", color_arg(seat)),
-            ("days", Arg::Count(days)),
-        ],
-    );
-    clock_notice_pair(
-        game,
-        &text(lang, Key::SubjectClockRuling, &[]),
-        &body,
-        clocks,
-    )
+    let text = |lang| {
+        i18n::text(
+            lang,
+            Key::ClockDaysGiven,
+            &[
+                game_arg(game.id),
+                ("color", color_arg(seat)),
+                ("days", Arg::Count(days)),
+            ],
+        )
+    };
+    clock_notice_pair(game, Key::SubjectClockRuling, text, state)
 }
 
 /// Both players told the organiser decided the game, and why.
 pub fn adjudicated_mails(game: &GameContext<'_>, end: GameEnd, reason: &str) -> Vec<OutMail> {
-    use crate::i18n::{Key, Lang, text};
-    let lang = Lang::En;
     [Color::White, Color::Black]
         .into_iter()
         .map(|c| {
-            let mut body = text(
+            let lang = game.lang(c);
+            let text = i18n::text(
                 lang,
                 Key::ClockAdjudicated,
                 &[
-                    ("game", game.id.to_string().into()),
+                    game_arg(game.id),
                     ("result", end.result.as_str().into()),
                     ("reason", reason.into()),
                 ],
             );
-            body.push_str("\n\n");
-            body.push_str(&game.picture(game.record));
-            game.mail(
+            game.game_mail(
                 c,
                 Event::GameOver,
-                &format!("game over {}", end.result),
-                body,
+                &i18n::text(
+                    lang,
+                    Key::SubjectGameOver,
+                    &[("result", end.result.as_str().into())],
+                ),
+                &format!("{text}\n\n"),
+                game.record,
+                "",
             )
         })
         .collect()
 }
 
 /// Why a request for leave was refused, in the player's words.
-pub fn leave_refusal_text(lang: crate::i18n::Lang, why: &crate::clock::LeaveRefusal) -> String {
+pub fn leave_refusal_text(lang: Lang, why: &crate::clock::LeaveRefusal) -> String {
     use crate::clock::LeaveRefusal as R;
-    use crate::i18n::{Arg, Key, text};
     let d = |d: crate::clock::Date| Arg::from(d.to_string().as_str());
     match why {
-        R::EndsBeforeStart { from, to } => text(
+        R::EndsBeforeStart { from, to } => i18n::text(
             lang,
             Key::ClockLeaveWhyEndsBeforeStart,
             &[("from", d(*from)), ("to", d(*to))],
         ),
-        R::StartsInThePast { from, today } => text(
+        R::StartsInThePast { from, today } => i18n::text(
             lang,
             Key::ClockLeaveWhyInPast,
             &[("from", d(*from)), ("today", d(*today))],
         ),
-        R::Overlaps { existing } => text(
+        R::Overlaps { existing } => i18n::text(
             lang,
             Key::ClockLeaveWhyOverlaps,
             &[("from", d(existing.from)), ("to", d(existing.to))],
@@ -1006,7 +1155,7 @@ pub fn leave_refusal_text(lang: crate::i18n::Lang, why: &crate::clock::LeaveRefu
             asked,
             remaining,
             allowance,
-        } => text(
+        } => i18n::text(
             lang,
             Key::ClockLeaveWhyExceeds,
             &[
@@ -1027,21 +1176,20 @@ pub fn leave_refused_mail(
     why: Option<&crate::clock::LeaveRefusal>,
     answering: Option<&str>,
 ) -> OutMail {
-    use crate::i18n::{Key, Lang, text};
-    let lang = Lang::En;
+    let lang = game.lang(seat);
     let why = match why {
         Some(w) => leave_refusal_text(lang, w),
-        None => text(lang, Key::ClockLeaveWhyUnclear, &[]),
+        None => i18n::text(lang, Key::ClockLeaveWhyUnclear, &[]),
     };
-    let body = text(
+    let body = i18n::text(
         lang,
         Key::ClockLeaveRefused,
-        &[("game", game.id.to_string().into()), ("why", why.into())],
+        &[game_arg(game.id), ("why", why.into())],
     );
     let mut m = game.mail(
         seat,
         Event::Notice,
-        &text(lang, Key::SubjectClockLeave, &[]),
+        &i18n::text(lang, Key::SubjectClockLeave, &[]),
         format!("{body}\n"),
     );
     m.in_reply_to = answering.map(str::to_owned);
@@ -1054,17 +1202,12 @@ pub fn nothing_to_cancel_mail(
     seat: Color,
     answering: Option<&str>,
 ) -> OutMail {
-    use crate::i18n::{Key, Lang, text};
-    let lang = Lang::En;
-    let body = text(
-        lang,
-        Key::ClockLeaveNothingToCancel,
-        &[("game", game.id.to_string().into())],
-    );
+    let lang = game.lang(seat);
+    let body = i18n::text(lang, Key::ClockLeaveNothingToCancel, &[game_arg(game.id)]);
     let mut m = game.mail(
         seat,
         Event::Notice,
-        &text(lang, Key::SubjectClockLeave, &[]),
+        &i18n::text(lang, Key::SubjectClockLeave, &[]),
         format!("{body}\n"),
     );
     m.in_reply_to = answering.map(str::to_owned);
@@ -1074,7 +1217,7 @@ pub fn nothing_to_cancel_mail(
 /// The game-over mails to both players when the game ended without a
 /// message (a time forfeit decided by the referee's clock, a ruling).
 pub fn game_over_mails(game: &GameContext<'_>, after: &Record, end: GameEnd) -> Vec<OutMail> {
-    game_over(game, after, end)
+    game_over(game, after, end, |_| String::new())
 }
 
 #[cfg(test)]

@@ -358,3 +358,7 @@ subject-event-withdrawal = { $event }: hráč odstoupil
 event-withdrawal-forfeit = { $opponent } odstoupil z { $event }. Vaše partie { $game } s tímto hráčem se počítá jako vaše výhra kontumačně; je ukončena.
 event-withdrawal-annulled = { $opponent } odstoupil z { $event } dříve, než dohrál polovinu svých partií; jeho nedohrané partie se anulují. Vaše partie { $game } s tímto hráčem se nepočítá nikomu; je ukončena.
 event-standing = Pořadí v { $event }: místo { $rank } z { $players }, body: { $points }, dohrané partie: { $played }.
+
+## A greeting when the player's name is known
+
+greeting = Dobrý den, { $name },

@@ -355,3 +355,7 @@ subject-event-withdrawal = { $event }: ein Spieler hat sich zurückgezogen
 event-withdrawal-forfeit = { $opponent } hat sich aus { $event } zurückgezogen. Ihre Partie { $game } gegen diesen Spieler wird kampflos als Sieg für Sie gewertet; sie ist beendet.
 event-withdrawal-annulled = { $opponent } hat sich aus { $event } zurückgezogen, bevor die Hälfte seiner Partien beendet war; seine offenen Partien werden annulliert. Ihre Partie { $game } gegen diesen Spieler zählt für niemanden; sie ist beendet.
 event-standing = Stand in { $event }: Platz { $rank } von { $players }, Punkte: { $points }, beendete Partien: { $played }.
+
+## A greeting when the player's name is known
+
+greeting = Hallo { $name },

@@ -353,3 +353,7 @@ subject-event-withdrawal = { $event }: a player withdrew
 event-withdrawal-forfeit = { $opponent } has withdrawn from { $event }. Your game { $game } against them is scored as a win for you by forfeit; it is over.
 event-withdrawal-annulled = { $opponent } has withdrawn from { $event } having finished fewer than half of their games, so their unfinished games are annulled. Your game { $game } against them counts for neither side; it is over.
 event-standing = Standing in { $event }: place { $rank } of { $players }, points: { $points }, games finished: { $played }.
+
+## A greeting when the player's name is known
+
+greeting = Hello { $name },

@@ -346,3 +346,7 @@ subject-event-withdrawal = { $event }: un jugador se ha retirado
 event-withdrawal-forfeit = { $opponent } se ha retirado de { $event }. Su partida { $game } contra este jugador se cuenta como ganada por usted por incomparecencia; ha terminado.
 event-withdrawal-annulled = { $opponent } se ha retirado de { $event } sin terminar la mitad de sus partidas; sus partidas pendientes se anulan. Su partida { $game } contra este jugador no cuenta para nadie; ha terminado.
 event-standing = Clasificación en { $event }: puesto { $rank } de { $players }, puntos: { $points }, partidas terminadas: { $played }.
+
+## A greeting when the player's name is known
+
+greeting = Hola, { $name }:

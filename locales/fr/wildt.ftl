@@ -350,3 +350,7 @@ subject-event-withdrawal = { $event } : un joueur s'est retiré
 event-withdrawal-forfeit = { $opponent } s'est retiré de { $event }. Votre partie { $game } contre ce joueur est comptée comme gagnée par forfait ; elle est terminée.
 event-withdrawal-annulled = { $opponent } s'est retiré de { $event } avant d'avoir terminé la moitié de ses parties ; ses parties en cours sont annulées. Votre partie { $game } contre ce joueur ne compte pour personne ; elle est terminée.
 event-standing = Classement dans { $event } : place { $rank } sur { $players }, points : { $points }, parties terminées : { $played }.
+
+## A greeting when the player's name is known
+
+greeting = Bonjour { $name },

@@ -346,3 +346,7 @@ subject-event-withdrawal = { $event }: un giocatore si è ritirato
 event-withdrawal-forfeit = { $opponent } si è ritirato da { $event }. La sua partita { $game } contro questo giocatore è vinta da lei per forfait; è terminata.
 event-withdrawal-annulled = { $opponent } si è ritirato da { $event } prima di terminare metà delle sue partite; le sue partite in corso sono annullate. La sua partita { $game } contro questo giocatore non conta per nessuno; è terminata.
 event-standing = Classifica in { $event }: posto { $rank } su { $players }, punti: { $points }, partite terminate: { $played }.
+
+## A greeting when the player's name is known
+
+greeting = Buongiorno { $name },

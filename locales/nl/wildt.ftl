@@ -353,3 +353,7 @@ subject-event-withdrawal = { $event }: een speler heeft zich teruggetrokken
 event-withdrawal-forfeit = { $opponent } heeft zich teruggetrokken uit { $event }. Uw partij { $game } tegen deze speler telt als reglementaire winst voor u; ze is afgelopen.
 event-withdrawal-annulled = { $opponent } heeft zich teruggetrokken uit { $event } voordat de helft van de partijen was beëindigd; de lopende partijen worden geannuleerd. Uw partij { $game } tegen deze speler telt voor niemand; ze is afgelopen.
 event-standing = Stand in { $event }: plaats { $rank } van { $players }, punten: { $points }, beëindigde partijen: { $played }.
+
+## A greeting when the player's name is known
+
+greeting = Beste { $name },

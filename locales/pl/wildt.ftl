@@ -356,3 +356,7 @@ subject-event-withdrawal = { $event }: zawodnik wycofał się
 event-withdrawal-forfeit = { $opponent } wycofał się z { $event }. Twoja partia { $game } z tym zawodnikiem jest zaliczona jako twoja wygrana walkowerem; jest zakończona.
 event-withdrawal-annulled = { $opponent } wycofał się z { $event }, zanim zakończył połowę swoich partii; jego nieukończone partie są anulowane. Twoja partia { $game } z tym zawodnikiem nie liczy się dla nikogo; jest zakończona.
 event-standing = Tabela { $event }: miejsce { $rank } z { $players }, punkty: { $points }, zakończone partie: { $played }.
+
+## A greeting when the player's name is known
+
+greeting = Dzień dobry, { $name },

@@ -346,3 +346,7 @@ subject-event-withdrawal = { $event }: um jogador desistiu
 event-withdrawal-forfeit = { $opponent } desistiu de { $event }. A sua partida { $game } contra este jogador conta como vitória sua por W.O.; terminou.
 event-withdrawal-annulled = { $opponent } desistiu de { $event } antes de terminar metade das suas partidas; as partidas em curso são anuladas. A sua partida { $game } contra este jogador não conta para ninguém; terminou.
 event-standing = Classificação em { $event }: lugar { $rank } de { $players }, pontos: { $points }, partidas terminadas: { $played }.
+
+## A greeting when the player's name is known
+
+greeting = Olá, { $name },

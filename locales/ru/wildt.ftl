@@ -362,3 +362,7 @@ subject-event-withdrawal = { $event }: участник выбыл
 event-withdrawal-forfeit = { $opponent } выбыл из { $event }. Ваша партия { $game } с этим участником засчитана вам как победа из-за неявки; она окончена.
 event-withdrawal-annulled = { $opponent } выбыл из { $event }, не доиграв половины своих партий; его неоконченные партии аннулируются. Ваша партия { $game } с этим участником не засчитывается никому; она окончена.
 event-standing = Положение в { $event }: место { $rank } из { $players }, очки: { $points }, сыграно партий: { $played }.
+
+## A greeting when the player's name is known
+
+greeting = Здравствуйте, { $name }!

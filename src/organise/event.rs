@@ -22,9 +22,6 @@ use crate::reply::{Event, OutMail};
 use crate::store::events::{self, StoredEvent};
 use crate::store::{Store, StoreError, StoredGame, games, now_secs, outbox};
 
-/// Mails are written in English until players carry a language.
-const LANG: Lang = Lang::En;
-
 /// A section to create.
 pub struct NewEvent<'a> {
     pub name: &'a str,
@@ -107,7 +104,10 @@ pub async fn create_event(
                     })
                 })
                 .collect();
-            let mail = event_welcome(LANG, new.name, new.players.len(), player, &lines);
+            let lang = crate::store::players::lang(&mut tx, &player.email)
+                .await?
+                .map_or(Lang::En, |(l, _)| l);
+            let mail = event_welcome(lang, new.name, new.players.len(), player, &lines);
             let r =
                 render(&mail, referee, None, &[]).map_err(|source| OrganiseError::Unwritable {
                     to: mail.to.clone(),
@@ -177,7 +177,7 @@ pub async fn withdraw_player(
             &g.view.white
         };
         let mail = withdrawal_notice(
-            LANG,
+            opponent.lang,
             &state.event.name,
             game_id,
             &Player {
@@ -220,10 +220,8 @@ pub async fn add_standing(
     let table = crosstable(&event.players, &events::games(&mut *conn, id).await?)?;
     for mail in mails.iter_mut().filter(|m| m.event == Event::GameOver) {
         if let Some(row) = table.row_of(&mail.to) {
-            mail.body.push('\n');
-            mail.body
-                .push_str(&standing_line(LANG, &event.name, row, event.players.len()));
-            mail.body.push('\n');
+            let line = standing_line(mail.lang, &event.name, row, event.players.len());
+            mail.body.push_str(&format!("\n{line}\n"));
         }
     }
     Ok(())

@@ -70,8 +70,8 @@ pub(super) fn amend(
     let (Some(seat), Some(view)) = (decision.seat, game) else {
         return;
     };
-    let lang = Lang::En;
     with_game(view, referee, |ctx| {
+        let lang = ctx.lang(seat);
         if let Some(change) = &decision.conditional {
             let moved = matches!(decision.verdict, Some(Verdict::Moved { .. }));
             let note = set_text(lang, change, moved);
@@ -101,13 +101,14 @@ pub(super) fn amend(
             {
                 mails.remove(i);
             }
-            mails.extend(prepared_mails(ctx, p, &before, lang));
+            mails.extend(prepared_mails(ctx, p, &before));
             before = p.after.clone();
         }
         for c in [Color::White, Color::Black] {
             let Fate::Clear(why) = sequel.fate.get(c) else {
                 continue;
             };
+            let lang = ctx.lang(c);
             let note = match why {
                 Cleared::OffTree { number, opponent } => text(
                     lang,
@@ -149,19 +150,21 @@ fn set_mail(
     answering: Option<&str>,
 ) -> OutMail {
     let record = ctx.record;
-    let mut body = format!(
-        "{}\n\n{note}\n{}",
-        text(lang, Key::CondIntro, &[("game", ctx.id.to_string().into())]),
-        ctx.picture(record)
-    );
-    if record.end.is_none() {
-        body.push_str(&footer(record.turn() == seat, record));
-    }
-    let mut m = ctx.mail(
+    let outro = if record.end.is_none() {
+        footer(lang, record.turn() == seat, record)
+    } else {
+        String::new()
+    };
+    let mut m = ctx.game_mail(
         seat,
         Event::Notice,
         &text(lang, Key::CondSubject, &[]),
-        body,
+        &format!(
+            "{}\n\n{note}\n",
+            text(lang, Key::CondIntro, &[("game", ctx.id.to_string().into())])
+        ),
+        record,
+        &outro,
     );
     m.in_reply_to = answering.map(str::to_owned);
     m
@@ -170,12 +173,8 @@ fn set_mail(
 /// The mails of one prepared answer: the verdict's own mails, the player's
 /// told which move it answered and what remains, the opponent that it was
 /// prepared.
-fn prepared_mails(
-    ctx: &GameContext<'_>,
-    p: &Prepared,
-    before: &Record,
-    lang: Lang,
-) -> Vec<OutMail> {
+fn prepared_mails(ctx: &GameContext<'_>, p: &Prepared, before: &Record) -> Vec<OutMail> {
+    let lang = ctx.lang(p.seat);
     let mut mails = verdict_mails(ctx, p.seat, &p.verdict, &p.after, None);
     let (number, opponent) = (
         before.number_of_ply(before.plies().len().saturating_sub(1)),
@@ -227,6 +226,7 @@ fn prepared_mails(
             body.push_str(&m.body);
             m.body = body;
         } else if &m.to == theirs && m.event == Event::OpponentMoved {
+            let lang = ctx.lang(!p.seat);
             insert_after_first_line(&mut m.body, &text(lang, Key::CondRelayPrepared, &[]));
         }
     }

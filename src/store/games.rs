@@ -9,6 +9,7 @@ use sqlx::{Row, SqliteConnection};
 use super::{StoreError, now_secs};
 use crate::decide::{GameView, Player};
 use crate::game::{GameEnd, GameResult, Record, Termination};
+use crate::i18n::Lang;
 use crate::notation::IccfMove;
 
 /// A game as stored, with its replayed record.
@@ -112,8 +113,13 @@ pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
 /// The game `id` with its record replayed from its moves, if it exists.
 pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredGame>, StoreError> {
     let Some(row) = sqlx::query(
-        "SELECT white_email, black_email, white_key, black_key, start_fen, event, result, termination, draw_offer, thread_root, created_at, white_name, black_name
-         FROM games WHERE id = ?",
+        "SELECT g.white_email, g.black_email, g.white_key, g.black_key, g.start_fen, g.event,
+                g.result, g.termination, g.draw_offer, g.thread_root, g.created_at,
+                g.white_name, g.black_name, pw.lang, pb.lang
+         FROM games g
+         LEFT JOIN players pw ON pw.email = lower(g.white_email)
+         LEFT JOIN players pb ON pb.email = lower(g.black_email)
+         WHERE g.id = ?",
     )
     .bind(id)
     .fetch_optional(&mut *conn)
@@ -151,6 +157,11 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
             termination,
         });
     }
+    // A player with no language chosen or guessed reads English.
+    let lang_of = |code: Option<String>| match code {
+        Some(c) => Lang::from_code(&c).ok_or_else(|| bad(&c)),
+        None => Ok(Lang::En),
+    };
     let offer: Option<String> = row.get(8);
     record.draw_offer = match offer {
         Some(o) => Some(color_parse(&o).ok_or_else(|| bad(&o))?),
@@ -163,11 +174,13 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
                 email: row.get(0),
                 name: row.get(11),
                 key: row.get(2),
+                lang: lang_of(row.get(13))?,
             },
             black: Player {
                 email: row.get(1),
                 name: row.get(12),
                 key: row.get(3),
+                lang: lang_of(row.get(14))?,
             },
             record,
         },

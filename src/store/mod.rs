@@ -11,6 +11,7 @@ pub mod events;
 pub mod games;
 pub mod messages;
 pub mod outbox;
+pub mod players;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -41,6 +42,8 @@ pub enum StoreError {
     Crosstable(#[from] crate::event::CrosstableError),
     #[error("game {game}: stored value `{value}` is not valid")]
     BadValue { game: i64, value: String },
+    #[error("player {email}: stored value `{value}` is not valid")]
+    BadPlayer { email: String, value: String },
 }
 
 pub use crate::now::now_secs;

@@ -687,7 +687,8 @@ fn status_after_the_end_is_answered_with_the_final_position_and_result() {
     let intake = wildt::intake::read(raw.as_bytes(), &rules.intake);
     let d = decide(&intake, Some(&view), Recent::default(), &rules, None);
     assert_eq!(d.outcome, Outcome::Status, "{}", d.detail);
-    let mails = wildt::reply::write(&d, &intake, Some(&view), &referee()).mails;
+    let mails =
+        wildt::reply::write(&d, &intake, Some(&view), &referee(), wildt::i18n::Lang::En).mails;
     assert_eq!(mails.len(), 1);
     assert!(
         mails[0].body.contains("Game over: 0-1 (checkmate)"),

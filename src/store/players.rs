@@ -1,0 +1,91 @@
+//! The players table: each player's language, keyed by the lower-cased
+//! address. [IO]
+
+use sqlx::{Row, SqliteConnection};
+
+use super::{StoreError, now_secs};
+use crate::i18n::Lang;
+
+/// How a player's language was chosen; a weaker source never overrides a
+/// stronger one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LangSource {
+    /// Guessed from a mail's command words or `Content-Language`.
+    Guess,
+    /// The player's own "language: …" command.
+    Mail,
+    /// The organiser (`game new --white-lang`, `player set --lang`).
+    Organiser,
+}
+
+impl LangSource {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LangSource::Guess => "guess",
+            LangSource::Mail => "mail",
+            LangSource::Organiser => "organiser",
+        }
+    }
+
+    fn parse(s: &str) -> Option<LangSource> {
+        [LangSource::Guess, LangSource::Mail, LangSource::Organiser]
+            .into_iter()
+            .find(|l| l.as_str() == s)
+    }
+}
+
+/// The key of the table: addresses compare without (ASCII) case, as
+/// SQLite's `lower()` in the game lookup does.
+pub fn key(email: &str) -> String {
+    email.trim().to_ascii_lowercase()
+}
+
+/// The stored language of `email` and how it was chosen, if any.
+pub async fn lang(
+    conn: &mut SqliteConnection,
+    email: &str,
+) -> Result<Option<(Lang, LangSource)>, StoreError> {
+    let row = sqlx::query("SELECT lang, lang_source FROM players WHERE email = ?")
+        .bind(key(email))
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let (lang, source): (String, String) = (row.get(0), row.get(1));
+    let bad = |value: &str| StoreError::BadPlayer {
+        email: key(email),
+        value: value.to_owned(),
+    };
+    Ok(Some((
+        Lang::from_code(&lang).ok_or_else(|| bad(&lang))?,
+        LangSource::parse(&source).ok_or_else(|| bad(&source))?,
+    )))
+}
+
+/// Stores `lang` for `email` unless a stronger source chose one already.
+/// Returns whether the stored language is now `lang` from `source`.
+pub async fn set_lang(
+    conn: &mut SqliteConnection,
+    email: &str,
+    lang: Lang,
+    source: LangSource,
+) -> Result<bool, StoreError> {
+    if let Some((_, stored)) = self::lang(conn, email).await?
+        && stored > source
+    {
+        return Ok(false);
+    }
+    sqlx::query(
+        "INSERT INTO players (email, lang, lang_source, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (email) DO UPDATE SET lang = excluded.lang,
+             lang_source = excluded.lang_source, updated_at = excluded.updated_at",
+    )
+    .bind(key(email))
+    .bind(lang.code())
+    .bind(source.as_str())
+    .bind(now_secs())
+    .execute(&mut *conn)
+    .await?;
+    Ok(true)
+}
