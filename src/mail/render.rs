@@ -1,10 +1,13 @@
 //! Turns a reply (plain data) into RFC 5322 bytes with lettre's builder: the
 //! headers players filter and thread on, and a fixed Message-ID, so a resend
-//! after a crash is the very same mail. [no IO, but at the edge: uses lettre]
+//! after a crash is the very same mail. A mail with an HTML part becomes
+//! `multipart/alternative`: the text part first (what a text-only client
+//! shows), the HTML part last (what a client that can prefers).
+//! [no IO, but at the edge: uses lettre]
 
 use lettre::Message;
-use lettre::message::Mailbox;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, MultiPart, SinglePart};
 
 use crate::config::RefereeConfig;
 use crate::keys::new_key;
@@ -121,12 +124,78 @@ pub fn render(
             game.to_string(),
         ));
     }
-    let message = builder
-        .header(ContentType::TEXT_PLAIN)
-        .body(mail.body.clone())?;
+    builder = builder.raw_header(HeaderValue::new(
+        HeaderName::new_from_ascii_str("Content-Language"),
+        mail.lang.code().to_owned(),
+    ));
+    let message = match &mail.html {
+        Some(html) => builder.multipart(
+            MultiPart::alternative()
+                .singlepart(SinglePart::plain(mail.body.clone()))
+                .singlepart(SinglePart::html(html.clone())),
+        )?,
+        None => builder
+            .header(ContentType::TEXT_PLAIN)
+            .body(mail.body.clone())?,
+    };
     Ok(Rendered {
         message_id,
         to: mail.to.clone(),
         raw: message.formatted(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use mail_parser::MessageParser;
+
+    use super::*;
+    use crate::i18n::Lang;
+    use crate::reply::Event;
+
+    fn mail(html: Option<&str>) -> OutMail {
+        OutMail {
+            to: "anna@example.org".to_owned(),
+            reply_to: None,
+            subject: "[wildt #17] Stellung".to_owned(),
+            body: "Partie 17: die Stellung jetzt.\n".to_owned(),
+            html: html.map(str::to_owned),
+            lang: Lang::De,
+            event: Event::Notice,
+            game: Some(17),
+            in_reply_to: None,
+        }
+    }
+
+    #[test]
+    fn a_mail_with_html_is_multipart_alternative_text_first() {
+        let html = "<!DOCTYPE html><html lang=\"de\"><body><p>Brett</p></body></html>";
+        let r = render(&mail(Some(html)), &crate::fixtures::referee(), None, &[]).unwrap();
+        let parsed = MessageParser::default().parse(&r.raw).unwrap();
+        let raw = String::from_utf8_lossy(&r.raw);
+        assert!(raw.contains("Content-Type: multipart/alternative"), "{raw}");
+        assert_eq!(
+            parsed
+                .body_text(0)
+                .map(|t| t.replace("\r\n", "\n"))
+                .as_deref(),
+            Some("Partie 17: die Stellung jetzt.\n")
+        );
+        assert!(parsed.body_html(0).unwrap().contains("<p>Brett</p>"));
+        assert!(raw.contains("Content-Language: de"), "{raw}");
+        // A text-only client shows the first alternative: the text part.
+        let text_at = raw.find("text/plain").unwrap();
+        assert!(text_at < raw.find("text/html").unwrap());
+    }
+
+    #[test]
+    fn a_mail_without_html_stays_plain_text() {
+        let r = render(&mail(None), &crate::fixtures::referee(), None, &[]).unwrap();
+        let raw = String::from_utf8_lossy(&r.raw);
+        assert!(raw.contains("Content-Type: text/plain"), "{raw}");
+        assert!(
+            !raw.contains("multipart") && !raw.contains("text/html"),
+            "{raw}"
+        );
+    }
 }
