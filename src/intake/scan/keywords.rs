@@ -16,7 +16,7 @@ use super::{Around, Findings, short};
 #[rustfmt::skip]
 pub(super) const NEGATIONS: &[&str] = &[
     "not", "never", "nicht", "nie", "niemals", "pas", "jamais", "nunca", "non", "niet", "nooit",
-    "cannot",
+    "cannot", "não", "nie", "не", "nee",
 ];
 
 /// Words a move line may hold besides moves and numbers (lower-cased).
@@ -73,6 +73,8 @@ const FILLERS: &[&str] = &[
     "i", "a", "the", "you", "your", "to", "ich", "ein", "einen", "das", "die", "der",
     "dir", "je", "te", "vous", "la", "le", "une", "yo", "me", "las", "unas", "hereby",
     "hiermit", "please", "bitte", "dein", "deinen", "ihr", "ihren", "votre",
+    // the speaker and articles of Italian, Dutch, Portuguese, Polish, Czech, Russian
+    "io", "ik", "eu", "ja", "já", "я", "een", "het", "o", "um", "uma",
 ];
 
 /// The name a command word is reported under when a text mixes commands.
@@ -104,6 +106,20 @@ const PHRASES: &[(&[&str], Command)] = &[
     (&["nulle", "acceptée"], Command::AcceptDraw),
     (&["acepto", "tablas"], Command::AcceptDraw),
     (&["tablas", "aceptadas"], Command::AcceptDraw),
+    (&["accetto", "patta"], Command::AcceptDraw),
+    (&["patta", "accettata"], Command::AcceptDraw),
+    (&["neem", "remise", "aan"], Command::AcceptDraw),
+    (&["accepteer", "remise"], Command::AcceptDraw),
+    (&["remise", "aangenomen"], Command::AcceptDraw),
+    (&["remise", "geaccepteerd"], Command::AcceptDraw),
+    (&["aceito", "empate"], Command::AcceptDraw),
+    (&["empate", "aceito"], Command::AcceptDraw),
+    (&["przyjmuję", "remis"], Command::AcceptDraw),
+    (&["remis", "przyjęty"], Command::AcceptDraw),
+    (&["přijímám", "remízu"], Command::AcceptDraw),
+    (&["remíza", "přijata"], Command::AcceptDraw),
+    (&["принимаю", "ничью"], Command::AcceptDraw),
+    (&["ничья", "принята"], Command::AcceptDraw),
     // decline
     (&["decline", "draw"], Command::DeclineDraw),
     (&["decline", "draw", "offer"], Command::DeclineDraw),
@@ -118,6 +134,19 @@ const PHRASES: &[(&[&str], Command)] = &[
     (&["rechazo", "tablas"], Command::DeclineDraw),
     (&["no", "tablas"], Command::DeclineDraw),
     (&["tablas", "rechazadas"], Command::DeclineDraw),
+    (&["rifiuto", "patta"], Command::DeclineDraw),
+    (&["patta", "rifiutata"], Command::DeclineDraw),
+    (&["weiger", "remise"], Command::DeclineDraw),
+    (&["remise", "geweigerd"], Command::DeclineDraw),
+    (&["geen", "remise"], Command::DeclineDraw),
+    (&["recuso", "empate"], Command::DeclineDraw),
+    (&["empate", "recusado"], Command::DeclineDraw),
+    (&["odrzucam", "remis"], Command::DeclineDraw),
+    (&["remis", "odrzucony"], Command::DeclineDraw),
+    (&["odmítám", "remízu"], Command::DeclineDraw),
+    (&["remíza", "odmítnuta"], Command::DeclineDraw),
+    (&["отклоняю", "ничью"], Command::DeclineDraw),
+    (&["ничья", "отклонена"], Command::DeclineDraw),
     // claim
     (&["claim", "draw"], Command::ClaimDraw),
     (&["claims", "draw"], Command::ClaimDraw),
@@ -126,6 +155,15 @@ const PHRASES: &[(&[&str], Command)] = &[
     (&["reklamiere", "remis"], Command::ClaimDraw),
     (&["réclame", "nulle"], Command::ClaimDraw),
     (&["reclamo", "tablas"], Command::ClaimDraw),
+    (&["richiedo", "patta"], Command::ClaimDraw),
+    (&["reclamo", "patta"], Command::ClaimDraw),
+    (&["claim", "remise"], Command::ClaimDraw),
+    (&["remise", "claimen"], Command::ClaimDraw),
+    (&["reivindico", "empate"], Command::ClaimDraw),
+    (&["reclamo", "empate"], Command::ClaimDraw),
+    (&["reklamuję", "remis"], Command::ClaimDraw),
+    (&["reklamuji", "remízu"], Command::ClaimDraw),
+    (&["требую", "ничью"], Command::ClaimDraw),
     // offer
     (&["offer", "draw"], Command::OfferDraw),
     (&["offers", "draw"], Command::OfferDraw),
@@ -140,6 +178,22 @@ const PHRASES: &[(&[&str], Command)] = &[
     (&["nulle", "?"], Command::OfferDraw),
     (&["ofrezco", "tablas"], Command::OfferDraw),
     (&["tablas", "?"], Command::OfferDraw),
+    (&["propongo", "patta"], Command::OfferDraw),
+    (&["offro", "patta"], Command::OfferDraw),
+    (&["patta", "?"], Command::OfferDraw),
+    (&["bied", "remise", "aan"], Command::OfferDraw),
+    (&["remise", "aanbieden"], Command::OfferDraw),
+    (&["remise", "?"], Command::OfferDraw),
+    (&["proponho", "empate"], Command::OfferDraw),
+    (&["ofereço", "empate"], Command::OfferDraw),
+    (&["empate", "?"], Command::OfferDraw),
+    (&["proponuję", "remis"], Command::OfferDraw),
+    (&["nabízím", "remízu"], Command::OfferDraw),
+    (&["remíza", "?"], Command::OfferDraw),
+    (&["remízu", "?"], Command::OfferDraw),
+    (&["предлагаю", "ничью"], Command::OfferDraw),
+    (&["ничья", "?"], Command::OfferDraw),
+    (&["ничью", "?"], Command::OfferDraw),
     // resign
     (&["resign"], Command::Resign),
     (&["resigns"], Command::Resign),
@@ -150,6 +204,19 @@ const PHRASES: &[(&[&str], Command)] = &[
     (&["abandonne"], Command::Resign),
     (&["abandono"], Command::Resign),
     (&["rindo"], Command::Resign),
+    (&["abbandono"], Command::Resign),
+    (&["arrendo"], Command::Resign),
+    (&["opgeven"], Command::Resign),
+    (&["geef", "op"], Command::Resign),
+    (&["geef", "partij", "op"], Command::Resign),
+    (&["desisto"], Command::Resign),
+    (&["poddaję", "się"], Command::Resign),
+    (&["poddaję"], Command::Resign),
+    (&["poddaję", "partię"], Command::Resign),
+    (&["vzdávám"], Command::Resign),
+    (&["vzdávám", "se"], Command::Resign),
+    (&["vzdávám", "partii"], Command::Resign),
+    (&["сдаюсь"], Command::Resign),
     // status: only on a line of its own (see `read_line`)
     (&["show", "board"], Command::Status),
     (&["status"], Command::Status),
@@ -158,12 +225,20 @@ const PHRASES: &[(&[&str], Command)] = &[
     (&["stellung"], Command::Status),
     (&["échiquier"], Command::Status),
     (&["tablero"], Command::Status),
+    (&["scacchiera"], Command::Status),
+    (&["stelling"], Command::Status),
+    (&["bord"], Command::Status),
+    (&["tabuleiro"], Command::Status),
+    (&["szachownica"], Command::Status),
+    (&["šachovnice"], Command::Status),
+    (&["доска"], Command::Status),
 ];
 
 /// Draw words that alone do not say offer, accept or decline.
 #[rustfmt::skip]
 const VAGUE_DRAW: &[&str] = &[
-    "draw", "remis", "nulle", "tablas",
+    "draw", "remis", "nulle", "tablas", "patta", "remise", "empate", "remíza", "remízu", "ничья",
+    "ничью",
 ];
 
 pub(super) fn is_keyword_word(w: &str) -> bool {
@@ -188,10 +263,13 @@ const NOT_A_STATEMENT: &[&str] = &[
     // conditions
     "if", "unless", "otherwise", "whether", "when", "once", "until", "wenn", "falls", "sofern",
     "sonst", "ob", "bevor", "si", "sinon", "quand", "lorsque", "se", "als", "tenzij", "mits",
-    "hvis", "om", "jos",
+    "hvis", "om", "jos", "qualora", "caso", "jeśli", "jeżeli", "gdy", "jestli", "pokud",
+    "když", "если", "когда",
     // reported speech
     "said", "says", "say", "wrote", "writes", "write", "told", "tell", "sagte", "sagt", "sagen",
-    "schrieb", "schreibt", "meinte", "dit", "écrit", "dijo", "dice", "escribió",
+    "schrieb", "schreibt", "meinte", "dit", "écrit", "dijo", "dice", "escribió", "detto",
+    "scritto", "scrisse", "zei", "schreef", "disse", "escreveu", "powiedział", "napisał",
+    "řekl", "napsal", "сказал", "написал",
 ];
 
 /// The only words besides the phrase itself that the clause of a command that
@@ -201,13 +279,15 @@ const NOT_A_STATEMENT: &[&str] = &[
 #[rustfmt::skip]
 const STATEMENT_WORDS: &[&str] = &[
     // the speaker
-    "i", "ich", "je", "yo", "me", "io", "ik", "jeg", "jag", "minä",
+    "i", "ich", "je", "yo", "me", "io", "ik", "jeg", "jag", "minä", "eu", "ja", "já", "я",
     // articles and determiners
     "a", "an", "the", "this", "my", "der", "die", "das", "den", "dem", "ein", "eine", "einen",
     "diese", "dieses", "meine", "la", "le", "les", "l", "un", "une", "cette", "ma", "el", "los",
-    "las", "una", "esta", "mi", "il", "lo", "questa", "het", "de", "deze", "mijn",
+    "las", "una", "esta", "mi", "il", "lo", "questa", "het", "de", "deze", "mijn", "een", "o",
+    "um", "uma", "tuto", "tę", "эту",
     // the game
     "game", "partie", "spiel", "partida", "partita", "match", "hiermit", "hereby", "herewith",
+    "partij", "partię", "partii", "партию", "nu", "agora", "teraz", "teď", "ted", "сейчас",
     "now", "jetzt", "nun", "maintenant", "ahora", "gladly", "gerne", "gern", "volontiers",
     "ok", "okay",
     // a claim's reason
@@ -229,13 +309,15 @@ const OFFER_OWNER: &[&str] = &[
 /// and its clause (between commas, semicolons, colons) holds nothing but the
 /// phrase, the speaker, articles, the game and moves.
 fn unmistakable(sentence: &[Tok], range: std::ops::Range<usize>, kw: &Command) -> bool {
-    let words = || {
-        sentence.iter().filter_map(|t| match t {
-            Tok::Word(w) => Some(w.as_str()),
+    // The phrase's own words are not conditions: Czech `vzdávám se`
+    // ("I resign") holds `se`, which is "if" in Italian and Portuguese.
+    let outside = || {
+        sentence.iter().enumerate().filter_map(|(i, t)| match t {
+            Tok::Word(w) if !range.contains(&i) => Some(w.as_str()),
             _ => None,
         })
     };
-    if sentence.contains(&Tok::Quote) || words().any(|w| NOT_A_STATEMENT.contains(&w)) {
+    if sentence.contains(&Tok::Quote) || outside().any(|w| NOT_A_STATEMENT.contains(&w)) {
         return false;
     }
     let start = sentence[..range.start]
@@ -508,6 +590,61 @@ mod tests {
         assert_eq!(command("¿Tablas?"), Command::OfferDraw);
         assert_eq!(command("Remis angenommen"), Command::AcceptDraw);
         assert_eq!(command("Kein Remis"), Command::DeclineDraw);
+    }
+
+    #[test]
+    fn keywords_in_italian_dutch_portuguese_polish_czech_russian() {
+        for (text, want) in [
+            ("Abbandono.", Command::Resign),
+            ("Mi arrendo", Command::Resign),
+            ("Ik geef op.", Command::Resign),
+            ("Desisto", Command::Resign),
+            ("Poddaję się.", Command::Resign),
+            ("Vzdávám se.", Command::Resign),
+            ("Сдаюсь.", Command::Resign),
+            ("Patta?", Command::OfferDraw),
+            ("Ik bied remise aan", Command::OfferDraw),
+            ("Ofereço empate", Command::OfferDraw),
+            ("Remíza?", Command::OfferDraw),
+            ("Предлагаю ничью", Command::OfferDraw),
+            ("Accetto patta", Command::AcceptDraw),
+            ("Ik neem remise aan", Command::AcceptDraw),
+            ("Empate aceito", Command::AcceptDraw),
+            ("Przyjmuję remis.", Command::AcceptDraw),
+            ("Přijímám remízu", Command::AcceptDraw),
+            ("Принимаю ничью", Command::AcceptDraw),
+            ("Geen remise", Command::DeclineDraw),
+            ("Отклоняю ничью", Command::DeclineDraw),
+            ("Reklamuji remízu", Command::ClaimDraw),
+            ("Требую ничью", Command::ClaimDraw),
+            ("Szachownica", Command::Status),
+        ] {
+            assert_eq!(command(text), want, "{text}");
+        }
+    }
+
+    /// The rule for commands that cannot be undone holds in the new
+    /// languages too: a question, a condition, a negation or reported
+    /// speech is asked about.
+    #[test]
+    fn irreversible_words_of_the_new_languages_need_a_plain_statement() {
+        for text in [
+            "Abbandono?",
+            "Se vuoi, abbandono.",
+            "Als je wilt, geef ik op.",
+            "Não desisto.",
+            "Jeśli chcesz, poddaję się.",
+            "Pokud chceš, vzdávám se.",
+            "Он сказал: сдаюсь.",
+            "Если хочешь, принимаю ничью.",
+            "Nie przyjmuję remis.",
+        ] {
+            assert!(
+                matches!(unclear(text), Unclear::Uncertain { .. }),
+                "{text}: {:?}",
+                decide(text, None, TEST_LIMIT)
+            );
+        }
     }
 
     #[test]
