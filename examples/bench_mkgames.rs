@@ -31,6 +31,8 @@ async fn main() -> anyhow::Result<()> {
             config.limits.games_per_player,
             NewGame {
                 time: wildt::clock::TimeControl::None,
+                white_lang: None,
+                black_lang: None,
                 white: &white,
                 black: &black,
                 fen: None,

@@ -12,6 +12,7 @@ use wildt::deadlines::TimedGame;
 use wildt::decide::game_address;
 use wildt::game::{MoveNumberText, PgnHeaders, board_diagram, pgn, record_text, status_line};
 use wildt::handle::{Handled, Mode, Source, handle_message};
+use wildt::i18n::Lang;
 use wildt::organise::{self, Mailing, NewGame};
 use wildt::referee::Verdict;
 use wildt::store::{Store, StoredGame, now_secs};
@@ -37,6 +38,13 @@ pub enum GameCommand {
         /// 3 per move) or `none`; default `[clock] default_time`.
         #[arg(long)]
         time: Option<String>,
+        /// The language White reads wildt's mail in (en, de, fr, es, it, nl,
+        /// pt, pl, cs, ru; or its name); kept for the address.
+        #[arg(long)]
+        white_lang: Option<Lang>,
+        /// The language Black reads wildt's mail in.
+        #[arg(long)]
+        black_lang: Option<Lang>,
         /// Do not mail the players their game addresses (the organiser passes
         /// them on, e.g. for a postcard game).
         #[arg(long)]
@@ -126,6 +134,35 @@ pub enum GameCommand {
     },
 }
 
+#[derive(clap::Subcommand)]
+pub enum PlayerCommand {
+    /// Set a player's language; it applies to all their games and overrides
+    /// what they chose by mail or wildt guessed.
+    Set {
+        /// The player's registered address.
+        email: String,
+        /// en, de, fr, es, it, nl, pt, pl, cs, ru (or the language's name).
+        #[arg(long)]
+        lang: Lang,
+    },
+}
+
+/// `wildt player …`.
+pub async fn player(config: &ConfigArgs, command: PlayerCommand) -> anyhow::Result<ExitCode> {
+    let (_, store) = open(config).await?;
+    match command {
+        PlayerCommand::Set { email, lang } => {
+            organise::set_player_lang(&store, &email, lang).await?;
+            outln!(
+                "{} reads wildt's mail in {} ({lang}).",
+                email.trim().to_ascii_lowercase(),
+                lang.native_name()
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn date_of(secs: i64) -> String {
     // Civil date from days since the epoch (proleptic Gregorian).
     let days = secs.div_euclid(86_400);
@@ -189,8 +226,8 @@ fn game_json(g: &StoredGame, referee: &wildt::config::RefereeConfig) -> Value {
     json!({
         "id": g.view.id,
         "event": g.event,
-        "white": {"email": g.view.white.email, "name": g.view.white.name, "address": game_address(referee, g.view.id, &g.view.white.key)},
-        "black": {"email": g.view.black.email, "name": g.view.black.name, "address": game_address(referee, g.view.id, &g.view.black.key)},
+        "white": {"email": g.view.white.email, "name": g.view.white.name, "address": game_address(referee, g.view.id, &g.view.white.key), "lang": g.view.white.lang.code()},
+        "black": {"email": g.view.black.email, "name": g.view.black.name, "address": game_address(referee, g.view.id, &g.view.black.key), "lang": g.view.black.lang.code()},
         "start_fen": r.start_fen(),
         "fen": wildt::game::fen_of(r.position()),
         "status": if r.is_over() { "finished" } else { "active" },
@@ -301,6 +338,8 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
             fen,
             event,
             time,
+            white_lang,
+            black_lang,
             no_mail,
             json,
         } => {
@@ -318,6 +357,8 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                     fen: fen.as_deref(),
                     event: event.as_deref(),
                     time,
+                    white_lang,
+                    black_lang,
                 },
                 mailing(no_mail),
             )

@@ -11,6 +11,7 @@ use std::fmt;
 
 use sha2::{Digest, Sha256};
 use shakmaty::Color;
+use sqlx::SqliteConnection;
 
 use crate::clock::{
     Date, Leave, LeaveCancel, LeaveDecision, LeaveRequest, cancel_leave, decide_leave,
@@ -18,7 +19,8 @@ use crate::clock::{
 use crate::config::Rules;
 use crate::deadlines;
 use crate::decide::conditional::{Fate, Sequel};
-use crate::decide::{self, Decision};
+use crate::decide::{self, Decision, GameView};
+use crate::i18n::Lang;
 use crate::intake::{self, Intake};
 use crate::mail::InboxId;
 use crate::mail::render::{Rendered, render};
@@ -26,9 +28,8 @@ use crate::referee::Verdict;
 use crate::reply::{self, Letters};
 use crate::reply::{LeaveChange, OutMail};
 use crate::store::messages::MessageRow;
-use crate::store::{
-    Store, StoreError, clocks, conditionals, games, messages, now_secs, outbox, players,
-};
+use crate::store::players::{self, LangSource};
+use crate::store::{Store, StoreError, clocks, conditionals, games, messages, now_secs, outbox};
 
 /// Where a message came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,12 +165,14 @@ pub async fn handle_message_at(
         let stored = conditionals::load(&mut tx, g.id).await?;
         decide::conditional::follow(&mut decision, g, stored);
     }
-    let sender_lang = match intake.from.as_deref() {
-        Some(from) => players::lang(&mut tx, from).await?.map(|(l, _)| l),
-        None => None,
-    }
-    .unwrap_or_default();
-    let mut letters = reply::write(&decision, &intake, view, &rules.referee, sender_lang);
+    let (sender_lang, reply_view) = languages(&mut tx, &intake, &decision, view).await?;
+    let mut letters = reply::write(
+        &decision,
+        &intake,
+        reply_view.as_ref(),
+        &rules.referee,
+        sender_lang,
+    );
     let message_row = messages::insert(
         &mut tx,
         &MessageRow {
@@ -362,6 +365,52 @@ async fn leave_by_mail(
     });
     let others = deadlines::leave_notices(conn, rules, &email, game, change, now).await?;
     Ok((mails, others))
+}
+
+/// The language to answer the sender in, and the game as the reply writer
+/// sees it: with the seat's language updated when the player chose one by
+/// mail ("language: deutsch") or, having none, wrote command words of one
+/// language only or a `Content-Language` they agree with (stored as a guess).
+/// Only a player at their own game address (`decision.seat`) changes what is
+/// stored; anyone else is answered in their stored or confidently guessed
+/// language.
+async fn languages(
+    tx: &mut SqliteConnection,
+    intake: &Intake,
+    decision: &Decision,
+    view: Option<&GameView>,
+) -> Result<(Lang, Option<GameView>), StoreError> {
+    let mut view = view.cloned();
+    let Some(from) = intake.from.as_deref() else {
+        return Ok((Lang::En, view));
+    };
+    let stored = players::lang(tx, from).await?;
+    let hint = intake.lang;
+    let guess = hint.guessed.filter(|_| hint.confident);
+    let lang = match (hint.requested, stored, guess) {
+        (Some(chosen), _, _) => {
+            if decision.seat.is_some() {
+                players::set_lang(tx, from, chosen, LangSource::Mail).await?;
+            }
+            chosen
+        }
+        (None, Some((lang, _)), _) => lang,
+        (None, None, Some(guess)) => {
+            if decision.seat.is_some() {
+                players::set_lang(tx, from, guess, LangSource::Guess).await?;
+                tracing::info!(player = %from, lang = %guess, "language guessed");
+            }
+            guess
+        }
+        (None, None, None) => Lang::En,
+    };
+    if let (Some(seat), Some(v)) = (decision.seat, view.as_mut()) {
+        match seat {
+            Color::White => v.white.lang = lang,
+            Color::Black => v.black.lang = lang,
+        }
+    }
+    Ok((lang, view))
 }
 
 /// The message's digest, the key against deciding it twice. Of a message

@@ -441,6 +441,9 @@ keys! {
     EventWithdrawalForfeit = "event-withdrawal-forfeit" [event: Text, game: Text, opponent: Text],
     EventWithdrawalAnnulled = "event-withdrawal-annulled" [event: Text, game: Text, opponent: Text],
     EventStanding = "event-standing" [event: Text, rank: Text, points: Text, played: Text, players: Text],
+    // The player chose a language ("language: deutsch").
+    SubjectLanguageSet = "subject-language-set" [],
+    LanguageSet = "language-set" [],
 }
 
 /// A value for a message variable.

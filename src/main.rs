@@ -91,6 +91,13 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Set what wildt knows of a player (by address): their language.
+    Player {
+        #[command(flatten)]
+        config: ConfigArgs,
+        #[command(subcommand)]
+        command: cli_game::PlayerCommand,
+    },
     /// Show what wildt would do with a message, changing nothing.
     Check {
         #[command(flatten)]
@@ -157,6 +164,10 @@ fn main() -> ExitCode {
         Command::Publish { config, out } => {
             init_logging("warn");
             runtime().and_then(|rt| rt.block_on(cli_event::publish(&config, out)))
+        }
+        Command::Player { config, command } => {
+            init_logging("warn");
+            runtime().and_then(|rt| rt.block_on(cli_game::player(&config, command)))
         }
         Command::Check { config, file, json } => {
             init_logging("warn");

@@ -15,11 +15,13 @@ use crate::command::Command;
 use crate::config::RefereeConfig;
 use crate::event::{PlayerListError, parse_player};
 use crate::game::{Record, RecordError};
+use crate::i18n::Lang;
 use crate::keys::new_key;
 use crate::mail::render::{RenderError, render};
 use crate::referee::{Verdict, judge};
 use crate::reply;
 use crate::store::games::NewGameRow;
+use crate::store::players::{self, LangSource};
 use crate::store::{Store, StoreError, StoredGame, clocks, games, now_secs, outbox};
 
 #[derive(Debug, thiserror::Error)]
@@ -99,6 +101,10 @@ pub struct NewGame<'a> {
     pub event: Option<&'a str>,
     /// The game's time control (`none`: no clocks).
     pub time: crate::clock::TimeControl,
+    /// The players' languages, if the organiser chose them; otherwise each
+    /// keeps the one stored (or guessed) for their address.
+    pub white_lang: Option<Lang>,
+    pub black_lang: Option<Lang>,
 }
 
 /// Whether the players are mailed.
@@ -170,6 +176,11 @@ pub(crate) async fn create_game_in(
     )
     .await?;
     clocks::set_control(&mut *tx, id, new.time, now_secs()).await?;
+    for (email, lang) in [(&white, new.white_lang), (&black, new.black_lang)] {
+        if let Some(lang) = lang {
+            players::set_lang(&mut *tx, email, lang, LangSource::Organiser).await?;
+        }
+    }
     let game = games::load(&mut *tx, id)
         .await?
         .ok_or(OrganiseError::NoGame(id))?;
@@ -436,4 +447,13 @@ pub async fn tell_organiser_of_failure(
     outbox::enqueue(&mut tx, None, &mail, &r, &referee.address, now_secs()).await?;
     tx.commit().await?;
     Ok(true)
+}
+
+/// Sets the language `email` reads wildt's mail in (`wildt player set
+/// --lang`): it overrides whatever the player chose by mail or wildt guessed.
+pub async fn set_player_lang(store: &Store, email: &str, lang: Lang) -> Result<(), OrganiseError> {
+    let mut tx = store.begin().await?;
+    players::set_lang(&mut tx, email, lang, LangSource::Organiser).await?;
+    tx.commit().await?;
+    Ok(())
 }

@@ -21,7 +21,7 @@ use crate::decide::{Decision, GameView, Notice};
 use crate::game::{GameEnd, MoveNumberText, Record, board_grid};
 use crate::html::GamePage;
 use crate::i18n::{self, Arg, Key, Lang, color_arg, explain, san};
-use crate::intake::{Intake, WILDT_SUBJECT_MARK};
+use crate::intake::{Intake, Unclear, WILDT_SUBJECT_MARK};
 use crate::notation::IccfMove;
 use crate::referee::Verdict;
 
@@ -650,12 +650,25 @@ pub fn write(
     sender_lang: Lang,
 ) -> Letters {
     let answering = intake.message_id.as_deref();
+    // A player's "language: …" line: confirmed in the new language. It is
+    // read only from a player at their game address (`decision.seat`), and
+    // a mail that holds nothing else is not an unclear one.
+    let language_set = intake.lang.requested.filter(|_| decision.seat.is_some());
+    let only_language = language_set.is_some()
+        && matches!(
+            decision.notice,
+            Some(Notice::Unclear {
+                unclear: Unclear::NothingFound,
+                ..
+            })
+        );
     let mut mails = match (&decision.verdict, decision.seat, game) {
         (Some(verdict), Some(seat), Some(view)) => with_game(view, referee, |ctx| {
             let after = decision.record_after.as_ref().unwrap_or(ctx.record);
             verdict_mails(ctx, seat, verdict, after, answering)
         }),
         _ => match &decision.notice {
+            Some(_) if only_language => Vec::new(),
             Some(notice) => notice_mail(notice, decision, intake, game, referee, sender_lang)
                 .into_iter()
                 .collect(),
@@ -663,6 +676,19 @@ pub fn write(
         },
     };
     conditional::amend(&mut mails, decision, answering, game, referee);
+    if let (Some(lang), Some(from)) = (language_set, intake.from.as_deref()) {
+        mails.insert(
+            0,
+            notice(
+                from,
+                lang,
+                &i18n::text(lang, Key::SubjectLanguageSet, &[]),
+                format!("{}\n", i18n::text(lang, Key::LanguageSet, &[])),
+                decision.game,
+                answering,
+            ),
+        );
+    }
     let mut rate_limited = 0;
     // The limit bounds only answers that do not advance a game: an accepted
     // move (or resignation, agreed draw, draw offer) cannot feed a mail loop,

@@ -362,3 +362,8 @@ event-standing = Pořadí v { $event }: místo { $rank } z { $players }, body: {
 ## A greeting when the player's name is known
 
 greeting = Dobrý den, { $name },
+
+## The player chose a language
+
+subject-language-set = jazyk: čeština
+language-set = Od této chvíle vám wildt píše česky. Jiný jazyk zvolíte odpovědí s řádkem jako „jazyk: English“.

@@ -359,3 +359,8 @@ event-standing = Stand in { $event }: Platz { $rank } von { $players }, Punkte: 
 ## A greeting when the player's name is known
 
 greeting = Hallo { $name },
+
+## The player chose a language
+
+subject-language-set = Sprache: Deutsch
+language-set = Ab jetzt schreibt Ihnen wildt auf Deutsch. Für eine andere Sprache antworten Sie mit einer Zeile wie „Sprache: English“.

@@ -357,3 +357,8 @@ event-standing = Standing in { $event }: place { $rank } of { $players }, points
 ## A greeting when the player's name is known
 
 greeting = Hello { $name },
+
+## The player chose a language
+
+subject-language-set = language: English
+language-set = From now on wildt writes to you in English. To choose another language, reply with a line such as "language: deutsch".

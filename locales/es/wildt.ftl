@@ -350,3 +350,8 @@ event-standing = Clasificación en { $event }: puesto { $rank } de { $players },
 ## A greeting when the player's name is known
 
 greeting = Hola, { $name }:
+
+## The player chose a language
+
+subject-language-set = idioma: español
+language-set = A partir de ahora, wildt le escribe en español. Para elegir otro idioma, responda con una línea como «idioma: English».

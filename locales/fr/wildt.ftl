@@ -354,3 +354,8 @@ event-standing = Classement dans { $event } : place { $rank } sur { $players }, 
 ## A greeting when the player's name is known
 
 greeting = Bonjour { $name },
+
+## The player chose a language
+
+subject-language-set = langue : français
+language-set = Désormais, wildt vous écrit en français. Pour choisir une autre langue, répondez avec une ligne comme « langue : English ».

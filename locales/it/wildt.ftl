@@ -350,3 +350,8 @@ event-standing = Classifica in { $event }: posto { $rank } su { $players }, punt
 ## A greeting when the player's name is known
 
 greeting = Buongiorno { $name },
+
+## The player chose a language
+
+subject-language-set = lingua: italiano
+language-set = D'ora in poi wildt le scrive in italiano. Per scegliere un'altra lingua, risponda con una riga come «lingua: English».

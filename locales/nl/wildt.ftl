@@ -357,3 +357,8 @@ event-standing = Stand in { $event }: plaats { $rank } van { $players }, punten:
 ## A greeting when the player's name is known
 
 greeting = Beste { $name },
+
+## The player chose a language
+
+subject-language-set = taal: Nederlands
+language-set = Vanaf nu schrijft wildt u in het Nederlands. Voor een andere taal antwoordt u met een regel als "taal: English".

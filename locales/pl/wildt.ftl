@@ -360,3 +360,8 @@ event-standing = Tabela { $event }: miejsce { $rank } z { $players }, punkty: { 
 ## A greeting when the player's name is known
 
 greeting = Dzień dobry, { $name },
+
+## The player chose a language
+
+subject-language-set = język: polski
+language-set = Od teraz wildt pisze do Ciebie po polsku. Aby wybrać inny język, odpowiedz wierszem w rodzaju „język: English”.

@@ -350,3 +350,8 @@ event-standing = Classificação em { $event }: lugar { $rank } de { $players },
 ## A greeting when the player's name is known
 
 greeting = Olá, { $name },
+
+## The player chose a language
+
+subject-language-set = língua: português
+language-set = A partir de agora, o wildt escreve-lhe em português. Para escolher outra língua, responda com uma linha como «língua: English».

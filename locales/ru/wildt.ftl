@@ -366,3 +366,8 @@ event-standing = Положение в { $event }: место { $rank } из { $
 ## A greeting when the player's name is known
 
 greeting = Здравствуйте, { $name }!
+
+## The player chose a language
+
+subject-language-set = язык: русский
+language-set = Теперь wildt пишет вам по-русски. Чтобы выбрать другой язык, ответьте строкой вида «язык: English».

@@ -24,6 +24,7 @@ pub(super) fn envelope(message: &Message<'_>, cfg: &IntakeConfig) -> Intake {
         references: ids(message.references()),
         game_address,
         to_bare_referee,
+        lang: super::language::LangHint::default(),
         disposition: Disposition::Read(Reading::Unclear(Unclear::NothingFound)),
         conditionals: None,
     }

@@ -14,6 +14,7 @@
 //! command (`scan`). The accepted words are listed in `KEYWORDS.md`.
 
 mod headers;
+pub mod language;
 mod quotes;
 pub(crate) mod scan;
 mod subject;
@@ -72,6 +73,8 @@ pub struct Intake {
     /// itself (the bare address, a mangled key, or a Bcc). Always equal to
     /// `game_address.is_none()`; kept as a field so callers need not know that.
     pub to_bare_referee: bool,
+    /// What the mail says about its writer's language.
+    pub lang: language::LangHint,
     pub disposition: Disposition,
     /// Conditional moves ("if 12... 7866 then 13. 4143") or "cancel
     /// conditionals" in the player's own text, read apart from the one
@@ -230,6 +233,15 @@ pub fn read_sized(raw: &[u8], size: usize, cfg: &IntakeConfig) -> Intake {
     let reading = match parser.parse(raw) {
         Some(message) => {
             let body = text::player_text(&message);
+            // A list (`de, en`) is parsed into its items: joined again, the
+            // guess sees that it names more than one.
+            let content_language = message
+                .header("Content-Language")
+                .and_then(|h| h.as_text_list())
+                .map(|l| l.join(","));
+            intake.lang = language::hint(&body, content_language.as_deref());
+            // The language line is not a game command: the rest is read.
+            let (_, body) = language::take_language_command(&body);
             intake.conditionals = parse_conditionals(&body, cfg.max_commands).transpose();
             let body = if intake.conditionals.is_some() {
                 without_conditional_lines(&body)
@@ -285,6 +297,7 @@ fn malformed() -> Intake {
         references: Vec::new(),
         game_address: None,
         to_bare_referee: true,
+        lang: language::LangHint::default(),
         disposition: Disposition::Read(Reading::Unclear(Unclear::Malformed)),
         conditionals: None,
     }

@@ -156,6 +156,7 @@ mod tests {
     fn mail(html: Option<&str>) -> OutMail {
         OutMail {
             to: "anna@example.org".to_owned(),
+            to_name: None,
             reply_to: None,
             subject: "[wildt #17] Stellung".to_owned(),
             body: "Partie 17: die Stellung jetzt.\n".to_owned(),

@@ -65,6 +65,8 @@ pub async fn create_event(
                 referee,
                 games_per_player,
                 NewGame {
+                    white_lang: None,
+                    black_lang: None,
                     white: &labels[pairing.white],
                     black: &labels[pairing.black],
                     fen: None,

@@ -6,9 +6,9 @@ use sqlx::{Row, SqliteConnection};
 use super::{StoreError, now_secs};
 use crate::i18n::Lang;
 
-/// How a player's language was chosen; a weaker source never overrides a
-/// stronger one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// How a player's language was chosen. A choice (the organiser's or the
+/// player's own, the latest wins) is never overridden by a guess.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LangSource {
     /// Guessed from a mail's command words or `Content-Language`.
     Guess,
@@ -63,8 +63,8 @@ pub async fn lang(
     )))
 }
 
-/// Stores `lang` for `email` unless a stronger source chose one already.
-/// Returns whether the stored language is now `lang` from `source`.
+/// Stores `lang` for `email`, unless it is a guess and a language was
+/// chosen already. Returns whether it was stored.
 pub async fn set_lang(
     conn: &mut SqliteConnection,
     email: &str,
@@ -72,7 +72,8 @@ pub async fn set_lang(
     source: LangSource,
 ) -> Result<bool, StoreError> {
     if let Some((_, stored)) = self::lang(conn, email).await?
-        && stored > source
+        && stored != LangSource::Guess
+        && source == LangSource::Guess
     {
         return Ok(false);
     }

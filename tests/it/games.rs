@@ -40,6 +40,8 @@ async fn new_game(t: &TempStore, fen: Option<&str>) -> i64 {
         50,
         NewGame {
             time: wildt::clock::TimeControl::None,
+            white_lang: None,
+            black_lang: None,
             white: "anna@example.org",
             black: "ben@example.net",
             fen,
@@ -397,6 +399,8 @@ async fn one_game_too_many_for_a_player_is_refused() {
                 2,
                 NewGame {
                     time: wildt::clock::TimeControl::None,
+                    white_lang: None,
+                    black_lang: None,
                     white,
                     black: "ben@example.net",
                     fen: None,
