@@ -14,6 +14,7 @@ mod game_cli;
 mod games;
 mod imap_inbox;
 mod intake;
+mod languages;
 mod notation;
 mod notation_cli;
 mod ops_cli;

@@ -32,19 +32,24 @@ impl Club {
 
     /// A game whose opening mails are not sent, so tests count only replies.
     pub fn new_game(&self) -> Game {
-        let out = wildt(
-            &self.cfg,
-            &[
-                "game",
-                "new",
-                "--no-mail",
-                "--white",
-                "anna@example.org",
-                "--black",
-                "ben@example.net",
-                "--json",
-            ],
-        );
+        self.new_game_with(&[])
+    }
+
+    /// As [`Club::new_game`], with more arguments for `game new`
+    /// (`--white-lang de`).
+    pub fn new_game_with(&self, extra: &[&str]) -> Game {
+        let mut args = vec![
+            "game",
+            "new",
+            "--no-mail",
+            "--white",
+            "anna@example.org",
+            "--black",
+            "ben@example.net",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = wildt(&self.cfg, &args);
         assert!(out.status.success());
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         Game {
