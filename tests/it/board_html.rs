@@ -334,3 +334,53 @@ fn chromium_still_draws_a_coloured_board_when_styles_are_stripped() {
     assert!(close(drawn(&shot, origin, 4, 6), hex(LIGHT_LAST_MOVE)));
     assert!(close(drawn(&shot, origin, 4, 4), hex(LIGHT_LAST_MOVE)));
 }
+
+/// The HTML part of a real relay mail, written by the binary over the
+/// Maildir, as Black's client draws it: Black's board upside down with
+/// Black's pieces at the bottom and White's last move lit. Kept as
+/// `relay-mail.png` with `WILDT_SCREENSHOT_DIR` (the README's picture).
+#[test]
+fn chromium_draws_the_html_part_of_a_relay_mail_from_blacks_side() {
+    let Some(browser) =
+        browser_or_skip("chromium_draws_the_html_part_of_a_relay_mail_from_blacks_side")
+    else {
+        return;
+    };
+    let club = crate::support::club::Club::new();
+    let g = club.new_game_with(&["--black-lang", "de"]);
+    club.deliver(
+        "1.eml",
+        &crate::support::club::mail("anna@example.org", &g.white, "m1@example.org", "1. 5254"),
+    );
+    club.deliver(
+        "2.eml",
+        &crate::support::club::mail("ben@example.net", &g.black, "m2@example.org", "1... 5755"),
+    );
+    club.serve_once();
+    club.deliver(
+        "3.eml",
+        &crate::support::club::mail("anna@example.org", &g.white, "m3@example.org", "2. 7163"),
+    );
+    club.serve_once();
+    let mails: Vec<_> = club
+        .outbox()
+        .iter()
+        .map(|m| crate::languages::read(m))
+        .filter(|m| m.to == "ben@example.net" && m.event == "opponent-moved")
+        .collect();
+    let relay = mails.last().expect("the relay of 2. 7163");
+    assert!(relay.text.contains("2. 7163 (Sf3)"), "{}", relay.text);
+    let html = relay.html.as_deref().expect("an HTML part");
+    let record = played(&["5254", "5755", "7163"]);
+    let shot = screenshot(&browser, html, "relay-mail");
+    let origin = check_board(&shot, &record, Color::Black);
+    // Read by hand: from Black's side the knight's g1 is column 2 of the top
+    // row (dark, lit) and f3 column 3 of the third row (light, lit).
+    assert!(close(drawn(&shot, origin, 1, 0), hex(DARK_LAST_MOVE)));
+    assert!(close(drawn(&shot, origin, 2, 2), hex(LIGHT_LAST_MOVE)));
+    let (top, bottom) = (ink(&shot, origin, 0..2), ink(&shot, origin, 6..8));
+    assert!(
+        bottom > top * 3 / 2,
+        "Black's solid pieces should be at the bottom: top {top}, bottom {bottom}"
+    );
+}
