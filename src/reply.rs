@@ -74,15 +74,85 @@ pub struct OutMail {
     pub subject: String,
     /// The text part, readable in any client.
     pub body: String,
-    /// The HTML part (a whole document) for a mail that shows a position;
-    /// sent beside `body` as `multipart/alternative`.
-    pub html: Option<String>,
+    /// The HTML part for a mail that shows a position; sent beside `body`
+    /// as `multipart/alternative`.
+    pub html: Option<HtmlPart>,
     /// The language the mail is written in (`Content-Language`).
     pub lang: Lang,
     pub event: Event,
     pub game: Option<i64>,
     /// Message-ID of the mail this answers, if any (without `<>`).
     pub in_reply_to: Option<String>,
+}
+
+/// The HTML part of a game mail, kept as data until rendering so that a note
+/// added to the text part (conditional moves) is added to it too: the same
+/// intro and outro as the text part, around the board and record.
+#[derive(Debug, Clone)]
+pub struct HtmlPart {
+    pub lang: Lang,
+    /// The text before the board.
+    pub intro: String,
+    /// The position shown and the record (the last move lit).
+    pub record: Record,
+    /// Whose mail it is: the board is seen from this side.
+    pub viewer: Color,
+    /// The text after the board and record (status, how to answer).
+    pub outro: String,
+}
+
+impl HtmlPart {
+    /// The whole HTML document, titled with the mail's subject.
+    pub fn render(&self, title: &str) -> String {
+        GamePage {
+            lang: self.lang,
+            title,
+            intro: &self.intro,
+            record: &self.record,
+            viewer: self.viewer,
+            outro: &self.outro,
+        }
+        .render()
+    }
+}
+
+/// Two parts are equal when they render the same page.
+impl PartialEq for HtmlPart {
+    fn eq(&self, other: &HtmlPart) -> bool {
+        self.render("") == other.render("")
+    }
+}
+
+impl Eq for HtmlPart {}
+
+impl OutMail {
+    /// Adds `text` at the end of the mail (text part and HTML part).
+    pub fn append(&mut self, text: &str) {
+        self.body.push_str(text);
+        if let Some(h) = &mut self.html {
+            h.outro.push_str(text);
+        }
+    }
+
+    /// Puts `text` before everything the mail says.
+    pub fn prepend(&mut self, text: &str) {
+        self.body.insert_str(0, text);
+        if let Some(h) = &mut self.html {
+            h.intro.insert_str(0, text);
+        }
+    }
+
+    /// Inserts `line` after the mail's first line.
+    pub fn insert_after_first_line(&mut self, line: &str) {
+        fn insert(s: &mut String, line: &str) {
+            let at = s.find('\n').map_or(s.len(), |i| i + 1);
+            s.insert_str(at, &format!("{line}\n"));
+        }
+        insert(&mut self.body, line);
+        if let Some(h) = &mut self.html {
+            insert(&mut h.intro, line);
+        }
+    }
 }
 
 /// The game as the reply writer needs it.
@@ -185,17 +255,13 @@ impl GameContext<'_> {
             format!("{intro}{}{outro}", picture(lang, record)),
         );
         let status = explain::status_line(lang, record);
-        m.html = Some(
-            GamePage {
-                lang,
-                title: &m.subject,
-                intro,
-                record,
-                viewer: to,
-                outro: &format!("{status}\n{outro}"),
-            }
-            .render(),
-        );
+        m.html = Some(HtmlPart {
+            lang,
+            intro: intro.to_owned(),
+            record: record.clone(),
+            viewer: to,
+            outro: format!("{status}\n{outro}"),
+        });
         m
     }
 }
@@ -834,17 +900,13 @@ fn notice_mail(
                 &i18n::text(lang, Key::SubjectNotUnderstood, &[]),
                 format!("{intro}{}{status}\n", diagram(lang, ctx.record)),
             );
-            m.html = Some(
-                GamePage {
-                    lang,
-                    title: &m.subject,
-                    intro: &intro,
-                    record: ctx.record,
-                    viewer: *seat,
-                    outro: &status,
-                }
-                .render(),
-            );
+            m.html = Some(HtmlPart {
+                lang,
+                intro,
+                record: ctx.record.clone(),
+                viewer: *seat,
+                outro: status,
+            });
             m.in_reply_to = answering.map(str::to_owned);
             Some(m)
         }),

@@ -132,7 +132,7 @@ pub fn render(
         Some(html) => builder.multipart(
             MultiPart::alternative()
                 .singlepart(SinglePart::plain(mail.body.clone()))
-                .singlepart(SinglePart::html(html.clone())),
+                .singlepart(SinglePart::html(html.render(&mail.subject))),
         )?,
         None => builder
             .header(ContentType::TEXT_PLAIN)
@@ -151,16 +151,16 @@ mod tests {
 
     use super::*;
     use crate::i18n::Lang;
-    use crate::reply::Event;
+    use crate::reply::{Event, HtmlPart};
 
-    fn mail(html: Option<&str>) -> OutMail {
+    fn mail(html: Option<HtmlPart>) -> OutMail {
         OutMail {
             to: "anna@example.org".to_owned(),
             to_name: None,
             reply_to: None,
             subject: "[wildt #17] Stellung".to_owned(),
             body: "Partie 17: die Stellung jetzt.\n".to_owned(),
-            html: html.map(str::to_owned),
+            html,
             lang: Lang::De,
             event: Event::Notice,
             game: Some(17),
@@ -170,7 +170,13 @@ mod tests {
 
     #[test]
     fn a_mail_with_html_is_multipart_alternative_text_first() {
-        let html = "<!DOCTYPE html><html lang=\"de\"><body><p>Brett</p></body></html>";
+        let html = HtmlPart {
+            lang: Lang::De,
+            intro: "Partie 17: die Stellung jetzt.\n".to_owned(),
+            record: crate::game::Record::new(None).unwrap(),
+            viewer: shakmaty::Color::White,
+            outro: "Brett".to_owned(),
+        };
         let r = render(&mail(Some(html)), &crate::fixtures::referee(), None, &[]).unwrap();
         let parsed = MessageParser::default().parse(&r.raw).unwrap();
         let raw = String::from_utf8_lossy(&r.raw);
@@ -182,7 +188,12 @@ mod tests {
                 .as_deref(),
             Some("Partie 17: die Stellung jetzt.\n")
         );
-        assert!(parsed.body_html(0).unwrap().contains("<p>Brett</p>"));
+        let page = parsed.body_html(0).unwrap();
+        assert!(page.contains(">Brett</p>"), "{page}");
+        assert!(
+            page.contains("<title>[wildt #17] Stellung</title>"),
+            "{page}"
+        );
         assert!(raw.contains("Content-Language: de"), "{raw}");
         // A text-only client shows the first alternative: the text part.
         let text_at = raw.find("text/plain").unwrap();

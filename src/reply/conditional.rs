@@ -81,8 +81,7 @@ pub(super) fn amend(
                 .iter_mut()
                 .find(|m| m.to == ctx.seat(seat).email && m.in_reply_to.as_deref() == answering)
             {
-                m.body.push('\n');
-                m.body.push_str(&note);
+                m.append(&format!("\n{note}"));
             }
         }
         let Some(sequel) = &decision.sequel else {
@@ -135,7 +134,7 @@ pub(super) fn amend(
                 .rev()
                 .find(|m| m.to == ctx.seat(c).email && m.event == Event::OpponentMoved)
             {
-                insert_after_first_line(&mut m.body, &note);
+                m.insert_after_first_line(&note);
             }
         }
     });
@@ -223,17 +222,11 @@ fn prepared_mails(ctx: &GameContext<'_>, p: &Prepared, before: &Record) -> Vec<O
                 body.push_str(&remaining_text(lang, p.matched.remaining.as_ref()));
             }
             body.push('\n');
-            body.push_str(&m.body);
-            m.body = body;
+            m.prepend(&body);
         } else if &m.to == theirs && m.event == Event::OpponentMoved {
             let lang = ctx.lang(!p.seat);
-            insert_after_first_line(&mut m.body, &text(lang, Key::CondRelayPrepared, &[]));
+            m.insert_after_first_line(&text(lang, Key::CondRelayPrepared, &[]));
         }
     }
     mails
-}
-
-fn insert_after_first_line(body: &mut String, line: &str) {
-    let at = body.find('\n').map_or(body.len(), |i| i + 1);
-    body.insert_str(at, &format!("{line}\n"));
 }
