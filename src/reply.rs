@@ -1320,4 +1320,31 @@ mod tests {
         assert_eq!(subject(None, "how to play"), "[wildt] how to play");
         assert!(subject(Some(3), "1. 5254 accepted").starts_with(WILDT_SUBJECT_MARK));
     }
+
+    /// A note added after a mail is written (conditional moves) reaches the
+    /// HTML part as well as the text part.
+    #[test]
+    fn notes_added_later_reach_both_parts() {
+        let view = crate::fixtures::game_17(&["5254"]);
+        let referee = crate::fixtures::referee();
+        let mut m = with_game(&view, &referee, |ctx| {
+            verdict_mails(ctx, Color::White, &Verdict::Status, ctx.record, None).remove(0)
+        });
+        m.prepend("Prepared answer played.\n\n");
+        m.insert_after_first_line("Second line.");
+        m.append("\nConditional moves stored.\n");
+        assert!(
+            m.body
+                .starts_with("Prepared answer played.\nSecond line.\n")
+        );
+        assert!(m.body.ends_with("\nConditional moves stored.\n"));
+        let html = m.html.as_ref().unwrap().render(&m.subject);
+        for note in [
+            "Prepared answer played.",
+            "Second line.",
+            "Conditional moves stored.",
+        ] {
+            assert!(html.contains(note), "{note} missing in {html}");
+        }
+    }
 }

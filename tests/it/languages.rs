@@ -302,3 +302,50 @@ fn the_text_part_is_unchanged_for_a_client_that_reads_only_text() {
     assert_eq!(relay.text, want);
     assert!(relay.html.is_some());
 }
+
+/// Conditional moves are answered in the player's language, and their notes
+/// reach the HTML part too.
+#[test]
+fn conditional_move_mails_are_in_the_players_language_in_both_parts() {
+    let club = Club::new();
+    let g = club.new_game_with(&["--black-lang", "de"]);
+    club.deliver(
+        "1.eml",
+        &mail(
+            "ben@example.net",
+            &g.black,
+            "m1@example.org",
+            "wenn 1. 5254 dann 1... 5755",
+        ),
+    );
+    club.serve_once();
+    let stored = outbox(&club);
+    assert_eq!(stored.len(), 1);
+    assert_eq!(
+        stored[0].subject,
+        format!("[wildt #{}] bedingte Züge", g.id)
+    );
+    assert!(
+        stored[0]
+            .text
+            .contains("Ihre bedingten Züge sind gespeichert:"),
+        "{}",
+        stored[0].text
+    );
+    club.deliver(
+        "2.eml",
+        &mail("anna@example.org", &g.white, "m2@example.org", "1. 5254"),
+    );
+    club.serve_once();
+    let mails = outbox(&club);
+    let played = mails
+        .iter()
+        .find(|m| m.event == "prepared-move-played")
+        .expect("the prepared answer's mail");
+    let note = "Ihre vorbereitete Antwort 1... 5755 wurde sofort gespielt.";
+    assert!(played.text.contains(note), "{}", played.text);
+    assert!(
+        played.html.as_deref().unwrap().contains(note),
+        "the note is missing in the HTML part"
+    );
+}
