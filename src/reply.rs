@@ -142,6 +142,20 @@ impl OutMail {
         }
     }
 
+    /// Inserts `text` after the mail's first paragraph (and a blank line).
+    pub fn insert_after_first_paragraph(&mut self, text: &str) {
+        fn insert(s: &mut String, text: &str) {
+            *s = match s.find("\n\n") {
+                Some(i) => format!("{}\n\n{}{}", &s[..i], text, &s[i..]),
+                None => format!("{s}\n\n{text}"),
+            };
+        }
+        insert(&mut self.body, text);
+        if let Some(h) = &mut self.html {
+            insert(&mut h.intro, text);
+        }
+    }
+
     /// Inserts `line` after the mail's first line.
     pub fn insert_after_first_line(&mut self, line: &str) {
         fn insert(s: &mut String, line: &str) {
@@ -1017,10 +1031,7 @@ pub fn add_clocks(letters: &mut Letters, game: i64, state: &crate::clock::ClockS
                 Event::MoveAccepted | Event::OpponentMoved | Event::MoveRejected
             )
         {
-            m.body = match m.body.find("\n\n") {
-                Some(i) => format!("{}\n\n{}{}", &m.body[..i], lines, &m.body[i..]),
-                None => format!("{}\n\n{lines}", m.body),
-            };
+            m.insert_after_first_paragraph(&lines);
         }
     }
 }
