@@ -223,7 +223,7 @@ pub async fn add_standing(
     for mail in mails.iter_mut().filter(|m| m.event == Event::GameOver) {
         if let Some(row) = table.row_of(&mail.to) {
             let line = standing_line(mail.lang, &event.name, row, event.players.len());
-            mail.body.push_str(&format!("\n{line}\n"));
+            mail.append(&format!("\n{line}\n"));
         }
     }
     Ok(())
