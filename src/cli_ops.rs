@@ -24,8 +24,6 @@ pub enum OpsCommand {
     /// The deployment's health: daemon, last message, outbox, the next clock
     /// deadline. Exits 1 when something needs the operator (for monitoring).
     Status {
-        #[command(flatten)]
-        config: ConfigArgs,
         /// Machine-readable output.
         #[arg(long)]
         json: bool,
@@ -35,8 +33,6 @@ pub enum OpsCommand {
     },
     /// Copy the database consistently, also while the daemon runs.
     Backup {
-        #[command(flatten)]
-        config: ConfigArgs,
         /// The copy to write (must not exist).
         file: PathBuf,
     },
@@ -50,8 +46,6 @@ pub enum ConfigCommand {
     /// Validate every key (file and line of a mistake), read the password and
     /// CA files; exits 1 on an error.
     Check {
-        #[command(flatten)]
-        config: ConfigArgs,
         /// Also log in to IMAP and SMTP, and send the referee a probe at
         /// ADDRESS+probe-… to check sub-addressing and Authentication-Results.
         #[arg(long)]
@@ -114,17 +108,15 @@ pub enum GenerateCommand {
     },
 }
 
-pub fn run(cmd: OpsCommand) -> anyhow::Result<ExitCode> {
+pub fn run(cmd: OpsCommand, config: &ConfigArgs) -> anyhow::Result<ExitCode> {
     match cmd {
         OpsCommand::Config(ConfigCommand::Check {
-            config,
             connect,
             wait,
             json,
-        }) => config_check(&config, connect, Duration::from_secs(wait), json),
+        }) => config_check(config, connect, Duration::from_secs(wait), json),
         OpsCommand::Init(args) => init(args),
         OpsCommand::Status {
-            config,
             json,
             failed_window_hours,
         } => {
@@ -141,7 +133,7 @@ pub fn run(cmd: OpsCommand) -> anyhow::Result<ExitCode> {
                 ExitCode::FAILURE
             })
         }
-        OpsCommand::Backup { config, file } => {
+        OpsCommand::Backup { file } => {
             let config = config.load()?;
             let size = crate::runtime()?
                 .block_on(wildt::ops::backup::backup(&config.database_url, &file))?;

@@ -17,8 +17,6 @@ pub enum OutboxCommand {
     /// List the mail not sent yet: waiting (with its next try) and failed
     /// (with the relay's answer).
     List {
-        #[command(flatten)]
-        config: ConfigArgs,
         /// Only the mail that failed for good.
         #[arg(long)]
         failed: bool,
@@ -29,8 +27,6 @@ pub enum OutboxCommand {
     /// Queue mail again: failed mail is tried once more with a fresh backoff,
     /// waiting mail is tried now. Mail already sent is never sent twice.
     Retry {
-        #[command(flatten)]
-        config: ConfigArgs,
         /// Outbox ids, as `wildt outbox list` shows them.
         #[arg(required_unless_present = "failed", conflicts_with = "failed")]
         ids: Vec<i64>,
@@ -40,13 +36,9 @@ pub enum OutboxCommand {
     },
 }
 
-pub async fn run(cmd: OutboxCommand) -> anyhow::Result<ExitCode> {
+pub async fn run(cmd: OutboxCommand, config: &ConfigArgs) -> anyhow::Result<ExitCode> {
     match cmd {
-        OutboxCommand::List {
-            config,
-            failed,
-            json,
-        } => {
+        OutboxCommand::List { failed, json } => {
             let store = Store::open(&config.load()?.database_url).await?;
             let filter = if failed {
                 ListFilter::Failed
@@ -95,11 +87,7 @@ pub async fn run(cmd: OutboxCommand) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        OutboxCommand::Retry {
-            config,
-            ids,
-            failed,
-        } => {
+        OutboxCommand::Retry { ids, failed } => {
             let store = Store::open(&config.load()?.database_url).await?;
             let ids = if failed {
                 store.failed_mail_ids().await?

@@ -30,6 +30,10 @@ use wildt::config::{Config, LOCAL_TOML};
     about = "A correspondence-chess referee for ICCF numeric notation by e-mail"
 )]
 struct Cli {
+    /// The options every subcommand takes: accepted before the subcommand
+    /// (`wildt --config FILE game list`, as `git -c`) and after it.
+    #[command(flatten)]
+    config: ConfigArgs,
     #[command(subcommand)]
     command: Command,
 }
@@ -71,37 +75,27 @@ enum Command {
     Notation(cli_notation::NotationCommand),
     /// Create, list, show, play and export games.
     Game {
-        #[command(flatten)]
-        config: ConfigArgs,
         #[command(subcommand)]
         command: cli_game::GameCommand,
     },
     /// All-play-all sections: create, list, show the crosstable, withdraw.
     Event {
-        #[command(flatten)]
-        config: ConfigArgs,
         #[command(subcommand)]
         command: cli_event::EventCommand,
     },
     /// Write the public site (events, crosstables, games, PGN) to a folder.
     Publish {
-        #[command(flatten)]
-        config: ConfigArgs,
         /// The folder to write; [publish] path in the configuration if not given.
         #[arg(long)]
         out: Option<PathBuf>,
     },
     /// Set what wildt knows of a player (by address): their language.
     Player {
-        #[command(flatten)]
-        config: ConfigArgs,
         #[command(subcommand)]
         command: cli_game::PlayerCommand,
     },
     /// Show what wildt would do with a message, changing nothing.
     Check {
-        #[command(flatten)]
-        config: ConfigArgs,
         /// The message, as an .eml file (RFC 5322).
         file: PathBuf,
         /// Machine-readable output.
@@ -110,8 +104,6 @@ enum Command {
     },
     /// Run the referee: read the inbox, answer, until SIGTERM or SIGINT.
     Serve {
-        #[command(flatten)]
-        config: ConfigArgs,
         /// Process what is waiting, try the outbox once, and exit.
         #[arg(long)]
         once: bool,
@@ -151,34 +143,35 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let config = cli.config;
     let result = match cli.command {
         Command::Notation(cmd) => cli_notation::run(cmd),
-        Command::Game { config, command } => {
+        Command::Game { command } => {
             init_logging("warn");
             runtime().and_then(|rt| rt.block_on(cli_game::run(&config, command)))
         }
-        Command::Event { config, command } => {
+        Command::Event { command } => {
             init_logging("warn");
             runtime().and_then(|rt| rt.block_on(cli_event::run(&config, command)))
         }
-        Command::Publish { config, out } => {
+        Command::Publish { out } => {
             init_logging("warn");
             runtime().and_then(|rt| rt.block_on(cli_event::publish(&config, out)))
         }
-        Command::Player { config, command } => {
+        Command::Player { command } => {
             init_logging("warn");
             runtime().and_then(|rt| rt.block_on(cli_game::player(&config, command)))
         }
-        Command::Check { config, file, json } => {
+        Command::Check { file, json } => {
             init_logging("warn");
             runtime().and_then(|rt| rt.block_on(cli_game::check(&config, &file, json)))
         }
-        Command::Ops(cmd) => cli_ops::run(cmd),
+        Command::Ops(cmd) => cli_ops::run(cmd, &config),
         Command::Outbox(cmd) => {
             init_logging("warn");
-            runtime().and_then(|rt| rt.block_on(cli_outbox::run(cmd)))
+            runtime().and_then(|rt| rt.block_on(cli_outbox::run(cmd, &config)))
         }
-        Command::Serve { config, once } => {
+        Command::Serve { once } => {
             init_logging("info");
             runtime().and_then(|rt| {
                 rt.block_on(async {

@@ -151,3 +151,48 @@ fn a_game_whose_welcome_mails_cannot_be_queued_is_not_created() {
     ));
     assert_eq!(created["id"], 1, "{created}");
 }
+
+/// Issue 15, point 12: `wildt --config FILE game list` was refused; the
+/// options every subcommand takes are accepted before the subcommand too,
+/// and `--local` there picks the embedded default.
+#[test]
+fn shared_options_are_accepted_before_the_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = temp_config(dir.path());
+    json_of(&wildt(
+        &cfg,
+        &[
+            "game",
+            "new",
+            "--white",
+            "anna@example.org",
+            "--black",
+            "ben@example.net",
+            "--json",
+        ],
+    ));
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_wildt"))
+            .args(args)
+            .current_dir(dir.path())
+            .env_remove("WILDT_CONFIG")
+            .output()
+            .unwrap()
+    };
+    let cfg_s = cfg.display().to_string();
+    let before = json_of(&run(&["--config", &cfg_s, "game", "list", "--json"]));
+    assert_eq!(before.as_array().unwrap().len(), 1, "{before}");
+    let between = json_of(&run(&["game", "--config", &cfg_s, "list", "--json"]));
+    assert_eq!(before, between);
+    let status = run(&["--config", &cfg_s, "status", "--json"]);
+    let status: Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert!(
+        status["database"].as_str().unwrap().contains("wildt.db"),
+        "{status}"
+    );
+    // `--local` before the subcommand: the embedded default's database under
+    // the working directory, which holds no game.
+    let local = json_of(&run(&["--local", "game", "list", "--json"]));
+    assert_eq!(local.as_array().unwrap().len(), 0, "{local}");
+    assert!(dir.path().join("var/wildt.db").exists());
+}
