@@ -481,12 +481,14 @@ fn judged(
                 why,
             }),
             None => {
-                let mut d = Decision::new(Outcome::Unclear, unclear.to_string()).with_notice(
-                    Notice::Unclear {
-                        seat,
-                        unclear: unclear.clone(),
-                    },
-                );
+                let mut d = Decision::new(
+                    Outcome::Unclear,
+                    format!("unclear: {}", unclear.without_player_text()),
+                )
+                .with_notice(Notice::Unclear {
+                    seat,
+                    unclear: unclear.clone(),
+                });
                 d.seat = Some(seat);
                 d.conditional = conditionals.map(|_| conditional::SetChange::NotConsidered);
                 return d;

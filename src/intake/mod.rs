@@ -336,6 +336,29 @@ impl fmt::Display for AutoReason {
     }
 }
 
+impl Unclear {
+    /// What was unclear, in words that hold none of the player's own text:
+    /// for the `info` log and `messages.detail`, which must never keep what a
+    /// player wrote (the [`Display`](fmt::Display) text quotes it, for the
+    /// reply and for `debug`).
+    pub fn without_player_text(&self) -> String {
+        match self {
+            Unclear::NothingFound | Unclear::TooManyCommands { .. } | Unclear::Malformed => {
+                self.to_string()
+            }
+            Unclear::SeveralMoves { found } => format!("{} different moves", found.len()),
+            Unclear::NotAMove { .. } => "something that looks like a move but is not one".into(),
+            Unclear::Algebraic { .. } => "a move in algebraic notation".into(),
+            Unclear::NumberInProse { .. } => "a number inside a sentence".into(),
+            Unclear::VagueDraw { .. } => "draw without offer, accept or decline".into(),
+            Unclear::Uncertain { .. } => {
+                "a command that cannot be undone, not plainly given".into()
+            }
+            Unclear::MixedCommands { found } => format!("{} different commands", found.len()),
+        }
+    }
+}
+
 impl fmt::Display for Unclear {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
