@@ -289,6 +289,7 @@ fn print_status(s: &wildt::ops::status::Status, json: bool) -> anyhow::Result<()
         None => "none".to_owned(),
     };
     outln!("next deadline: {deadline}")?;
+    outln!("quarantined:   {}", s.quarantined)?;
     for p in &s.problems {
         outln!("PROBLEM:       {}", p.detail)?;
     }

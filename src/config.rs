@@ -111,6 +111,7 @@ struct RawInbox {
     processed_mailbox: Option<String>,
     idle: Option<bool>,
     poll_interval_secs: Option<u64>,
+    quarantine: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -272,7 +273,8 @@ pub struct RefereeConfig {
     pub local: String,
     pub domain: String,
     pub name: String,
-    /// Who is told when a mail to a player fails for good.
+    /// Who is told when a mail to a player fails for good, and when an
+    /// inbox message is put in the quarantine.
     pub organiser: Option<String>,
 }
 
@@ -281,6 +283,9 @@ pub struct Config {
     pub referee: RefereeConfig,
     pub database_url: String,
     pub inbox: InboxConfig,
+    /// `[inbox] quarantine`: the Maildir subfolder or IMAP folder where a
+    /// message that failed to be handled [`QUARANTINE_AFTER`] times goes.
+    pub quarantine: String,
     pub outbox: OutboxConfig,
     pub limits: Limits,
     pub security: Security,
@@ -295,6 +300,12 @@ pub struct ClockConfig {
     pub default_time: crate::clock::TimeControl,
     pub rules: crate::clock::ClockRules,
 }
+
+/// The default `[inbox] quarantine`.
+pub const DEFAULT_QUARANTINE: &str = "wildt-failed";
+
+/// A message whose handling failed this many times is put aside.
+pub const QUARANTINE_AFTER: u32 = 3;
 
 impl Config {
     /// Reads and validates the file at `path`.
@@ -313,10 +324,12 @@ impl Config {
         if !raw.database.url.starts_with("sqlite:") {
             return Err(invalid("database.url", "must start with sqlite:"));
         }
+        let quarantine = quarantine(raw.inbox.quarantine.as_deref())?;
         Ok(Config {
             referee,
             database_url: raw.database.url,
             inbox: inbox(raw.inbox)?,
+            quarantine,
             outbox: outbox(raw.outbox)?,
             limits: Limits {
                 max_message_bytes: raw
@@ -452,6 +465,19 @@ fn referee(raw: RawReferee) -> Result<RefereeConfig, ConfigError> {
         name: raw.name,
         organiser,
     })
+}
+
+fn quarantine(raw: Option<&str>) -> Result<String, ConfigError> {
+    let name = raw.map_or(DEFAULT_QUARANTINE, str::trim);
+    // A Maildir subfolder is `.NAME` in the Maildir: no path separators, no
+    // leading dot (which would nest it), and IMAP needs a name at all.
+    if name.is_empty() || name.starts_with('.') || name.contains(['/', '\\', '\0']) {
+        return Err(invalid(
+            "inbox.quarantine",
+            format!("`{name}` is not a folder name like wildt-failed"),
+        ));
+    }
+    Ok(name.to_owned())
 }
 
 fn security(raw: RawSecurity) -> Result<Security, ConfigError> {

@@ -13,12 +13,13 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Notify, watch};
 use tracing::{Instrument, debug, error, info, info_span, warn};
 
+use crate::config::QUARANTINE_AFTER;
 use crate::config::{Config, OutboxConfig, Rules};
-use crate::handle::{Handled, Mode, Source, handle_message_at};
+use crate::handle::{Handled, Mode, Source, handle_message_at, message_digest};
 use crate::mail::imap::Backoff;
 use crate::mail::{Inbound, Inbox, InboxError, Transport, TransportError};
 use crate::shutdown::Shutdown;
-use crate::store::{Store, StoreError, now_secs};
+use crate::store::{Store, StoreError, failures, now_secs, outbox};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DaemonError {
@@ -45,6 +46,10 @@ pub struct RunReport {
     pub sent: u64,
     pub retried: u64,
     pub failed: u64,
+    /// Inbox messages whose handling failed, to be tried again.
+    pub failed_attempts: u64,
+    /// Inbox messages put in the quarantine.
+    pub quarantined: u64,
 }
 
 fn notify(state: &[sd_notify::NotifyState<'_>]) {
@@ -235,7 +240,7 @@ async fn handle_one(
     store: &Store,
     inbox: &mut Inbox,
     rules: &Rules,
-    msg: Inbound,
+    msg: &Inbound,
     summary: &mut RunReport,
 ) -> Result<(), DaemonError> {
     let source = Source::Inbox(msg.id.clone());
@@ -278,6 +283,9 @@ async fn handle_one(
                     rate_limited = letters.rate_limited,
                     "decided"
                 );
+                // The player's own words stay out of `info`: the reading with
+                // the text it quotes is for `debug` only.
+                debug!(reading = ?intake.disposition, "read");
             }
         }
         // Only now, with the outcome committed, is the inbox told.
@@ -286,6 +294,68 @@ async fn handle_one(
     }
     .instrument(span)
     .await
+}
+
+/// Takes one message: handles it, or, when that fails in a way that will
+/// not pass by waiting (a damaged game row, a refused write), counts the
+/// failure durably and, at the [`QUARANTINE_AFTER`]th, puts the message in
+/// the quarantine and tells the organiser, so that one message never blocks
+/// the inbox. Only a failure that may pass (a busy database, the inbox) is
+/// returned: the caller waits and takes the message again.
+async fn take(
+    store: &Store,
+    inbox: &mut Inbox,
+    config: &Config,
+    rules: &Rules,
+    msg: &Inbound,
+    summary: &mut RunReport,
+) -> Result<(), DaemonError> {
+    let error = match handle_one(store, inbox, rules, msg, summary).await {
+        Err(DaemonError::Store(e)) if !e.is_transient() => e,
+        other => return other,
+    };
+    let source = Source::Inbox(msg.id.clone()).to_string();
+    let sha = message_digest(&msg.raw, msg.size);
+    let now = now_secs();
+    let mut tx = store.begin().await?;
+    let attempts = failures::record(&mut tx, &sha, &source, &error.to_string(), now).await?;
+    tx.commit().await.map_err(StoreError::from)?;
+    if attempts < QUARANTINE_AFTER {
+        summary.failed_attempts += 1;
+        warn!(%source, error = %error, attempts, "message not handled; it is tried again");
+        return Ok(());
+    }
+    inbox.quarantine(&msg.id, &config.quarantine).await?;
+    // Headers only, read again here: what the organiser needs to find it.
+    let intake = crate::intake::read_sized(&msg.raw, msg.size, &rules.intake);
+    let mut tx = store.begin().await?;
+    failures::mark_quarantined(&mut tx, &sha, now).await?;
+    if let Some(organiser) = &rules.referee.organiser {
+        let mail = crate::reply::quarantine_notice(
+            organiser,
+            &source,
+            intake.message_id.as_deref(),
+            intake.from.as_deref(),
+            attempts,
+            &error.to_string(),
+            &config.quarantine,
+        );
+        match crate::mail::render::render(&mail, &rules.referee, None, &[]) {
+            Ok(r) => outbox::enqueue(&mut tx, None, &mail, &r, &rules.referee.address, now).await?,
+            Err(e) => warn!(error = %e, "organiser notice not rendered"),
+        }
+    }
+    tx.commit().await.map_err(StoreError::from)?;
+    summary.quarantined += 1;
+    error!(
+        %source,
+        error = %error,
+        attempts,
+        folder = %config.quarantine,
+        organiser_told = rules.referee.organiser.is_some(),
+        "message could not be handled; put in the quarantine"
+    );
+    Ok(())
 }
 
 /// Runs the referee until `shutdown` completes (or, with `once`, until the
@@ -335,7 +405,7 @@ pub async fn run(
                 break;
             }
             for msg in batch {
-                handle_one(&store, &mut inbox, &rules, msg, &mut summary).await?;
+                take(&store, &mut inbox, &config, &rules, &msg, &mut summary).await?;
             }
             crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
         }
@@ -430,7 +500,7 @@ pub async fn run(
         }
         let mut failed = false;
         for msg in batch {
-            if let Err(e) = handle_one(&store, &mut inbox, &rules, msg, &mut summary).await {
+            if let Err(e) = take(&store, &mut inbox, &config, &rules, &msg, &mut summary).await {
                 // A database or inbox failure: the message stays waiting and is
                 // taken again on the next round, after a pause.
                 error!(error = %e, "message not handled");

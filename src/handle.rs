@@ -34,8 +34,9 @@ use crate::store::{Store, StoreError, clocks, conditionals, games, messages, now
 /// Where a message came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
-    /// An inbox's message: seen again at the same coordinates, it is a
-    /// duplicate even if its bytes changed.
+    /// An inbox's message: an IMAP message seen again at the same
+    /// coordinates is a duplicate even if its bytes changed; a Maildir
+    /// message only if its bytes are the same (a name may be used again).
     Inbox(InboxId),
     /// A file handed to `wildt check`: only the same bytes are a duplicate.
     Cli,
@@ -111,7 +112,7 @@ pub async fn handle_message_at(
     mode: Mode,
     arrived: Option<i64>,
 ) -> Result<Handled, StoreError> {
-    let sha = digest(raw, size);
+    let sha = message_digest(raw, size);
     let body_sha = body_digest(raw);
     // Reading needs only the bytes: done before the write lock is taken.
     let intake = intake::read_sized(raw, size, &rules.intake);
@@ -119,7 +120,11 @@ pub async fn handle_message_at(
     let now = now_secs();
     let arrival = arrived.map_or(now, |a| a.min(now));
     let mut tx = store.begin().await?;
-    let inbox_source = matches!(source, Source::Inbox(_)).then_some(source_key.as_str());
+    // An IMAP message keeps its coordinates (UIDVALIDITY + UID); a Maildir
+    // file name is only a name: a different message may come under one seen
+    // before, so there only the digest says "seen before".
+    let inbox_source =
+        matches!(source, Source::Inbox(InboxId::Imap { .. })).then_some(source_key.as_str());
     if let Some(outcome) = messages::seen(&mut tx, &sha, inbox_source).await? {
         return Ok(Handled::Duplicate { outcome });
     }
@@ -417,7 +422,7 @@ async fn languages(
 /// larger than the inbox reads, `raw` is its beginning: its size goes into
 /// the digest too, so two different large messages that begin alike are not
 /// taken for one.
-fn digest(raw: &[u8], size: usize) -> String {
+pub fn message_digest(raw: &[u8], size: usize) -> String {
     let sum = if size > raw.len() {
         let mut h = Sha256::new();
         h.update(raw);
@@ -500,7 +505,7 @@ mod tests {
     #[test]
     fn a_cut_message_is_keyed_by_its_size_too() {
         let head = b"From: a@example.org\r\n\r\nxxxx";
-        assert_ne!(digest(head, 1000), digest(head, 1001));
-        assert_ne!(digest(head, 1000), digest(head, head.len()));
+        assert_ne!(message_digest(head, 1000), message_digest(head, 1001));
+        assert_ne!(message_digest(head, 1000), message_digest(head, head.len()));
     }
 }

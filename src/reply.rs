@@ -1319,6 +1319,42 @@ pub fn game_over_mails(game: &GameContext<'_>, after: &Record, end: GameEnd) -> 
     game_over(game, after, end, |_| String::new())
 }
 
+/// The organiser's notice that a message could not be handled and was put
+/// in the quarantine `folder`. Names the message only by what the inbox and
+/// the headers say (never the player's text), and what to do.
+pub fn quarantine_notice(
+    organiser: &str,
+    source: &str,
+    message_id: Option<&str>,
+    from: Option<&str>,
+    attempts: u32,
+    error: &str,
+    folder: &str,
+) -> OutMail {
+    let body = format!(
+        "A message could not be handled after {attempts} attempts and was put in the folder \
+         \"{folder}\", so that the rest of the inbox goes on.\n\n\
+         Inbox: {source}\nMessage-ID: {}\nFrom: {}\nLast error: {error}\n\n\
+         Nobody was answered. Find the message in \"{folder}\"; once the cause is fixed \
+         (`wildt status`, the journal), move it back to the inbox and it is read again.\n",
+        message_id.unwrap_or("(none)"),
+        from.unwrap_or("(none)"),
+    );
+    OutMail {
+        to: organiser.to_owned(),
+        to_name: None,
+        reply_to: None,
+        subject: subject(None, "a message was put in the quarantine"),
+        body,
+        // For the organiser: English and text only, as the undeliverable notice.
+        html: None,
+        lang: Lang::En,
+        event: Event::Notice,
+        game: None,
+        in_reply_to: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,10 @@
 //! The IMAP inbox (async-imap over tokio-rustls) and the reconnect [`Backoff`]. [IO]
 //!
 //! One session per [`ImapInbox`]. Messages are read with `BODY.PEEK[]`, so
-//! fetching never marks them: only [`ImapInbox::mark_done`] sets `\Seen` (and
-//! moves them to `processed_mailbox`), and the daemon calls it after its commit.
+//! fetching never marks them: only [`ImapInbox::mark_done`] sets `\Seen` and
+//! the keyword [`DONE_KEYWORD`] (and moves them to `processed_mailbox`), and the
+//! daemon calls it after its commit. Waiting messages are those without the
+//! keyword, whether or not another client has read them.
 //! A message the daemon never finished is therefore fetched again.
 //!
 //! Connection loss: every method runs its commands on a session it takes out
@@ -124,7 +126,15 @@ struct Caps {
 struct Selected {
     mailbox: String,
     uidvalidity: u32,
+    /// PERMANENTFLAGS allows new keywords (`\*`): [`DONE_KEYWORD`] is kept.
+    keywords: bool,
 }
+
+/// The private keyword on a message the daemon has handled. What was handled
+/// is tracked by it (and in the database by UIDVALIDITY + UID), not by
+/// `\Seen`: a message read by another client (the organiser's phone) before
+/// the daemon fetched it is still taken.
+pub const DONE_KEYWORD: &str = "$wildt-done";
 
 /// The referee's IMAP mailbox.
 pub struct ImapInbox {
@@ -208,6 +218,26 @@ impl ImapInbox {
         )
         .await;
         self.finish(session, "mark done", result)
+    }
+
+    /// Moves a message that could not be handled to the folder `folder`
+    /// (created if missing), unflagged, so that the inbox goes on without it.
+    pub async fn quarantine(&mut self, id: &InboxId, folder: &str) -> Result<(), InboxError> {
+        let InboxId::Imap {
+            mailbox,
+            uidvalidity,
+            uid,
+        } = id
+        else {
+            return Err(InboxError::ForeignId(id.clone()));
+        };
+        let mut session = self.take_session().await?;
+        let result = tokio::time::timeout(
+            COMMAND_TIMEOUT,
+            self.quarantine_in(&mut session, mailbox, *uidvalidity, *uid, folder),
+        )
+        .await;
+        self.finish(session, "quarantine", result)
     }
 
     /// Waits until mail may have arrived in the configured mailbox, or `max`.
@@ -434,18 +464,18 @@ impl ImapInbox {
         let names: Vec<_> = session
             .list(Some(""), Some(&quote(name)))
             .await
-            .map_err(|source| self.step_error("LIST processed mailbox", source))?
+            .map_err(|source| self.step_error("LIST mailbox", source))?
             .try_collect()
             .await
-            .map_err(|source| self.step_error("LIST processed mailbox", source))?;
+            .map_err(|source| self.step_error("LIST mailbox", source))?;
         if names.iter().any(|n| n.name() == name) {
             return Ok(());
         }
         session
             .create(name)
             .await
-            .map_err(|source| self.step_error("CREATE processed mailbox", source))?;
-        tracing::info!(server = %self.server, mailbox = name, "created the processed mailbox");
+            .map_err(|source| self.step_error("CREATE mailbox", source))?;
+        tracing::info!(server = %self.server, mailbox = name, "created a mailbox");
         Ok(())
     }
 
@@ -471,11 +501,19 @@ impl ImapInbox {
             tracing::warn!(server = %self.server, mailbox, old, new = uidvalidity,
                 "UIDVALIDITY changed: the mailbox was recreated; its messages will be fetched again");
         }
+        let keywords = mb
+            .permanent_flags
+            .contains(&async_imap::types::Flag::MayCreate);
         self.selected = Some(Selected {
             mailbox: mailbox.to_owned(),
             uidvalidity,
+            keywords,
         });
         Ok(uidvalidity)
+    }
+
+    fn keywords_kept(&self) -> bool {
+        self.selected.as_ref().is_some_and(|s| s.keywords)
     }
 
     async fn fetch_in(&mut self, session: &mut Session) -> Result<Vec<Inbound>, InboxError> {
@@ -486,8 +524,15 @@ impl ImapInbox {
         let uidvalidity = self.select(session, &mailbox).await?;
         // What was announced so far is covered by the search below.
         drain_announces_mail!(session.unsolicited_responses);
+        // Without keywords (a server that keeps none) only `\\Seen` can say
+        // what was handled.
+        let query = if self.keywords_kept() {
+            format!("UNDELETED UNKEYWORD {DONE_KEYWORD}")
+        } else {
+            "UNSEEN UNDELETED".to_owned()
+        };
         let mut uids: Vec<u32> = session
-            .uid_search("UNSEEN UNDELETED")
+            .uid_search(&query)
             .await
             .map_err(|source| self.step_error("UID SEARCH", source))?
             .into_iter()
@@ -555,26 +600,42 @@ impl ImapInbox {
             });
         }
         let uid = uid.to_string();
-        self.store(session, &uid, "+FLAGS.SILENT (\\Seen)").await?;
+        let flags = if self.keywords_kept() {
+            format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})")
+        } else {
+            "+FLAGS.SILENT (\\Seen)".to_owned()
+        };
+        self.store(session, &uid, &flags).await?;
         let Some(processed) = self.cfg.processed_mailbox.clone() else {
             return Ok(());
         };
+        self.move_uid(session, &uid, &processed).await
+    }
+
+    /// Moves the selected mailbox's message `uid` to `target` (UID MOVE, or
+    /// COPY + \Deleted + EXPUNGE where MOVE is not offered).
+    async fn move_uid(
+        &mut self,
+        session: &mut Session,
+        uid: &str,
+        target: &str,
+    ) -> Result<(), InboxError> {
         if self.caps.moves {
             session
-                .uid_mv(&uid, &processed)
+                .uid_mv(uid, target)
                 .await
                 .map_err(|source| self.step_error("UID MOVE", source))?;
             return Ok(());
         }
         session
-            .uid_copy(&uid, &processed)
+            .uid_copy(uid, target)
             .await
             .map_err(|source| self.step_error("UID COPY", source))?;
-        self.store(session, &uid, "+FLAGS.SILENT (\\Deleted)")
+        self.store(session, uid, "+FLAGS.SILENT (\\Deleted)")
             .await?;
         if self.caps.uidplus {
             let expunged: Vec<u32> = session
-                .uid_expunge(&uid)
+                .uid_expunge(uid)
                 .await
                 .map_err(|source| self.step_error("UID EXPUNGE", source))?
                 .try_collect()
@@ -594,6 +655,28 @@ impl ImapInbox {
             tracing::debug!(count = expunged.len(), "expunged");
         }
         Ok(())
+    }
+
+    async fn quarantine_in(
+        &mut self,
+        session: &mut Session,
+        mailbox: &str,
+        uidvalidity: u32,
+        uid: u32,
+        folder: &str,
+    ) -> Result<(), InboxError> {
+        self.ensure_mailbox(session, folder).await?;
+        // LIST/CREATE may leave the mailbox selected; select it again for the UID.
+        self.selected = None;
+        let found = self.select(session, mailbox).await?;
+        if found != uidvalidity {
+            return Err(InboxError::UidValidityChanged {
+                mailbox: mailbox.to_owned(),
+                expected: uidvalidity,
+                found,
+            });
+        }
+        self.move_uid(session, &uid.to_string(), folder).await
     }
 
     async fn store(&self, session: &mut Session, uid: &str, what: &str) -> Result<(), InboxError> {

@@ -54,6 +54,16 @@ impl Inbox {
         }
     }
 
+    /// Puts a message that could not be handled in the quarantine `folder`
+    /// (a Maildir++ subfolder `.folder`, or an IMAP folder), where the
+    /// organiser finds it and the daemon no longer fetches it.
+    pub async fn quarantine(&mut self, id: &InboxId, folder: &str) -> Result<(), InboxError> {
+        match self {
+            Inbox::Maildir(m) => m.quarantine(id, folder).map(drop),
+            Inbox::Imap(i) => i.quarantine(id, folder).await,
+        }
+    }
+
     /// Logs out of IMAP, but never holds up a stop for long: a session that
     /// does not answer within 5 s is simply dropped.
     pub async fn close(self) {

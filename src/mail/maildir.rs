@@ -1,20 +1,24 @@
 //! The Maildir inbox (the embedded default): messages are taken from `new/` in
 //! arrival order and moved to `cur/` with the Seen flag once their outcome is
-//! committed. [IO]
+//! committed, never over a file there; one that cannot be handled goes to a
+//! Maildir++ subfolder (the quarantine). [IO]
 
+use std::collections::HashSet;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use maildir::Maildir;
+use tracing::warn;
 
 use super::{Inbound, InboxError, InboxId};
 
 pub struct MaildirInbox {
-    dir: Maildir,
     path: PathBuf,
     /// Read at most this many bytes of a message, plus one.
     max_message_bytes: usize,
+    /// Names in `new/` skipped as not messages (warned about once).
+    skipped: HashSet<String>,
 }
 
 impl MaildirInbox {
@@ -26,9 +30,9 @@ impl MaildirInbox {
             source,
         })?;
         Ok(MaildirInbox {
-            dir,
             path: path.to_owned(),
             max_message_bytes: crate::intake::DEFAULT_MAX_MESSAGE_BYTES,
+            skipped: HashSet::new(),
         })
     }
 
@@ -48,61 +52,186 @@ impl MaildirInbox {
 
     /// Up to `limit` messages waiting in `new/`, oldest first (by the time they
     /// were delivered, then by name, which starts with the delivery time).
+    ///
+    /// An entry that is not a message (a directory, a file that cannot be
+    /// read) is skipped with a warning, once per entry, and never stops the
+    /// others; it is tried again on each fetch, and [`Self::wait_for_mail`]
+    /// does not count it as mail.
     pub fn fetch_waiting(&mut self, limit: usize) -> Result<Vec<Inbound>, InboxError> {
         let mut entries: Vec<(SystemTime, String, PathBuf)> = Vec::new();
-        for entry in self.dir.list_new() {
+        let new = self.path.join("new");
+        let mut present = HashSet::new();
+        for entry in std::fs::read_dir(&new).map_err(|e| self.err(e))? {
             let entry = entry.map_err(|e| self.err(e))?;
-            let modified = std::fs::metadata(entry.path())
-                .and_then(|m| m.modified())
-                .unwrap_or(SystemTime::UNIX_EPOCH);
-            entries.push((modified, entry.id().to_owned(), entry.path().clone()));
+            let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
+                self.skip(&new, "a name that is not UTF-8", None);
+                continue;
+            };
+            // Maildir readers ignore names starting with a dot.
+            if name.starts_with('.') {
+                continue;
+            }
+            present.insert(name.clone());
+            let meta = match entry.metadata() {
+                Ok(m) => m,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => {
+                    self.skip_entry(&name, "cannot be read", Some(&e));
+                    continue;
+                }
+            };
+            if !meta.is_file() {
+                self.skip_entry(&name, "not a message file", None);
+                continue;
+            }
+            let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+            entries.push((modified, name, entry.path()));
         }
+        // Forget entries that are gone, so a name used again is warned about.
+        self.skipped.retain(|n| present.contains(n));
         entries.sort();
         let mut out = Vec::with_capacity(entries.len().min(limit));
-        for (modified, id, path) in entries.into_iter().take(limit) {
+        for (modified, name, path) in entries {
+            if out.len() >= limit {
+                break;
+            }
             match read_at_most(&path, self.max_message_bytes.saturating_add(1)) {
-                Ok((raw, size)) => out.push(Inbound {
-                    id: InboxId::Maildir { id },
-                    raw,
-                    size,
-                    // The file's modification time: when it was delivered.
-                    arrived: modified
-                        .duration_since(SystemTime::UNIX_EPOCH)
-                        .ok()
-                        .and_then(|d| i64::try_from(d.as_secs()).ok())
-                        .filter(|&t| t > 0),
-                }),
+                Ok((raw, size)) => {
+                    self.skipped.remove(&name);
+                    out.push(Inbound {
+                        id: InboxId::Maildir { id: name },
+                        raw,
+                        size,
+                        // The file's modification time: when it was delivered.
+                        arrived: modified
+                            .duration_since(SystemTime::UNIX_EPOCH)
+                            .ok()
+                            .and_then(|d| i64::try_from(d.as_secs()).ok())
+                            .filter(|&t| t > 0),
+                    });
+                }
                 // Another reader took it between listing and reading.
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => return Err(self.err(e)),
+                Err(e) => self.skip_entry(&name, "cannot be read", Some(&e)),
             }
         }
         Ok(out)
     }
 
-    /// Moves a handled message to `cur/` with the Seen flag.
+    fn skip_entry(&mut self, name: &str, why: &str, error: Option<&std::io::Error>) {
+        if self.skipped.insert(name.to_owned()) {
+            let path = self.path.join("new").join(name);
+            self.skip(&path, why, error);
+        }
+    }
+
+    fn skip(&self, path: &Path, why: &str, error: Option<&std::io::Error>) {
+        match error {
+            Some(e) => warn!(path = %path.display(), error = %e, "skipped: {why}"),
+            None => warn!(path = %path.display(), "skipped: {why}"),
+        }
+    }
+
+    /// Moves a handled message to `cur/` with the Seen flag, never over a
+    /// file there: a name seen before gets a unique suffix.
     pub fn mark_done(&mut self, id: &InboxId) -> Result<(), InboxError> {
         let InboxId::Maildir { id } = id else {
-            return Ok(());
+            return Err(InboxError::ForeignId(id.clone()));
         };
-        match self.dir.move_new_to_cur_with_flags(id, "S") {
-            Ok(()) => Ok(()),
+        let from = self.path.join("new").join(id);
+        match move_without_overwriting(&from, &self.path.join("cur"), id, ":2,S") {
+            Ok(_) => Ok(()),
             // Already moved (e.g. by an earlier run that stopped after the move).
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(self.err(e)),
         }
     }
 
-    /// Waits for new mail: polls `new/` every 200 ms, up to `max`.
+    /// Moves a message that could not be handled to the Maildir++ subfolder
+    /// `.{folder}` (created if missing), into its `cur/`, not Seen: a mail
+    /// client shows it as the folder `folder`, unread. Returns where it went.
+    pub fn quarantine(&mut self, id: &InboxId, folder: &str) -> Result<PathBuf, InboxError> {
+        let InboxId::Maildir { id } = id else {
+            return Err(InboxError::ForeignId(id.clone()));
+        };
+        let sub = self.path.join(format!(".{folder}"));
+        Maildir::from(sub.clone())
+            .create_dirs()
+            .map_err(|e| self.err(e))?;
+        let from = self.path.join("new").join(id);
+        move_without_overwriting(&from, &sub.join("cur"), id, ":2,").map_err(|e| self.err(e))
+    }
+
+    /// Waits for new mail: polls `new/` every 200 ms, up to `max`. Entries
+    /// skipped as not messages do not count.
     pub async fn wait_for_mail(&mut self, max: Duration) {
         let deadline = tokio::time::Instant::now() + max;
         while tokio::time::Instant::now() < deadline {
-            if self.dir.count_new() > 0 {
+            if self.waiting() > 0 {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }
+
+    /// How many entries of `new/` may be mail: all but dot-files and those
+    /// skipped.
+    fn waiting(&self) -> usize {
+        let Ok(rd) = std::fs::read_dir(self.path.join("new")) else {
+            return 0;
+        };
+        rd.filter_map(Result::ok)
+            .filter(|e| {
+                e.file_name()
+                    .to_str()
+                    .is_some_and(|n| !n.starts_with('.') && !self.skipped.contains(n))
+            })
+            .count()
+    }
+}
+
+/// Moves `from` into the folder `to` as `{id}{info}`, or, if a file of that
+/// name (or of that id with other flags) is there already, as
+/// `{id}.{n}{info}` with the first free `n`. A hard link, then removing the
+/// source: a link never replaces a file, unlike a rename.
+fn move_without_overwriting(
+    from: &Path,
+    to: &Path,
+    id: &str,
+    info: &str,
+) -> std::io::Result<PathBuf> {
+    let taken = |candidate: &str| -> std::io::Result<bool> {
+        let prefix = format!("{candidate}:");
+        for e in std::fs::read_dir(to)? {
+            let e = e?;
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name == candidate || name.starts_with(&prefix) {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    };
+    for n in 0u32.. {
+        let candidate = if n == 0 {
+            id.to_owned()
+        } else {
+            format!("{id}.{n}")
+        };
+        if taken(&candidate)? {
+            continue;
+        }
+        let target = to.join(format!("{candidate}{info}"));
+        match std::fs::hard_link(from, &target) {
+            Ok(()) => {
+                std::fs::remove_file(from)?;
+                return Ok(target);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Err(std::io::Error::other("no free name"))
 }
 
 /// The first `cap` bytes of the file at `path`, and the file's size.

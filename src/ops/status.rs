@@ -93,6 +93,8 @@ pub enum ProblemKind {
     /// A clock deadline is overdue by more than [`DEADLINE_GRACE_SECS`]: the
     /// referee is not keeping time (no daemon, or one that does not act).
     DeadlineOverdue,
+    /// Inbox messages that could not be handled were put in the quarantine.
+    Quarantined,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -112,6 +114,9 @@ pub struct Status {
     pub outbox: Outbox,
     /// The earliest clock deadline not yet acted on, if any game has one.
     pub next_deadline: Option<NextDeadline>,
+    /// Inbox messages put in the quarantine (`[inbox] quarantine`) because
+    /// handling them failed again and again.
+    pub quarantined: i64,
     pub problems: Vec<Problem>,
     /// When this was read (Unix seconds).
     pub now: i64,
@@ -171,9 +176,25 @@ pub async fn read(
             source,
         })?
         .map(NextDeadline::from);
+    // A database the daemon has not migrated yet has no such table (this
+    // connection is read-only and cannot migrate it): nothing quarantined.
+    let has_failures: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'inbox_failures'",
+    )
+    .fetch_one(&mut conn)
+    .await
+    .map_err(db)?;
+    let quarantined: i64 = if has_failures > 0 {
+        sqlx::query_scalar("SELECT COUNT(*) FROM inbox_failures WHERE quarantined_at IS NOT NULL")
+            .fetch_one(&mut conn)
+            .await
+            .map_err(db)?
+    } else {
+        0
+    };
     sqlx::Connection::close(conn).await.map_err(db)?;
     keep_owner(&path);
-    let problems = problems(&daemon, &outbox, next_deadline.as_ref(), now);
+    let problems = problems(&daemon, &outbox, quarantined, next_deadline.as_ref(), now);
     Ok(Status {
         ok: problems.is_empty(),
         database: path,
@@ -181,6 +202,7 @@ pub async fn read(
         last_message_at,
         outbox,
         next_deadline,
+        quarantined,
         problems,
         now,
     })
@@ -190,10 +212,20 @@ pub async fn read(
 pub fn problems(
     daemon: &Holder,
     outbox: &Outbox,
+    quarantined: i64,
     next_deadline: Option<&NextDeadline>,
     now: i64,
 ) -> Vec<Problem> {
     let mut out = Vec::new();
+    if quarantined > 0 {
+        out.push(Problem {
+            kind: ProblemKind::Quarantined,
+            detail: format!(
+                "{quarantined} inbox message(s) could not be handled and were put in the \
+                 quarantine folder ([inbox] quarantine); see the journal for why"
+            ),
+        });
+    }
     if outbox.failed_recently > 0 {
         out.push(Problem {
             kind: ProblemKind::FailedMail,
@@ -298,12 +330,15 @@ mod tests {
 
     #[test]
     fn old_failures_and_an_idle_stopped_daemon_need_nobody() {
-        assert_eq!(problems(&daemon(false), &outbox(0, 0), None, NOW), vec![]);
+        assert_eq!(
+            problems(&daemon(false), &outbox(0, 0), 0, None, NOW),
+            vec![]
+        );
     }
 
     #[test]
     fn recent_failure_is_a_problem_with_its_error() {
-        let p = problems(&daemon(true), &outbox(0, 1), None, NOW);
+        let p = problems(&daemon(true), &outbox(0, 1), 0, None, NOW);
         assert_eq!(p.len(), 1);
         assert_eq!(p[0].kind, ProblemKind::FailedMail);
         assert!(p[0].detail.contains("550 no such user"), "{}", p[0].detail);
@@ -311,9 +346,9 @@ mod tests {
 
     #[test]
     fn waiting_mail_without_a_daemon_is_a_problem() {
-        let p = problems(&daemon(false), &outbox(3, 0), None, NOW);
+        let p = problems(&daemon(false), &outbox(3, 0), 0, None, NOW);
         assert_eq!(p[0].kind, ProblemKind::DaemonNotRunning);
-        assert_eq!(problems(&daemon(true), &outbox(3, 0), None, NOW), vec![]);
+        assert_eq!(problems(&daemon(true), &outbox(3, 0), 0, None, NOW), vec![]);
     }
 
     #[test]
@@ -321,16 +356,16 @@ mod tests {
         for running in [true, false] {
             let within = deadline(NOW - DEADLINE_GRACE_SECS);
             assert_eq!(
-                problems(&daemon(running), &outbox(0, 0), Some(&within), NOW),
+                problems(&daemon(running), &outbox(0, 0), 0, Some(&within), NOW),
                 vec![]
             );
             let ahead = deadline(NOW + 3600);
             assert_eq!(
-                problems(&daemon(running), &outbox(0, 0), Some(&ahead), NOW),
+                problems(&daemon(running), &outbox(0, 0), 0, Some(&ahead), NOW),
                 vec![]
             );
             let late = deadline(NOW - DEADLINE_GRACE_SECS - 1);
-            let p = problems(&daemon(running), &outbox(0, 0), Some(&late), NOW);
+            let p = problems(&daemon(running), &outbox(0, 0), 0, Some(&late), NOW);
             assert_eq!(p.len(), 1, "{p:?}");
             assert_eq!(p[0].kind, ProblemKind::DeadlineOverdue);
             assert!(

@@ -8,6 +8,7 @@
 pub mod clocks;
 pub mod conditionals;
 pub mod events;
+pub mod failures;
 pub mod games;
 pub mod messages;
 pub mod outbox;
@@ -47,6 +48,35 @@ pub enum StoreError {
 }
 
 pub use crate::now::now_secs;
+
+impl StoreError {
+    /// Whether trying again later may succeed without anyone's help: the
+    /// database was busy or locked, or could not be reached. A damaged row
+    /// or a refused write fails the same way every time.
+    pub fn is_transient(&self) -> bool {
+        match self {
+            StoreError::Sql(e) => match e {
+                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => true,
+                sqlx::Error::Database(db) => {
+                    // SQLITE_BUSY (5), SQLITE_LOCKED (6) and their extended codes.
+                    let code = db.code();
+                    let primary = code
+                        .as_deref()
+                        .and_then(|c| c.parse::<i64>().ok())
+                        .map(|c| c & 0xff);
+                    matches!(primary, Some(5 | 6))
+                }
+                _ => false,
+            },
+            StoreError::Folder { .. } => true,
+            StoreError::Migrate(_)
+            | StoreError::Corrupt { .. }
+            | StoreError::BadValue { .. }
+            | StoreError::BadPlayer { .. }
+            | StoreError::Crosstable(_) => false,
+        }
+    }
+}
 
 #[derive(Clone)]
 pub struct Store {

@@ -13,6 +13,7 @@ mod events;
 mod game_cli;
 mod games;
 mod imap_inbox;
+mod inbox_faults;
 mod intake;
 mod languages;
 mod notation;
