@@ -363,6 +363,24 @@ impl Reader {
             .unwrap_or_else(|e| panic!("test reader: APPEND to {folder} at {date}: {e}"));
     }
 
+    /// Flags every message of `folder` `\Seen`, as another mail client
+    /// (the organiser's phone) does when it opens them.
+    pub async fn mark_all_seen(&mut self, folder: &str) {
+        self.session
+            .select(folder)
+            .await
+            .unwrap_or_else(|e| panic!("test reader: SELECT {folder}: {e}"));
+        let updates: Vec<_> = self
+            .session
+            .store("1:*", "+FLAGS.SILENT (\\Seen)")
+            .await
+            .unwrap_or_else(|e| panic!("test reader: STORE in {folder}: {e}"))
+            .try_collect()
+            .await
+            .unwrap_or_else(|e| panic!("test reader: STORE in {folder}: {e}"));
+        assert!(updates.is_empty(), "silent STORE answered {updates:?}");
+    }
+
     /// Creates a folder with exactly this name.
     pub async fn create(&mut self, folder: &str) {
         self.session
