@@ -400,12 +400,17 @@ pub async fn run(
 
     if options.once {
         loop {
-            let batch = inbox.fetch_waiting().await?;
-            if batch.is_empty() {
-                break;
-            }
-            for msg in batch {
+            let mut fetched = false;
+            for waiting in inbox.list_waiting().await? {
+                let Some(msg) = inbox.fetch_one(&waiting.id).await? else {
+                    continue;
+                };
+                fetched = true;
                 take(&store, &mut inbox, &config, &rules, &msg, &mut summary).await?;
+            }
+            // Nothing left, or only entries that cannot be read.
+            if !fetched {
+                break;
             }
             crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
         }
@@ -462,10 +467,10 @@ pub async fn run(
     let mut deadlines = crate::deadlines::Schedule::default();
     'serve: loop {
         ping();
-        let batch = match inbox.fetch_waiting().await {
-            Ok(b) => {
+        let waiting = match inbox.list_waiting().await {
+            Ok(w) => {
                 backoff.reset();
-                b
+                w
             }
             Err(e) => {
                 // The IMAP inbox reconnects on its next call; wait first.
@@ -477,7 +482,6 @@ pub async fn run(
                 continue;
             }
         };
-        let had_mail = !batch.is_empty();
         // The clock's deadlines: when one falls, after mail (a move moves
         // them), and every minute (the organiser's commands run elsewhere).
         let now = now_secs();
@@ -498,8 +502,23 @@ pub async fn run(
                 Err(e) => error!(error = %e, "clock deadlines"),
             }
         }
+        let mut had_mail = false;
         let mut failed = false;
-        for msg in batch {
+        // One body at a time: a flood holds one message in memory, and the
+        // watchdog hears from the loop between any two messages, not only
+        // between batches (a batch could outlast WatchdogSec).
+        for w in waiting {
+            ping();
+            let msg = match inbox.fetch_one(&w.id).await {
+                Ok(Some(msg)) => msg,
+                Ok(None) => continue,
+                Err(e) => {
+                    error!(error = %e, "inbox");
+                    failed = true;
+                    break;
+                }
+            };
+            had_mail = true;
             if let Err(e) = take(&store, &mut inbox, &config, &rules, &msg, &mut summary).await {
                 // A database or inbox failure: the message stays waiting and is
                 // taken again on the next round, after a pause.

@@ -114,8 +114,16 @@ pub async fn handle_message_at(
 ) -> Result<Handled, StoreError> {
     let sha = message_digest(raw, size);
     let body_sha = body_digest(raw);
-    // Reading needs only the bytes: done before the write lock is taken.
+    // Reading needs only the bytes: done before the write lock is taken, as
+    // is the trusted server's word on the sender (a header parse of its
+    // own). Inside the transaction only the lookups, the pure decision and
+    // the writes run.
     let intake = intake::read_sized(raw, size, &rules.intake);
+    let auth = crate::auth::sender_verdict(
+        raw,
+        rules.security.trusted_authserv_id.as_deref(),
+        intake.from.as_deref(),
+    );
     let source_key = source.to_string();
     let now = now_secs();
     let arrival = arrived.map_or(now, |a| a.min(now));
@@ -162,7 +170,7 @@ pub async fn handle_message_at(
         now,
     )
     .await?;
-    let mut decision = decide::judge_message(raw, &intake, view, recent, rules);
+    let mut decision = decide::decide(&intake, view, recent, rules, auth);
     if let (Some(g), Some(_)) = (view, decision.seat) {
         // Both seats' sets are read and written in this transaction: the
         // opponent's move and the prepared answer are stored together or

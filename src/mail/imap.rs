@@ -34,7 +34,7 @@ use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
 use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 
 use crate::config::{ImapConfig, Tls};
-use crate::mail::{Inbound, InboxError, InboxId, TlsError};
+use crate::mail::{Inbound, InboxError, InboxId, TlsError, Waiting};
 
 mod probe;
 
@@ -196,6 +196,23 @@ impl ImapInbox {
     pub async fn fetch_waiting(&mut self) -> Result<Vec<Inbound>, InboxError> {
         let mut session = self.take_session().await?;
         let result = tokio::time::timeout(COMMAND_TIMEOUT, self.fetch_in(&mut session)).await;
+        self.finish(session, "fetch", result)
+    }
+
+    /// The waiting messages' ids and sizes (as [`Self::fetch_waiting`] would
+    /// fetch them, but without their bodies): the daemon then takes one body
+    /// at a time, so memory holds one message, not a batch.
+    pub async fn list_waiting(&mut self) -> Result<Vec<Waiting>, InboxError> {
+        let mut session = self.take_session().await?;
+        let result = tokio::time::timeout(COMMAND_TIMEOUT, self.list_in(&mut session)).await;
+        self.finish(session, "list", result)
+    }
+
+    /// The body of one message listed by [`Self::list_waiting`]; `None` if
+    /// someone else expunged it meanwhile.
+    pub async fn fetch_one(&mut self, id: &InboxId) -> Result<Option<Inbound>, InboxError> {
+        let mut session = self.take_session().await?;
+        let result = tokio::time::timeout(COMMAND_TIMEOUT, self.body_in(&mut session, id)).await;
         self.finish(session, "fetch", result)
     }
 
@@ -517,6 +534,19 @@ impl ImapInbox {
     }
 
     async fn fetch_in(&mut self, session: &mut Session) -> Result<Vec<Inbound>, InboxError> {
+        let waiting = self.list_in(session).await?;
+        let mut out = Vec::with_capacity(waiting.len());
+        for w in &waiting {
+            if let Some(m) = self.body_in(session, &w.id).await? {
+                out.push(m);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The waiting messages' ids and sizes, oldest first, at most a batch:
+    /// no body is read.
+    async fn list_in(&mut self, session: &mut Session) -> Result<Vec<Waiting>, InboxError> {
         let mailbox = self.cfg.mailbox.clone();
         // Re-select every time: the fresh SELECT gives the current state even
         // if unsolicited updates were missed.
@@ -543,6 +573,56 @@ impl ImapInbox {
         if uids.is_empty() {
             return Ok(Vec::new());
         }
+        let fetches: Vec<Fetch> = session
+            .uid_fetch(uid_set(&uids), "(UID RFC822.SIZE)")
+            .await
+            .map_err(|source| self.step_error("UID FETCH sizes", source))?
+            .try_collect()
+            .await
+            .map_err(|source| self.step_error("UID FETCH sizes", source))?;
+        let sizes: HashMap<u32, usize> = fetches
+            .iter()
+            .filter_map(|f| Some((f.uid?, f.size? as usize)))
+            .collect();
+        // A message expunged by someone else between SEARCH and FETCH is skipped.
+        Ok(uids
+            .into_iter()
+            .filter_map(|uid| {
+                sizes.get(&uid).map(|&size| Waiting {
+                    id: InboxId::Imap {
+                        mailbox: mailbox.clone(),
+                        uidvalidity,
+                        uid,
+                    },
+                    size,
+                })
+            })
+            .collect())
+    }
+
+    /// One message's body (only its first `max_message_bytes + 1` bytes when
+    /// larger); `None` if it is gone.
+    async fn body_in(
+        &mut self,
+        session: &mut Session,
+        id: &InboxId,
+    ) -> Result<Option<Inbound>, InboxError> {
+        let InboxId::Imap {
+            mailbox,
+            uidvalidity,
+            uid,
+        } = id
+        else {
+            return Err(InboxError::ForeignId(id.clone()));
+        };
+        let found = self.select(session, mailbox).await?;
+        if found != *uidvalidity {
+            return Err(InboxError::UidValidityChanged {
+                mailbox: mailbox.clone(),
+                expected: *uidvalidity,
+                found,
+            });
+        }
         let items = format!(
             "(UID RFC822.SIZE INTERNALDATE BODY.PEEK[]<0.{}>)",
             self.max_message_bytes
@@ -550,38 +630,23 @@ impl ImapInbox {
                 .min(u32::MAX as usize)
         );
         let fetches: Vec<Fetch> = session
-            .uid_fetch(uid_set(&uids), &items)
+            .uid_fetch(uid.to_string(), &items)
             .await
             .map_err(|source| self.step_error("UID FETCH", source))?
             .try_collect()
             .await
             .map_err(|source| self.step_error("UID FETCH", source))?;
-        let mut bodies: HashMap<u32, (Vec<u8>, usize, Option<i64>)> = fetches
-            .iter()
-            .filter_map(|f| {
-                let raw = f.body()?.to_vec();
-                let size = f.size.map_or(raw.len(), |s| s as usize);
+        Ok(fetches.iter().find(|f| f.uid == Some(*uid)).and_then(|f| {
+            let raw = f.body()?.to_vec();
+            let size = f.size.map_or(raw.len(), |s| s as usize);
+            Some(Inbound {
+                id: id.clone(),
+                raw,
+                size,
                 // INTERNALDATE: when the server received it (the clock's time).
-                let arrived = f.internal_date().map(|d| d.timestamp());
-                Some((f.uid?, (raw, size, arrived)))
+                arrived: f.internal_date().map(|d| d.timestamp()),
             })
-            .collect();
-        // A message expunged by someone else between SEARCH and FETCH is skipped.
-        Ok(uids
-            .into_iter()
-            .filter_map(|uid| {
-                bodies.remove(&uid).map(|(raw, size, arrived)| Inbound {
-                    id: InboxId::Imap {
-                        mailbox: mailbox.clone(),
-                        uidvalidity,
-                        uid,
-                    },
-                    raw,
-                    size,
-                    arrived,
-                })
-            })
-            .collect())
+        }))
     }
 
     async fn mark_in(

@@ -46,6 +46,27 @@ impl Inbox {
         }
     }
 
+    /// The messages waiting, oldest first, at most a batch of them, without
+    /// their bodies: take each with [`Inbox::fetch_one`], so that a flood
+    /// costs the memory of one message and the daemon can tell the watchdog
+    /// it is alive between any two.
+    pub async fn list_waiting(&mut self) -> Result<Vec<Waiting>, InboxError> {
+        match self {
+            Inbox::Maildir(m) => m.list_waiting(BATCH),
+            Inbox::Imap(i) => i.list_waiting().await,
+        }
+    }
+
+    /// One listed message with its body (at most `max_message_bytes + 1`
+    /// bytes of it); `None` if it is gone or, in a Maildir, cannot be read
+    /// (it is skipped with a warning).
+    pub async fn fetch_one(&mut self, id: &InboxId) -> Result<Option<Inbound>, InboxError> {
+        match self {
+            Inbox::Maildir(m) => m.fetch_one(id),
+            Inbox::Imap(i) => i.fetch_one(id).await,
+        }
+    }
+
     /// Tells the inbox a message is handled (its outcome is committed).
     pub async fn mark_done(&mut self, id: &InboxId) -> Result<(), InboxError> {
         match self {
@@ -108,6 +129,14 @@ pub enum InboxId {
         uidvalidity: u32,
         uid: u32,
     },
+}
+
+/// A message waiting in the inbox, before its body is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Waiting {
+    pub id: InboxId,
+    /// The whole message's size in bytes, as the inbox reports it.
+    pub size: usize,
 }
 
 /// A message waiting in the inbox: its id, its raw bytes (RFC 5322), and its

@@ -11,7 +11,7 @@ use std::time::{Duration, SystemTime};
 use maildir::Maildir;
 use tracing::warn;
 
-use super::{Inbound, InboxError, InboxId};
+use super::{Inbound, InboxError, InboxId, Waiting};
 
 pub struct MaildirInbox {
     path: PathBuf,
@@ -58,13 +58,29 @@ impl MaildirInbox {
     /// others; it is tried again on each fetch, and [`Self::wait_for_mail`]
     /// does not count it as mail.
     pub fn fetch_waiting(&mut self, limit: usize) -> Result<Vec<Inbound>, InboxError> {
-        let mut entries: Vec<(SystemTime, String, PathBuf)> = Vec::new();
+        let mut out = Vec::new();
+        for w in self.list_waiting(usize::MAX)? {
+            if out.len() >= limit {
+                break;
+            }
+            if let Some(m) = self.fetch_one(&w.id)? {
+                out.push(m);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Up to `limit` message files waiting in `new/`, oldest first, with
+    /// their sizes; entries that are not files are skipped (see
+    /// [`Self::fetch_waiting`]).
+    pub fn list_waiting(&mut self, limit: usize) -> Result<Vec<Waiting>, InboxError> {
+        let mut entries: Vec<(SystemTime, String, usize)> = Vec::new();
         let new = self.path.join("new");
         let mut present = HashSet::new();
         for entry in std::fs::read_dir(&new).map_err(|e| self.err(e))? {
             let entry = entry.map_err(|e| self.err(e))?;
             let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
-                self.skip(&new, "a name that is not UTF-8", None);
+                self.skip(&entry.path(), "a name that is not UTF-8", None);
                 continue;
             };
             // Maildir readers ignore names starting with a dot.
@@ -85,37 +101,48 @@ impl MaildirInbox {
                 continue;
             }
             let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
-            entries.push((modified, name, entry.path()));
+            let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
+            entries.push((modified, name, size));
         }
         // Forget entries that are gone, so a name used again is warned about.
         self.skipped.retain(|n| present.contains(n));
         entries.sort();
-        let mut out = Vec::with_capacity(entries.len().min(limit));
-        for (modified, name, path) in entries {
-            if out.len() >= limit {
-                break;
+        // A file that could not be read is listed again (it may be readable
+        // now): only its warning is not repeated.
+        Ok(entries
+            .into_iter()
+            .take(limit)
+            .map(|(_, id, size)| Waiting {
+                id: InboxId::Maildir { id },
+                size,
+            })
+            .collect())
+    }
+
+    /// One message of `new/`, at most `max_message_bytes + 1` bytes of it;
+    /// `None` when another reader took it, or it cannot be read (skipped
+    /// with a warning).
+    pub fn fetch_one(&mut self, id: &InboxId) -> Result<Option<Inbound>, InboxError> {
+        let InboxId::Maildir { id: name } = id else {
+            return Err(InboxError::ForeignId(id.clone()));
+        };
+        let path = self.path.join("new").join(name);
+        match read_at_most(&path, self.max_message_bytes.saturating_add(1)) {
+            Ok((raw, size)) => {
+                self.skipped.remove(name);
+                Ok(Some(Inbound {
+                    id: id.clone(),
+                    raw,
+                    size,
+                    arrived: delivered_at(&path),
+                }))
             }
-            match read_at_most(&path, self.max_message_bytes.saturating_add(1)) {
-                Ok((raw, size)) => {
-                    self.skipped.remove(&name);
-                    out.push(Inbound {
-                        id: InboxId::Maildir { id: name },
-                        raw,
-                        size,
-                        // The file's modification time: when it was delivered.
-                        arrived: modified
-                            .duration_since(SystemTime::UNIX_EPOCH)
-                            .ok()
-                            .and_then(|d| i64::try_from(d.as_secs()).ok())
-                            .filter(|&t| t > 0),
-                    });
-                }
-                // Another reader took it between listing and reading.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => self.skip_entry(&name, "cannot be read", Some(&e)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => {
+                self.skip_entry(name, "cannot be read", Some(&e));
+                Ok(None)
             }
         }
-        Ok(out)
     }
 
     fn skip_entry(&mut self, name: &str, why: &str, error: Option<&std::io::Error>) {
@@ -232,6 +259,17 @@ fn move_without_overwriting(
         }
     }
     Err(std::io::Error::other("no free name"))
+}
+
+/// The file's modification time, when it was delivered (Unix seconds).
+fn delivered_at(path: &Path) -> Option<i64> {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()?
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .ok()
+        .and_then(|d| i64::try_from(d.as_secs()).ok())
+        .filter(|&t| t > 0)
 }
 
 /// The first `cap` bytes of the file at `path`, and the file's size.

@@ -18,5 +18,5 @@ pub mod render;
 pub mod smtp;
 pub mod transport;
 
-pub use inbox::{Inbound, Inbox, InboxError, InboxId, TlsError};
+pub use inbox::{Inbound, Inbox, InboxError, InboxId, TlsError, Waiting};
 pub use transport::{Transport, TransportError};

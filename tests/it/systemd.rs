@@ -194,3 +194,99 @@ fn serve_keeps_handling_mail_when_nobody_reads_the_notify_socket() {
     assert_eq!(answered, 2);
     assert_eq!(status.code(), Some(0));
 }
+
+/// Issue 15, points 7 and 8: a flood could put the daemon into a watchdog
+/// restart loop: a batch of up to 200 messages was fetched and handled with
+/// no ping in between. Now bodies are taken one at a time with a ping before
+/// each: a flood that takes several watchdog intervals is handled with no
+/// gap between pings as long as `WATCHDOG_USEC` (the gap after which
+/// systemd restarts the service).
+#[test]
+fn a_flood_longer_than_the_watchdog_interval_is_handled_with_pings_throughout() {
+    const FLOOD: usize = 800;
+    const USEC: u64 = 300_000;
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = temp_config(dir.path());
+    let created = Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args(["game", "new", "--no-mail", "--json"])
+        .args(["--white", "anna@example.org", "--black", "ben@example.net"])
+        .arg("--config")
+        .arg(&cfg)
+        .output()
+        .unwrap();
+    let game: serde_json::Value = serde_json::from_slice(&created.stdout).unwrap();
+    let white = game["white"]["address"].as_str().unwrap().to_owned();
+    let new = dir.path().join("mail/new");
+    std::fs::create_dir_all(&new).unwrap();
+    for i in 0..FLOOD {
+        std::fs::write(
+            new.join(format!("{i:05}.flood")),
+            format!(
+                "From: anna@example.org\r\nTo: {white}\r\nSubject: hello\r\n\
+                 Message-ID: <flood{i}@example.org>\r\n\r\nHello, is anybody there? {i}\r\n"
+            ),
+        )
+        .unwrap();
+    }
+    let sock_path = dir.path().join("notify.sock");
+    let sock = UnixDatagram::bind(&sock_path).unwrap();
+    sock.set_read_timeout(Some(Duration::from_millis(20)))
+        .unwrap();
+    let mut child = serve_under_watchdog(&cfg, &sock_path, USEC);
+    let mut seen = Vec::new();
+    assert!(receive_until(&sock, "READY=1", &mut seen), "{seen:?}");
+    let ready = Instant::now();
+    let cur = dir.path().join("mail/cur");
+    let handled = || std::fs::read_dir(&cur).map(|rd| rd.count()).unwrap_or(0);
+    let mut pings = vec![ready];
+    let mut buf = [0u8; 4096];
+    let deadline = ready + Duration::from_secs(300);
+    while handled() < FLOOD && Instant::now() < deadline {
+        match sock.recv(&mut buf) {
+            Ok(n) => {
+                if String::from_utf8_lossy(&buf[..n])
+                    .lines()
+                    .any(|l| l == "WATCHDOG=1")
+                {
+                    pings.push(Instant::now());
+                }
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(e) => panic!("notify socket: {e}"),
+        }
+    }
+    let took = ready.elapsed();
+    let done = handled();
+    let alive = child.try_wait().unwrap().is_none();
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert!(alive, "the daemon exited during the flood");
+    assert_eq!(done, FLOOD, "not every message was handled");
+    let interval = Duration::from_micros(USEC);
+    let longest = pings
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .max()
+        .unwrap_or_default();
+    println!(
+        "flood: {FLOOD} messages in {took:?}, {} pings, longest gap {longest:?}",
+        pings.len()
+    );
+    // Otherwise the flood proves nothing about pings during work.
+    assert!(
+        took > 2 * interval,
+        "the flood took only {took:?}; make it larger"
+    );
+    assert!(
+        longest < interval,
+        "no ping for {longest:?}, longer than the watchdog's {interval:?}"
+    );
+}
