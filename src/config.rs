@@ -616,6 +616,50 @@ fn outbox(raw: RawOutbox) -> Result<OutboxConfig, ConfigError> {
 mod tests {
     use super::*;
 
+    /// `[inbox] quarantine` defaults to wildt-failed and must be a plain
+    /// folder name (it becomes the Maildir subfolder `.NAME`);
+    /// `[referee] organiser` is optional and must be an address.
+    #[test]
+    fn quarantine_and_organiser_are_read_and_checked() {
+        let c = Config::parse(LOCAL_TOML).unwrap();
+        assert_eq!(c.quarantine, DEFAULT_QUARANTINE);
+        assert_eq!(c.referee.organiser, None);
+        let with = |referee_line: &str, inbox_line: &str| {
+            Config::parse(
+                &LOCAL_TOML
+                    .replace("[referee]\n", &format!("[referee]\n{referee_line}\n"))
+                    .replace("[inbox]\n", &format!("[inbox]\n{inbox_line}\n")),
+            )
+        };
+        let c = with("organiser = \"Org@Club.example\"", "quarantine = \"held\"").unwrap();
+        assert_eq!(c.quarantine, "held");
+        assert_eq!(c.referee.organiser.as_deref(), Some("org@club.example"));
+        for bad in ["", "../x", ".hidden", "a/b"] {
+            let e = with("", &format!("quarantine = \"{bad}\"")).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    ConfigError::Invalid {
+                        key: "inbox.quarantine",
+                        ..
+                    }
+                ),
+                "{bad:?}: {e}"
+            );
+        }
+        let e = with("organiser = \"nobody\"", "").unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ConfigError::Invalid {
+                    key: "referee.organiser",
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+
     #[test]
     fn embedded_default_is_maildir_and_file_outbox() {
         let c = Config::parse(LOCAL_TOML).unwrap();
