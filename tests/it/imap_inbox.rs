@@ -486,3 +486,35 @@ async fn a_lost_connection_fails_one_call_and_the_next_call_reconnects() {
         .expect("mark_done");
     assert!(reader.messages(&folder).await[0].seen_flag);
 }
+
+/// Issue 15, point 5 (IMAP side): a message put in the quarantine leaves the
+/// mailbox for the folder (created if missing), unread, and the next fetch
+/// goes on without it.
+#[tokio::test]
+async fn quarantine_moves_the_message_to_its_folder_unread_and_the_inbox_goes_on() {
+    let rig = rig_or_skip!();
+    let mut reader = rig.reader(REFEREE).await;
+    let folder = reader.new_folder("quarantine").await;
+    let failed = format!("{folder}-failed");
+    let bad = message("anna@example.org", REFEREE, &unique("bad"), "1. 5254");
+    let good = message("anna@example.org", REFEREE, &unique("good"), "1. 5254");
+    reader.append(&folder, &bad).await;
+    reader.append(&folder, &good).await;
+    let setup = rig.imap(REFEREE).mailbox(&folder).build();
+    let mut inbox = ImapInbox::connect(&setup.config).await.expect("connect");
+    let waiting = bounded("list", inbox.list_waiting()).await.expect("list");
+    assert_eq!(waiting.len(), 2);
+    assert_eq!(waiting[0].size, bad.len());
+    bounded("quarantine", inbox.quarantine(&waiting[0].id, &failed))
+        .await
+        .expect("quarantine");
+    let kept = reader.messages(&failed).await;
+    assert_eq!(kept.len(), 1);
+    assert_eq!(kept[0].raw, bad);
+    assert!(!kept[0].seen_flag, "the quarantine should show it unread");
+    let next = bounded("fetch", inbox.fetch_waiting())
+        .await
+        .expect("fetch");
+    assert_eq!(next.len(), 1);
+    assert_eq!(next[0].raw, good);
+}
