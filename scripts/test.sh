@@ -13,10 +13,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# tests/it/systemd.rs checks the unit with systemd-analyze.
-if ! command -v systemd-analyze >/dev/null; then
+# tests/it/systemd.rs checks the unit with systemd-analyze; the board,
+# language and site tests look at pages in headless Chromium (Debian's
+# chromium, with fonts that have the chess pieces); tests/it/package.rs
+# unpacks the .deb with dpkg.
+need=()
+command -v systemd-analyze >/dev/null || need+=(systemd)
+command -v dpkg-deb >/dev/null || need+=(dpkg)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+browser=()
+command -v chromium >/dev/null || browser+=(chromium)
+if [ ${#need[@]} -gt 0 ] || [ ${#browser[@]} -gt 0 ]; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends systemd >/dev/null
+  export DEBIAN_FRONTEND=noninteractive
+  [ ${#need[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  # Chromium with what Debian recommends beside it (fonts, the sandbox helper).
+  [ ${#browser[@]} -eq 0 ] || apt-get install -y -qq "${browser[@]}" >/dev/null
 fi
 
 if [ -n "${WILDT_RIG_ROOT:-}" ] && [ -f "$WILDT_RIG_ROOT/env" ]; then
