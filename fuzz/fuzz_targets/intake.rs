@@ -40,9 +40,16 @@ fuzz_target!(|data: &[u8]| {
     if by_auth.outcome.changes_game() {
         assert_eq!(by_auth.outcome, by_key.outcome);
     }
+    // The sender's language as the mail suggests it, so the fuzzer also
+    // drives the translated texts (English when the mail says nothing).
+    let lang = intake
+        .lang
+        .requested
+        .or(intake.lang.guessed)
+        .unwrap_or_default();
     let mails = (
-        reply::write(&by_key, &intake, game, &BY_KEY.referee),
-        reply::write(&by_auth, &intake, game, &BY_AUTH.referee),
+        reply::write(&by_key, &intake, game, &BY_KEY.referee, lang),
+        reply::write(&by_auth, &intake, game, &BY_AUTH.referee, lang),
     );
     std::hint::black_box((by_key, by_auth, mails));
 });
