@@ -163,21 +163,6 @@ pub async fn player(config: &ConfigArgs, command: PlayerCommand) -> anyhow::Resu
     Ok(ExitCode::SUCCESS)
 }
 
-fn date_of(secs: i64) -> String {
-    // Civil date from days since the epoch (proleptic Gregorian).
-    let days = secs.div_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
 /// A game with its clocks, as `game show` and `game list` print it.
 struct Shown {
     game: StoredGame,
@@ -638,7 +623,7 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                             .clone()
                             .unwrap_or_else(|| "Correspondence game".to_owned()),
                         site: referee.address.clone(),
-                        date: date_of(g.created_at),
+                        date: wildt::game::pgn_date(g.created_at),
                         white: g.view.white.email.clone(),
                         black: g.view.black.email.clone(),
                         game_id: id,
@@ -812,16 +797,4 @@ fn conditionals_text(decision: &wildt::decide::Decision) -> Option<String> {
             "not looked at (the rest of the message is not one clear command)".to_owned()
         }
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::date_of;
-
-    #[test]
-    fn civil_dates_from_epoch_seconds() {
-        assert_eq!(date_of(0), "1970.01.01");
-        assert_eq!(date_of(951_782_400), "2000.02.29");
-        assert_eq!(date_of(1_795_305_600), "2026.11.22");
-    }
 }

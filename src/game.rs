@@ -381,6 +381,12 @@ pub fn status_line(record: &Record) -> String {
     }
 }
 
+/// The PGN `Date` tag's form (`2026.11.22`) of the UTC day of a Unix instant.
+pub fn pgn_date(unix_secs: i64) -> String {
+    let (y, m, d) = crate::clock::Date::of_instant(unix_secs).ymd();
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
 /// What a PGN file needs beyond the moves.
 #[derive(Debug, Clone)]
 pub struct PgnHeaders {
@@ -485,6 +491,13 @@ fn wrap(text: &str, width: usize) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn pgn_dates_are_the_utc_day_of_an_instant() {
+        assert_eq!(super::pgn_date(0), "1970.01.01");
+        assert_eq!(super::pgn_date(951_782_400), "2000.02.29");
+        assert_eq!(super::pgn_date(1_795_305_600), "2026.11.22");
+    }
+
     use super::*;
     use crate::command::Command;
     use crate::referee::{Verdict, judge};

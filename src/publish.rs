@@ -54,20 +54,6 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> PublishError + '_ {
     }
 }
 
-fn date_of(secs: i64) -> String {
-    let days = secs.div_euclid(86_400);
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
 /// Renders the site from the store and replaces the tree at `out`.
 /// The instant `secs` as `2027-01-05 12:00 UTC`.
 fn instant_text(secs: i64) -> String {
@@ -178,7 +164,7 @@ pub async fn publish(
                         .map_or("*", |e| e.result_text())
                         .to_owned(),
                 },
-                date: date_of(g.created_at),
+                date: crate::game::pgn_date(g.created_at),
                 clock: site_clock(timed, rules, now),
             }
         })
