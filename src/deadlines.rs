@@ -273,12 +273,40 @@ pub async fn act_due(
         }
     }
     for mail in &mails {
-        match render(mail, &rules.referee, Some(&timed.game.thread_root), &[]) {
-            Ok(r) => outbox::enqueue(conn, None, mail, &r, &rules.referee.address, now).await?,
-            Err(e) => tracing::warn!(recipient = %mail.to, error = %e, "clock mail not rendered"),
-        }
+        queue_in_thread(
+            conn,
+            &rules.referee,
+            mail,
+            &timed.game.thread_root,
+            None,
+            now,
+        )
+        .await?;
     }
     Ok(report)
+}
+
+/// Renders `mail` in the thread `thread_root` and queues it, linked to the
+/// message that caused it (if any). A mail that cannot be written is skipped
+/// with a warning, as every other mail; the rendered mail is returned.
+pub async fn queue_in_thread(
+    conn: &mut SqliteConnection,
+    referee: &crate::config::RefereeConfig,
+    mail: &OutMail,
+    thread_root: &str,
+    message_row: Option<i64>,
+    now: i64,
+) -> Result<Option<crate::mail::render::Rendered>, StoreError> {
+    match render(mail, referee, Some(thread_root), &[]) {
+        Ok(r) => {
+            outbox::enqueue(conn, message_row, mail, &r, &referee.address, now).await?;
+            Ok(Some(r))
+        }
+        Err(e) => {
+            tracing::warn!(recipient = %mail.to, error = %e, "mail not rendered");
+            Ok(None)
+        }
+    }
 }
 
 /// A mail about another game than the one being handled, with the thread

@@ -256,21 +256,16 @@ pub async fn handle_message_at(
     }
     for other in other_games {
         let mail = other.mail;
-        match render(&mail, &rules.referee, Some(&other.thread_root), &[]) {
-            Ok(r) => {
-                outbox::enqueue(
-                    &mut tx,
-                    Some(message_row),
-                    &mail,
-                    &r,
-                    &rules.referee.address,
-                    now,
-                )
-                .await?;
-                rendered.push(r);
-            }
-            Err(e) => tracing::warn!(recipient = %mail.to, error = %e, "leave notice not rendered"),
-        }
+        let queued = deadlines::queue_in_thread(
+            &mut tx,
+            &rules.referee,
+            &mail,
+            &other.thread_root,
+            Some(message_row),
+            now,
+        )
+        .await?;
+        rendered.extend(queued);
         letters.mails.push(mail);
     }
     match mode {

@@ -296,10 +296,7 @@ async fn queue(
 ) -> Result<(), OrganiseError> {
     let now = now_secs();
     for mail in mails {
-        match render(mail, referee, Some(&g.thread_root), &[]) {
-            Ok(r) => outbox::enqueue(tx, None, mail, &r, &referee.address, now).await?,
-            Err(e) => tracing::warn!(recipient = %mail.to, error = %e, "mail not rendered"),
-        }
+        crate::deadlines::queue_in_thread(tx, referee, mail, &g.thread_root, None, now).await?;
     }
     Ok(())
 }
@@ -342,13 +339,15 @@ pub async fn grant_leave(
         let others =
             crate::deadlines::leave_notices(&mut tx, rules, &email, game, change, now).await?;
         for other in others {
-            let mail = &other.mail;
-            match render(mail, &rules.referee, Some(&other.thread_root), &[]) {
-                Ok(r) => {
-                    outbox::enqueue(&mut tx, None, mail, &r, &rules.referee.address, now).await?;
-                }
-                Err(e) => tracing::warn!(recipient = %mail.to, error = %e, "mail not rendered"),
-            }
+            crate::deadlines::queue_in_thread(
+                &mut tx,
+                &rules.referee,
+                &other.mail,
+                &other.thread_root,
+                None,
+                now,
+            )
+            .await?;
         }
     }
     tx.commit().await?;
