@@ -202,9 +202,10 @@ impl ImapInbox {
     /// The waiting messages' ids and sizes (as [`Self::fetch_waiting`] would
     /// fetch them, but without their bodies): the daemon then takes one body
     /// at a time, so memory holds one message, not a batch.
-    pub async fn list_waiting(&mut self) -> Result<Vec<Waiting>, InboxError> {
+    pub async fn list_waiting(&mut self, newest_too: bool) -> Result<Vec<Waiting>, InboxError> {
         let mut session = self.take_session().await?;
-        let result = tokio::time::timeout(COMMAND_TIMEOUT, self.list_in(&mut session)).await;
+        let result =
+            tokio::time::timeout(COMMAND_TIMEOUT, self.list_in(&mut session, newest_too)).await;
         self.finish(session, "list", result)
     }
 
@@ -534,7 +535,7 @@ impl ImapInbox {
     }
 
     async fn fetch_in(&mut self, session: &mut Session) -> Result<Vec<Inbound>, InboxError> {
-        let waiting = self.list_in(session).await?;
+        let waiting = self.list_in(session, false).await?;
         let mut out = Vec::with_capacity(waiting.len());
         for w in &waiting {
             if let Some(m) = self.body_in(session, &w.id).await? {
@@ -546,7 +547,11 @@ impl ImapInbox {
 
     /// The waiting messages' ids and sizes, oldest first, at most a batch:
     /// no body is read.
-    async fn list_in(&mut self, session: &mut Session) -> Result<Vec<Waiting>, InboxError> {
+    async fn list_in(
+        &mut self,
+        session: &mut Session,
+        newest_too: bool,
+    ) -> Result<Vec<Waiting>, InboxError> {
         let mailbox = self.cfg.mailbox.clone();
         // Re-select every time: the fresh SELECT gives the current state even
         // if unsolicited updates were missed.
@@ -569,7 +574,11 @@ impl ImapInbox {
             .collect();
         uids.sort_unstable();
         self.more_pending = uids.len() > FETCH_BATCH;
-        uids.truncate(FETCH_BATCH);
+        let uids = if newest_too {
+            super::inbox::oldest_and_newest(uids, FETCH_BATCH)
+        } else {
+            uids.into_iter().take(FETCH_BATCH).collect()
+        };
         if uids.is_empty() {
             return Ok(Vec::new());
         }
@@ -595,6 +604,7 @@ impl ImapInbox {
                         uid,
                     },
                     size,
+                    arrival: u64::from(uid),
                 })
             })
             .collect())

@@ -19,6 +19,10 @@ pub struct MaildirInbox {
     max_message_bytes: usize,
     /// Names in `new/` skipped as not messages (warned about once).
     skipped: HashSet<String>,
+    /// The base names (before `:`) taken in `cur/`: read from the folder
+    /// once, at the first move, then kept up to date by this inbox, so a
+    /// move costs a lookup instead of a listing of every message ever seen.
+    cur_names: Option<HashSet<String>>,
 }
 
 impl MaildirInbox {
@@ -33,6 +37,7 @@ impl MaildirInbox {
             path: path.to_owned(),
             max_message_bytes: crate::intake::DEFAULT_MAX_MESSAGE_BYTES,
             skipped: HashSet::new(),
+            cur_names: None,
         })
     }
 
@@ -112,9 +117,12 @@ impl MaildirInbox {
         Ok(entries
             .into_iter()
             .take(limit)
-            .map(|(_, id, size)| Waiting {
+            .map(|(modified, id, size)| Waiting {
                 id: InboxId::Maildir { id },
                 size,
+                arrival: modified
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
             })
             .collect())
     }
@@ -166,7 +174,12 @@ impl MaildirInbox {
             return Err(InboxError::ForeignId(id.clone()));
         };
         let from = self.path.join("new").join(id);
-        match move_without_overwriting(&from, &self.path.join("cur"), id, ":2,S") {
+        let cur = self.path.join("cur");
+        if self.cur_names.is_none() {
+            self.cur_names = Some(base_names(&cur).map_err(|e| self.err(e))?);
+        }
+        let taken = self.cur_names.get_or_insert_default();
+        match move_without_overwriting(&from, &cur, id, ":2,S", taken) {
             Ok(_) => Ok(()),
             // Already moved (e.g. by an earlier run that stopped after the move).
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
@@ -186,7 +199,9 @@ impl MaildirInbox {
             .create_dirs()
             .map_err(|e| self.err(e))?;
         let from = self.path.join("new").join(id);
-        move_without_overwriting(&from, &sub.join("cur"), id, ":2,").map_err(|e| self.err(e))
+        let to = sub.join("cur");
+        let mut taken = base_names(&to).map_err(|e| self.err(e))?;
+        move_without_overwriting(&from, &to, id, ":2,", &mut taken).map_err(|e| self.err(e))
     }
 
     /// Waits for new mail: polls `new/` every 200 ms, up to `max`. Entries
@@ -226,39 +241,44 @@ fn move_without_overwriting(
     to: &Path,
     id: &str,
     info: &str,
+    taken: &mut HashSet<String>,
 ) -> std::io::Result<PathBuf> {
-    let taken = |candidate: &str| -> std::io::Result<bool> {
-        let prefix = format!("{candidate}:");
-        for e in std::fs::read_dir(to)? {
-            let e = e?;
-            let name = e.file_name();
-            let name = name.to_string_lossy();
-            if name == candidate || name.starts_with(&prefix) {
-                return Ok(true);
-            }
-        }
-        Ok(false)
-    };
     for n in 0u32.. {
         let candidate = if n == 0 {
             id.to_owned()
         } else {
             format!("{id}.{n}")
         };
-        if taken(&candidate)? {
+        if taken.contains(&candidate) {
             continue;
         }
         let target = to.join(format!("{candidate}{info}"));
         match std::fs::hard_link(from, &target) {
             Ok(()) => {
+                taken.insert(candidate);
                 std::fs::remove_file(from)?;
                 return Ok(target);
             }
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                taken.insert(candidate);
+            }
             Err(e) => return Err(e),
         }
     }
     Err(std::io::Error::other("no free name"))
+}
+
+/// The base names (what comes before the `:` of the flags) of the files in
+/// `dir`: a name taken with any flags is taken.
+fn base_names(dir: &Path) -> std::io::Result<HashSet<String>> {
+    let mut names = HashSet::new();
+    for e in std::fs::read_dir(dir)? {
+        let name = e?.file_name();
+        let name = name.to_string_lossy();
+        let base = name.split_once(':').map_or(&*name, |(base, _)| base);
+        names.insert(base.to_owned());
+    }
+    Ok(names)
 }
 
 /// The file's modification time, when it was delivered (Unix seconds).
