@@ -15,7 +15,9 @@ use tracing::{Instrument, debug, error, info, info_span, warn};
 
 use crate::config::QUARANTINE_AFTER;
 use crate::config::{Config, OutboxConfig, Rules};
-use crate::handle::{Handled, Mode, Source, handle_message_at, message_digest};
+use crate::handle::{
+    Handled, Incoming, Mode, Source, handle_group, handle_message_at, message_digest,
+};
 use crate::mail::imap::Backoff;
 use crate::mail::{Inbound, Inbox, InboxError, Transport, TransportError};
 use crate::shutdown::Shutdown;
@@ -244,56 +246,153 @@ async fn handle_one(
     summary: &mut RunReport,
 ) -> Result<(), DaemonError> {
     let source = Source::Inbox(msg.id.clone());
-    let span = info_span!("message", source = %source, message_id = tracing::field::Empty, game = tracing::field::Empty);
-    async {
-        match handle_message_at(
-            store,
-            rules,
-            &source,
-            &msg.raw,
-            msg.size,
-            Mode::Commit,
-            msg.arrived,
-        )
-        .await?
-        {
-            Handled::Duplicate { outcome } => {
-                summary.duplicates += 1;
-                info!(%outcome, "already processed; not decided again");
+    let handled = handle_message_at(
+        store,
+        rules,
+        &source,
+        &msg.raw,
+        msg.size,
+        Mode::Commit,
+        msg.arrived,
+    )
+    .instrument(message_span(&source))
+    .await?;
+    report(&source, &handled, summary);
+    // Only now, with the outcome committed, is the inbox told.
+    inbox.mark_done(&msg.id).await?;
+    Ok(())
+}
+
+fn message_span(source: &Source) -> tracing::Span {
+    info_span!("message", source = %source, message_id = tracing::field::Empty, game = tracing::field::Empty)
+}
+
+/// Logs what became of a message, in its own span, and counts it.
+fn report(source: &Source, handled: &Handled, summary: &mut RunReport) {
+    let span = message_span(source);
+    let _entered = span.enter();
+    match handled {
+        Handled::Duplicate { outcome } => {
+            summary.duplicates += 1;
+            info!(%outcome, "already processed; not decided again");
+        }
+        Handled::Decided {
+            intake,
+            decision,
+            letters,
+            mails,
+        } => {
+            summary.messages += 1;
+            if let Some(id) = &intake.message_id {
+                span.record("message_id", id.as_str());
             }
-            Handled::Decided {
-                intake,
-                decision,
-                letters,
-                mails,
-            } => {
-                summary.messages += 1;
-                let span = tracing::Span::current();
-                if let Some(id) = &intake.message_id {
-                    span.record("message_id", id.as_str());
+            if let Some(g) = decision.game {
+                span.record("game", g);
+            }
+            info!(
+                outcome = %decision.outcome,
+                detail = %decision.detail,
+                sender_auth = decision.auth.as_ref().map(tracing::field::display),
+                replies = mails.len(),
+                rate_limited = letters.rate_limited,
+                "decided"
+            );
+            // The player's own words stay out of `info`: the reading with
+            // the text it quotes is for `debug` only.
+            debug!(reading = ?intake.disposition, "read");
+        }
+    }
+}
+
+/// Most messages decided in one transaction. A group shares one commit (one
+/// `fsync`); a message that arrives while a group is decided waits at most
+/// for that group, which this and [`GROUP_TIME`] bound.
+pub const GROUP_MAX: usize = 64;
+
+/// A group is committed once it has taken this long, however few messages
+/// it holds: the wait of a message that arrives meanwhile, and the work a
+/// crash can undo, stay this small.
+pub const GROUP_TIME: Duration = Duration::from_millis(50);
+
+/// How often the public pages are refreshed while a backlog of mail lasts.
+const PUBLISH_EVERY: Duration = Duration::from_secs(10);
+
+/// The next group to take from `waiting` (oldest first): first what arrived
+/// after the previous listing (above `seen_up_to`), so that fresh mail jumps
+/// a backlog, then the oldest. `seen_up_to` becomes the newest arrival
+/// listed now, or nothing once the inbox is empty.
+fn next_group<'w>(
+    waiting: &'w [crate::mail::Waiting],
+    seen_up_to: &mut Option<u64>,
+) -> Vec<&'w crate::mail::Waiting> {
+    let group = match *seen_up_to {
+        None => waiting.iter().take(GROUP_MAX).collect(),
+        Some(up_to) => {
+            let (fresh, old): (Vec<_>, Vec<_>) = waiting.iter().partition(|w| w.arrival > up_to);
+            fresh.into_iter().chain(old).take(GROUP_MAX).collect()
+        }
+    };
+    *seen_up_to = waiting.iter().map(|w| w.arrival).max();
+    group
+}
+
+/// Takes a group of messages: decides them in one transaction
+/// ([`handle_group`]), a group at a time until all are taken, and tells the
+/// inbox of each once its group is committed. If a group cannot be kept
+/// (one message fails, the database is busy), nothing of it was recorded:
+/// its messages are taken again one transaction each, where a failing
+/// message is counted and, in the end, put in the quarantine alone.
+async fn take_group(
+    store: &Store,
+    inbox: &mut Inbox,
+    config: &Config,
+    rules: &Rules,
+    msgs: &[Inbound],
+    summary: &mut RunReport,
+    ping: &dyn Fn(),
+) -> Result<(), DaemonError> {
+    let mut rest = msgs;
+    while !rest.is_empty() {
+        if let [msg] = rest {
+            return take(store, inbox, config, rules, msg, summary).await;
+        }
+        let group: Vec<Incoming<'_>> = rest
+            .iter()
+            .map(|m| Incoming {
+                source: Source::Inbox(m.id.clone()),
+                raw: &m.raw,
+                size: m.size,
+                arrived: m.arrived,
+            })
+            .collect();
+        match handle_group(store, rules, &group, GROUP_TIME, ping).await {
+            Ok(handled) => {
+                crate::failpoint::hit("group-committed", 1);
+                for (m, h) in group.iter().zip(&handled) {
+                    report(&m.source, h, summary);
                 }
-                if let Some(g) = decision.game {
-                    span.record("game", g);
+                // Only now, with the outcomes committed, is the inbox told.
+                for m in &rest[..handled.len()] {
+                    inbox.mark_done(&m.id).await?;
                 }
-                info!(
-                    outcome = %decision.outcome,
-                    detail = %decision.detail,
-                    sender_auth = decision.auth.as_ref().map(tracing::field::display),
-                    replies = mails.len(),
-                    rate_limited = letters.rate_limited,
-                    "decided"
-                );
-                // The player's own words stay out of `info`: the reading with
-                // the text it quotes is for `debug` only.
-                debug!(reading = ?intake.disposition, "read");
+                rest = &rest[handled.len()..];
+            }
+            Err(e) => {
+                let at =
+                    e.at.and_then(|i| group.get(i))
+                        .map(|m| m.source.to_string());
+                warn!(error = %e, message = at.as_deref().unwrap_or("(the transaction)"),
+                    "group of {} not kept; taking its messages one by one", group.len());
+                for m in rest {
+                    take(store, inbox, config, rules, m, summary).await?;
+                    ping();
+                }
+                return Ok(());
             }
         }
-        // Only now, with the outcome committed, is the inbox told.
-        inbox.mark_done(&msg.id).await?;
-        Ok(())
+        ping();
     }
-    .instrument(span)
-    .await
+    Ok(())
 }
 
 /// Takes one message: handles it, or, when that fails in a way that will
@@ -401,12 +500,25 @@ pub async fn run(
     if options.once {
         loop {
             let mut fetched = false;
-            for waiting in inbox.list_waiting().await? {
-                let Some(msg) = inbox.fetch_one(&waiting.id).await? else {
-                    continue;
-                };
-                fetched = true;
-                take(&store, &mut inbox, &config, &rules, &msg, &mut summary).await?;
+            let waiting = inbox.list_waiting().await?;
+            for chunk in waiting.chunks(GROUP_MAX) {
+                let mut group = Vec::with_capacity(chunk.len());
+                for w in chunk {
+                    if let Some(msg) = inbox.fetch_one(&w.id).await? {
+                        group.push(msg);
+                    }
+                }
+                fetched |= !group.is_empty();
+                take_group(
+                    &store,
+                    &mut inbox,
+                    &config,
+                    &rules,
+                    &group,
+                    &mut summary,
+                    &|| {},
+                )
+                .await?;
             }
             // Nothing left, or only entries that cannot be read.
             if !fetched {
@@ -465,9 +577,14 @@ pub async fn run(
     info!("ready");
 
     let mut deadlines = crate::deadlines::Schedule::default();
+    // The newest arrival of the last listing: mail above it arrived while a
+    // backlog was being worked through.
+    let mut seen_up_to = None;
+    let mut unpublished = false;
+    let mut last_published = Instant::now();
     'serve: loop {
         ping();
-        let waiting = match inbox.list_waiting().await {
+        let waiting = match inbox.list_waiting_and_newest().await {
             Ok(w) => {
                 backoff.reset();
                 w
@@ -502,35 +619,49 @@ pub async fn run(
                 Err(e) => error!(error = %e, "clock deadlines"),
             }
         }
-        let mut had_mail = false;
+        // One group per turn of the loop: a flood holds at most GROUP_MAX
+        // messages in memory, the watchdog hears from the loop between any
+        // two groups, and the inbox is listed again before the next group,
+        // so that mail which arrived meanwhile goes first (one player's move
+        // waits for one group, not for a whole backlog).
+        let chunk = next_group(&waiting, &mut seen_up_to);
+        let mut group = Vec::with_capacity(chunk.len());
         let mut failed = false;
-        // One body at a time: a flood holds one message in memory, and the
-        // watchdog hears from the loop between any two messages, not only
-        // between batches (a batch could outlast WatchdogSec).
-        for w in waiting {
-            ping();
-            let msg = match inbox.fetch_one(&w.id).await {
-                Ok(Some(msg)) => msg,
-                Ok(None) => continue,
+        for w in chunk {
+            match inbox.fetch_one(&w.id).await {
+                Ok(Some(msg)) => group.push(msg),
+                Ok(None) => {}
                 Err(e) => {
                     error!(error = %e, "inbox");
                     failed = true;
                     break;
                 }
-            };
-            had_mail = true;
-            if let Err(e) = take(&store, &mut inbox, &config, &rules, &msg, &mut summary).await {
-                // A database or inbox failure: the message stays waiting and is
-                // taken again on the next round, after a pause.
-                error!(error = %e, "message not handled");
+            }
+        }
+        if !failed && !group.is_empty() {
+            if let Err(e) = take_group(
+                &store,
+                &mut inbox,
+                &config,
+                &rules,
+                &group,
+                &mut summary,
+                &ping,
+            )
+            .await
+            {
+                // A database or inbox failure: the messages not yet told
+                // stay waiting and are taken again on the next round, after
+                // a pause.
+                error!(error = %e, "messages not handled");
                 failed = true;
-                break;
             }
             wake.notify_one();
-            // Between messages, never during one: has a stop been asked for?
-            if shutdown.requested() {
-                break 'serve;
-            }
+            unpublished = true;
+        }
+        // Between groups, never during one: has a stop been asked for?
+        if shutdown.requested() {
+            break 'serve;
         }
         if failed {
             if shutdown.sleep_or_stop(backoff.next_delay()).await {
@@ -538,12 +669,23 @@ pub async fn run(
             }
             continue;
         }
-        if had_mail {
+        if !waiting.is_empty() {
             deadlines.mail_handled();
-            crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
             let status = format!("{} messages handled", summary.messages);
             notify(&[sd_notify::NotifyState::Status(&status)]);
+            // The public pages follow the games, but not after every group
+            // of a burst: when the inbox is empty, or every few seconds.
+            if unpublished && last_published.elapsed() >= PUBLISH_EVERY {
+                crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
+                unpublished = false;
+                last_published = Instant::now();
+            }
             continue;
+        }
+        if unpublished {
+            crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
+            unpublished = false;
+            last_published = Instant::now();
         }
         // The wait is bounded here too: if an IMAP session ever stops answering
         // (a missed IDLE wake-up was measured in the latency benchmark), the
@@ -825,4 +967,62 @@ async fn outbox_worker(
         warn!(error = %e, "outbox: claims not given back; they run out by themselves");
     }
     summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mail::{InboxId, Waiting};
+
+    fn listing(arrivals: std::ops::RangeInclusive<u64>) -> Vec<Waiting> {
+        arrivals
+            .map(|a| Waiting {
+                id: InboxId::Maildir {
+                    id: format!("m{a}"),
+                },
+                size: 100,
+                arrival: a,
+            })
+            .collect()
+    }
+
+    fn arrivals(group: &[&Waiting]) -> Vec<u64> {
+        group.iter().map(|w| w.arrival).collect()
+    }
+
+    /// A backlog is taken oldest first, a group at a time; a message that
+    /// arrived after the last listing goes into the very next group, ahead
+    /// of the backlog, which then goes on where it was.
+    #[test]
+    fn fresh_mail_jumps_a_backlog_by_one_group() {
+        let mut seen = None;
+        let first = listing(1..=200);
+        assert_eq!(
+            arrivals(&next_group(&first, &mut seen)),
+            (1..=64).collect::<Vec<_>>()
+        );
+        // 1..=64 were taken; 500 arrived meanwhile.
+        let mut second = listing(65..=200);
+        second.extend(listing(500..=500));
+        let group = arrivals(&next_group(&second, &mut seen));
+        assert_eq!(group[0], 500);
+        assert_eq!(group[1..], (65..=127).collect::<Vec<_>>());
+        // Nothing new: the backlog again, oldest first.
+        let third = listing(128..=200);
+        assert_eq!(
+            arrivals(&next_group(&third, &mut seen)),
+            (128..=191).collect::<Vec<_>>()
+        );
+    }
+
+    /// Once the inbox was found empty, whatever comes next is simply taken
+    /// in order of arrival.
+    #[test]
+    fn after_an_empty_inbox_mail_is_taken_in_order_of_arrival() {
+        let mut seen = Some(10);
+        assert!(next_group(&[], &mut seen).is_empty());
+        assert_eq!(seen, None);
+        let later = listing(11..=13);
+        assert_eq!(arrivals(&next_group(&later, &mut seen)), [11, 12, 13]);
+    }
 }

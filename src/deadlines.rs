@@ -58,6 +58,15 @@ impl TimedGame {
         let Some(game) = games::load(conn, id).await? else {
             return Ok(None);
         };
+        TimedGame::with_clock(conn, game).await
+    }
+
+    /// The already loaded `game` with its clock and its players' leaves.
+    pub async fn with_clock(
+        conn: &mut SqliteConnection,
+        game: StoredGame,
+    ) -> Result<Option<TimedGame>, StoreError> {
+        let id = game.view.id;
         let Some(clock) = clocks::game_clock(conn, id).await? else {
             return Ok(None);
         };
@@ -190,11 +199,23 @@ pub async fn act_due(
     now: i64,
     scope: Scope,
 ) -> Result<DueReport, StoreError> {
-    let mut report = DueReport::default();
     let Some(timed) = TimedGame::load(conn, id).await? else {
-        return Ok(report);
+        return Ok(DueReport::default());
     };
-    let pending = pending(conn, &timed, &rules.clock).await?;
+    act_due_on(conn, rules, &timed, now, scope).await
+}
+
+/// [`act_due`] on a game already loaded with its clock.
+pub async fn act_due_on(
+    conn: &mut SqliteConnection,
+    rules: &Rules,
+    timed: &TimedGame,
+    now: i64,
+    scope: Scope,
+) -> Result<DueReport, StoreError> {
+    let mut report = DueReport::default();
+    let id = timed.game.view.id;
+    let pending = pending(conn, timed, &rules.clock).await?;
     if pending.is_empty() {
         return Ok(report);
     }

@@ -112,43 +112,185 @@ pub async fn handle_message_at(
     mode: Mode,
     arrived: Option<i64>,
 ) -> Result<Handled, StoreError> {
-    let sha = message_digest(raw, size);
-    let body_sha = body_digest(raw);
-    // Reading needs only the bytes: done before the write lock is taken, as
-    // is the trusted server's word on the sender (a header parse of its
-    // own). Inside the transaction only the lookups, the pure decision and
-    // the writes run.
-    let intake = intake::read_sized(raw, size, &rules.intake);
-    let auth = crate::auth::sender_verdict(
+    let incoming = Incoming {
+        source: source.clone(),
         raw,
-        rules.security.trusted_authserv_id.as_deref(),
-        intake.from.as_deref(),
-    );
-    let source_key = source.to_string();
-    let now = now_secs();
-    let arrival = arrived.map_or(now, |a| a.min(now));
+        size,
+        arrived,
+    };
+    let read = Read::new(rules, &incoming, now_secs());
     let mut tx = store.begin().await?;
+    let handled = decide_in(&mut tx, rules, &incoming.source, read).await?;
+    match mode {
+        Mode::Commit => tx.commit().await?,
+        Mode::DryRun => tx.rollback().await?,
+    }
+    Ok(handled)
+}
+
+/// A message waiting in an inbox, as handed to [`handle_group`].
+#[derive(Debug, Clone)]
+pub struct Incoming<'a> {
+    pub source: Source,
+    /// The message, or its beginning when it is larger than the inbox reads.
+    pub raw: &'a [u8],
+    /// Its size in bytes.
+    pub size: usize,
+    /// When the mailbox received it (Unix seconds), if the inbox knows.
+    pub arrived: Option<i64>,
+}
+
+/// Handles a group of messages in ONE transaction, in order, and commits
+/// them together: one commit (one `fsync` of the log) for the group instead
+/// of one per message. Each message still gets its own dedupe row and is
+/// decided against what the messages before it in the group changed, exactly
+/// as if each had had its own transaction; a crash before the commit loses
+/// the whole group's outcome and nothing else (the messages are still in the
+/// inbox, which is told only after the commit), a crash after it finds every
+/// one of them recorded.
+///
+/// The group ends early, with the messages decided so far, once it has
+/// taken `budget`: a group's time bounds how long a message that arrives
+/// meanwhile waits, and how much work a crash can undo. `between` runs
+/// after each message (the daemon tells the watchdog it is alive).
+///
+/// All or nothing: if any message fails, nothing of the group is kept and
+/// the error is returned with the index of the message that failed; the
+/// caller takes the messages again one transaction each. On success, the
+/// outcomes of the first `n` messages are returned, `n >= 1`; the rest were
+/// not touched.
+pub async fn handle_group(
+    store: &Store,
+    rules: &Rules,
+    group: &[Incoming<'_>],
+    budget: std::time::Duration,
+    mut between: impl FnMut(),
+) -> Result<Vec<Handled>, GroupError> {
+    let started = std::time::Instant::now();
+    let now = now_secs();
+    let mut tx = store
+        .begin()
+        .await
+        .map_err(|error| GroupError { at: None, error })?;
+    let mut handled = Vec::with_capacity(group.len());
+    for (i, m) in group.iter().enumerate() {
+        if i > 0 && started.elapsed() >= budget {
+            break;
+        }
+        let read = Read::new(rules, m, now);
+        match decide_in(&mut tx, rules, &m.source, read).await {
+            Ok(h) => handled.push(h),
+            Err(error) => {
+                // Dropping the transaction rolls it back; said here for the reader.
+                if let Err(e) = tx.rollback().await {
+                    tracing::warn!(error = %e, "group not rolled back cleanly; SQLite rolls it back when the connection is reused");
+                }
+                return Err(GroupError { at: Some(i), error });
+            }
+        }
+        crate::failpoint::hit("group-handled", i + 1);
+        between();
+    }
+    crate::failpoint::hit("group-before-commit", handled.len());
+    tx.commit().await.map_err(|e| GroupError {
+        at: None,
+        error: e.into(),
+    })?;
+    Ok(handled)
+}
+
+/// Why a group was not kept: the message at index `at` failed (`None`: the
+/// transaction itself, its begin or commit).
+#[derive(Debug, thiserror::Error)]
+#[error("{error}")]
+pub struct GroupError {
+    pub at: Option<usize>,
+    #[source]
+    pub error: StoreError,
+}
+
+/// What is read from a message before any lock is taken: its digests, the
+/// intake's reading and the trusted server's word on the sender.
+struct Read {
+    sha: String,
+    body_sha: String,
+    intake: Intake,
+    auth: Option<crate::auth::AuthOutcome>,
+    source_key: String,
+    now: i64,
+    arrival: i64,
+}
+
+impl Read {
+    fn new(rules: &Rules, m: &Incoming<'_>, now: i64) -> Read {
+        let intake = intake::read_sized(m.raw, m.size, &rules.intake);
+        let auth = crate::auth::sender_verdict(
+            m.raw,
+            rules.security.trusted_authserv_id.as_deref(),
+            intake.from.as_deref(),
+        );
+        Read {
+            sha: message_digest(m.raw, m.size),
+            body_sha: body_digest(m.raw),
+            intake,
+            auth,
+            source_key: m.source.to_string(),
+            now,
+            arrival: m.arrived.map_or(now, |a| a.min(now)),
+        }
+    }
+}
+
+/// Everything of one message that runs under the write lock: the lookups,
+/// the pure decision, and the writes, on the caller's transaction.
+async fn decide_in(
+    tx: &mut SqliteConnection,
+    rules: &Rules,
+    source: &Source,
+    read: Read,
+) -> Result<Handled, StoreError> {
+    let Read {
+        sha,
+        body_sha,
+        intake,
+        auth,
+        source_key,
+        now,
+        arrival,
+    } = read;
     // An IMAP message keeps its coordinates (UIDVALIDITY + UID); a Maildir
     // file name is only a name: a different message may come under one seen
     // before, so there only the digest says "seen before".
     let inbox_source =
         matches!(source, Source::Inbox(InboxId::Imap { .. })).then_some(source_key.as_str());
-    if let Some(outcome) = messages::seen(&mut tx, &sha, inbox_source).await? {
+    if let Some(outcome) = messages::seen(tx, &sha, inbox_source).await? {
         return Ok(Handled::Duplicate { outcome });
     }
     let mut stored = match &intake.game_address {
-        Some(a) => games::load(&mut tx, a.game).await?,
+        Some(a) => games::load(tx, a.game).await?,
         None => None,
     };
+    // Only a game with a limited time control has clocks to keep: an
+    // unlimited one never has a deadline and its mails show no clocks.
+    let timed = match &stored {
+        Some(g) => clocks::control(tx, g.view.id).await?.is_limited(),
+        None => false,
+    };
     // A flag that fell before this message arrived ends the game first.
-    if let Some(g) = &stored
-        && !g.view.record.is_over()
-    {
+    if let Some(g) = stored.take_if(|g| timed && !g.view.record.is_over()) {
         let id = g.view.id;
-        let due =
-            deadlines::act_due(&mut tx, rules, id, arrival, deadlines::Scope::Forfeit).await?;
-        if due.forfeits > 0 {
-            stored = games::load(&mut tx, id).await?;
+        match deadlines::TimedGame::with_clock(tx, g).await? {
+            Some(clocked) => {
+                let due =
+                    deadlines::act_due_on(tx, rules, &clocked, arrival, deadlines::Scope::Forfeit)
+                        .await?;
+                stored = if due.forfeits > 0 {
+                    games::load(tx, id).await?
+                } else {
+                    Some(clocked.game)
+                };
+            }
+            None => stored = games::load(tx, id).await?,
         }
     }
     let view = stored.as_ref().map(|g| &g.view);
@@ -159,12 +301,12 @@ pub async fn handle_message_at(
     if let (Some(id), Some(from)) = (&intake.message_id, &intake.from)
         && !id.is_empty()
         && let Some(outcome) =
-            messages::seen_copy(&mut tx, id, from, view.map(|g| g.id), &body_sha).await?
+            messages::seen_copy(tx, id, from, view.map(|g| g.id), &body_sha).await?
     {
         return Ok(Handled::Duplicate { outcome });
     }
     let recent = messages::recent(
-        &mut tx,
+        tx,
         intake.from.as_deref(),
         stored.as_ref().map(|g| g.view.id),
         now,
@@ -175,10 +317,10 @@ pub async fn handle_message_at(
         // Both seats' sets are read and written in this transaction: the
         // opponent's move and the prepared answer are stored together or
         // not at all.
-        let stored = conditionals::load(&mut tx, g.id).await?;
+        let stored = conditionals::load(tx, g.id).await?;
         decide::conditional::follow(&mut decision, g, stored);
     }
-    let (sender_lang, reply_view) = languages(&mut tx, &intake, &decision, view).await?;
+    let (sender_lang, reply_view) = languages(tx, &intake, &decision, view).await?;
     let mut letters = reply::write(
         &decision,
         &intake,
@@ -187,7 +329,7 @@ pub async fn handle_message_at(
         sender_lang,
     );
     let message_row = messages::insert(
-        &mut tx,
+        tx,
         &MessageRow {
             sha256: &sha,
             body_sha256: &body_sha,
@@ -203,33 +345,32 @@ pub async fn handle_message_at(
     )
     .await?;
     if let (Some(after), Some(g)) = (decision.final_record(), view) {
-        games::save_change(&mut tx, g.id, &g.record, after, Some(message_row)).await?;
-        clocks::set_arrival(&mut tx, g.id, g.record.plies().len(), arrival, false).await?;
+        games::save_change(tx, g.id, &g.record, after, Some(message_row)).await?;
+        clocks::set_arrival(tx, g.id, g.record.plies().len(), arrival, false).await?;
     }
     if let Some(g) = view
-        && let Some(timed) = deadlines::TimedGame::load(&mut tx, g.id).await?
-        && timed.clock.control.is_limited()
+        && timed
+        && let Some(clocked) = deadlines::TimedGame::load(tx, g.id).await?
     {
-        let state = timed.state(&rules.clock, arrival);
+        let state = clocked.state(&rules.clock, arrival);
         reply::add_clocks(&mut letters, g.id, &state);
     }
     if let (Some(sequel), Some(g)) = (&decision.sequel, view) {
-        save_sequel(&mut tx, g.id, sequel).await?;
+        save_sequel(tx, g.id, sequel).await?;
     }
     // Notices of a leave to the opponents of the player's other games: each
     // threaded in its own game.
     let mut other_games = Vec::new();
     if let (Some(req), Some(seat), Some(g)) = (&decision.leave, decision.seat, view) {
         let answering = intake.message_id.as_deref();
-        let (mails, others) =
-            leave_by_mail(&mut tx, rules, g.id, seat, req, now, answering).await?;
+        let (mails, others) = leave_by_mail(tx, rules, g.id, seat, req, now, answering).await?;
         letters.mails.extend(mails);
         other_games = others;
     }
     if let Some(g) = view {
         // An event game's game-over mails end with the player's standing,
         // counted with this result (a prepared answer's included).
-        crate::organise::event::add_standing(&mut tx, g.id, &mut letters.mails).await?;
+        crate::organise::event::add_standing(tx, g.id, &mut letters.mails).await?;
     }
     let root = stored.as_ref().map(|g| g.thread_root.as_str());
     let mut rendered = Vec::with_capacity(letters.mails.len());
@@ -243,21 +384,13 @@ pub async fn handle_message_at(
                 continue;
             }
         };
-        outbox::enqueue(
-            &mut tx,
-            Some(message_row),
-            mail,
-            &r,
-            &rules.referee.address,
-            now,
-        )
-        .await?;
+        outbox::enqueue(tx, Some(message_row), mail, &r, &rules.referee.address, now).await?;
         rendered.push(r);
     }
     for other in other_games {
         let mail = other.mail;
         let queued = deadlines::queue_in_thread(
-            &mut tx,
+            tx,
             &rules.referee,
             &mail,
             &other.thread_root,
@@ -267,10 +400,6 @@ pub async fn handle_message_at(
         .await?;
         rendered.extend(queued);
         letters.mails.push(mail);
-    }
-    match mode {
-        Mode::Commit => tx.commit().await?,
-        Mode::DryRun => tx.rollback().await?,
     }
     Ok(Handled::Decided {
         intake: Box::new(intake),

@@ -49,6 +49,8 @@ pub mod daemon;
 pub mod deadlines;
 pub mod decide;
 pub mod event;
+#[cfg(feature = "server")]
+pub mod failpoint;
 #[doc(hidden)]
 pub mod fixtures;
 pub mod game;

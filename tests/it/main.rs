@@ -12,6 +12,7 @@ mod e2e;
 mod events;
 mod game_cli;
 mod games;
+mod group_commit;
 mod imap_inbox;
 mod inbox_faults;
 mod intake;

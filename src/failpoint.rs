@@ -1,0 +1,31 @@
+//! Crash points for the tests that kill the daemon at a chosen instant.
+//!
+//! `WILDT_FAILPOINT=<name>:<n>` makes a debug build abort (as `kill -9`
+//! would end it: no destructor, no flush) when [`hit`] is called with that
+//! name and count, e.g. `group-handled:3` after the third message of a group
+//! was decided inside the group's transaction, before the commit. Release
+//! builds compile every call away.
+
+/// Aborts the process if `WILDT_FAILPOINT` names this point and count.
+#[cfg(debug_assertions)]
+pub fn hit(name: &str, count: usize) {
+    use std::sync::OnceLock;
+    static SET: OnceLock<Option<(String, usize)>> = OnceLock::new();
+    let set = SET.get_or_init(|| {
+        let value = std::env::var("WILDT_FAILPOINT").ok()?;
+        let (point, n) = value.rsplit_once(':')?;
+        Some((point.to_owned(), n.parse().ok()?))
+    });
+    if let Some((point, n)) = set
+        && point == name
+        && *n == count
+    {
+        eprintln!("wildt: failpoint {name}:{count} reached; aborting");
+        std::process::abort();
+    }
+}
+
+/// Release builds have no crash points.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub fn hit(_name: &str, _count: usize) {}

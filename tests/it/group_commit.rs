@@ -1,0 +1,220 @@
+//! Grouped commits: `wildt serve` decides up to a group of waiting messages
+//! in one transaction. These tests kill the real binary inside a group (a
+//! debug build's crash point, `WILDT_FAILPOINT`, aborts it as `kill -9`
+//! would) and check that nothing is lost or doubled, and that a group is
+//! decided exactly as one transaction per message would have decided it.
+
+use std::process::Command;
+
+use crate::support::club::{Club, Game, mail};
+
+const ANNA: &str = "anna@example.org";
+const BEN: &str = "ben@example.net";
+
+/// `wildt serve --once` with the crash point `point` set: it must end by
+/// the abort, not by itself.
+fn serve_once_crashing_at(club: &Club, point: &str) {
+    let out = Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args(["serve", "--once", "--config"])
+        .arg(&club.cfg)
+        .env("WILDT_FAILPOINT", point)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains(&format!("failpoint {point} reached")),
+        "wildt did not stop at {point}: {:?}\n{stderr}",
+        out.status
+    );
+}
+
+/// What the database holds: (messages recorded, moves recorded, outbox rows).
+fn counts(club: &Club) -> (i64, i64, i64) {
+    sql(club, |pool| async move {
+        sqlx::query_as(
+            "SELECT (SELECT COUNT(*) FROM messages), (SELECT COUNT(*) FROM moves), (SELECT COUNT(*) FROM outbox)",
+        )
+        .fetch_one(&pool)
+        .await
+        .unwrap()
+    })
+}
+
+/// Runs `f` on a pool over the club's database, and waits for it.
+fn sql<T, F>(club: &Club, f: impl FnOnce(sqlx::SqlitePool) -> F) -> T
+where
+    F: std::future::Future<Output = T>,
+{
+    let url = format!("sqlite://{}", club.dir.path().join("wildt.db").display());
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+            let out = f(pool.clone()).await;
+            pool.close().await;
+            out
+        })
+}
+
+/// Every Message-ID in the file outbox, and how many files there are.
+fn outbox_ids(club: &Club) -> (usize, Vec<String>) {
+    let mails = club.outbox();
+    let mut ids: Vec<String> = mails
+        .iter()
+        .map(|raw| {
+            mail_parser::MessageParser::default()
+                .parse(raw.as_bytes())
+                .unwrap()
+                .message_id()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    ids.sort();
+    ids.dedup();
+    (mails.len(), ids)
+}
+
+fn first_moves(club: &Club, games: &[Game]) {
+    for (i, g) in games.iter().enumerate() {
+        club.deliver(
+            &format!("m{i:03}.eml"),
+            &mail(ANNA, &g.white, &format!("w{i}@example.org"), "1. 5254"),
+        );
+    }
+}
+
+fn moves_of(club: &Club, g: &Game) -> Vec<String> {
+    club.show(g.id)["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["iccf"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Killed after the second message of a group was decided and written in
+/// the group's transaction, before its commit: nothing of the group is kept
+/// and no mail was written; the next run decides every message once.
+#[test]
+fn a_daemon_killed_inside_a_group_keeps_none_of_it_and_then_decides_each_message_once() {
+    let club = Club::new();
+    let games: Vec<Game> = (0..20).map(|_| club.new_game()).collect();
+    first_moves(&club, &games);
+
+    serve_once_crashing_at(&club, "group-handled:2");
+    assert_eq!(counts(&club), (0, 0, 0), "the unfinished group left rows");
+    assert_eq!(club.maildir_count("new"), 20, "a message left the inbox");
+    assert!(
+        club.outbox().is_empty(),
+        "a mail went out of an unkept group"
+    );
+
+    let line = club.serve_once();
+    assert!(line.starts_with("20 messages, 0 duplicates"), "{line}");
+    assert_eq!(counts(&club), (20, 20, 40));
+    for g in &games {
+        assert_eq!(moves_of(&club, g), ["5254"], "game {}", g.id);
+    }
+    let (files, ids) = outbox_ids(&club);
+    assert_eq!((files, ids.len()), (40, 40));
+    assert_eq!(club.maildir_count("new"), 0);
+}
+
+/// Killed right after the first group's commit, before the inbox was told:
+/// every message is still waiting, and the next run finds those of the
+/// group recorded, decides none of them again, decides the others, and
+/// sends each answer once.
+#[test]
+fn a_daemon_killed_after_a_group_commit_answers_each_message_once() {
+    let club = Club::new();
+    let games: Vec<Game> = (0..20).map(|_| club.new_game()).collect();
+    first_moves(&club, &games);
+
+    serve_once_crashing_at(&club, "group-committed:1");
+    let (grouped, moves, mails) = counts(&club);
+    assert!(grouped >= 2, "no group was committed: {grouped}");
+    assert_eq!((moves, mails), (grouped, 2 * grouped));
+    assert_eq!(
+        club.maildir_count("new"),
+        20,
+        "the inbox was told too early"
+    );
+
+    let line = club.serve_once();
+    assert!(
+        line.starts_with(&format!("{} messages, {grouped} duplicates", 20 - grouped)),
+        "{line}"
+    );
+    assert_eq!(counts(&club), (20, 20, 40));
+    let (files, ids) = outbox_ids(&club);
+    assert_eq!((files, ids.len()), (40, 40));
+    assert_eq!(club.maildir_count("new"), 0);
+}
+
+/// In one group, a game's White and Black moves and a second copy of the
+/// White move (same Message-ID, sender and text, delivered twice): decided
+/// in order against each other, as separate transactions would, and the
+/// copy answered once.
+#[test]
+fn messages_of_one_game_in_one_group_are_decided_in_order_and_a_copy_once() {
+    let club = Club::new();
+    let g = club.new_game();
+    let white = mail(ANNA, &g.white, "w1@example.org", "1. 5254");
+    club.deliver("m001.eml", &white);
+    club.deliver("m002.eml", &format!("Delivered-To: {}\r\n{white}", g.white));
+    club.deliver(
+        "m003.eml",
+        &mail(BEN, &g.black, "b1@example.org", "1... 5755"),
+    );
+    // The files must be taken in name order: same second, so their
+    // delivery times are set apart.
+    let new = club.dir.path().join("mail/new");
+    for (i, name) in ["m001.eml", "m002.eml", "m003.eml"].iter().enumerate() {
+        let t = std::time::SystemTime::UNIX_EPOCH
+            + std::time::Duration::from_secs(1_800_000_000 + i as u64);
+        let f = std::fs::File::options()
+            .write(true)
+            .open(new.join(name))
+            .unwrap();
+        f.set_modified(t).unwrap();
+    }
+
+    let line = club.serve_once();
+    assert!(line.starts_with("2 messages, 1 duplicates"), "{line}");
+    assert_eq!(moves_of(&club, &g), ["5254", "5755"]);
+}
+
+/// One message of a group meets a damaged game: the group is not kept, its
+/// messages are taken again one transaction each, so every other message is
+/// decided, and only the damaged game's message fails (until it is put in
+/// the quarantine).
+#[test]
+fn a_damaged_game_in_a_group_does_not_hold_back_the_other_messages() {
+    let club = Club::new();
+    let games: Vec<Game> = (0..6).map(|_| club.new_game()).collect();
+    first_moves(&club, &games);
+    let damaged = games[3].id;
+    sql(&club, |pool| async move {
+        sqlx::query("UPDATE games SET start_fen = 'not a position' WHERE id = ?")
+            .bind(damaged)
+            .execute(&pool)
+            .await
+            .unwrap();
+    });
+
+    club.serve_once();
+    for (i, g) in games.iter().enumerate() {
+        if i != 3 {
+            assert_eq!(moves_of(&club, g), ["5254"], "game {}", g.id);
+        }
+    }
+    let (messages, moves, outbox) = counts(&club);
+    assert_eq!((messages, moves, outbox), (5, 5, 10));
+    // The damaged game's message alone failed, again at each try, and was
+    // put in the quarantine.
+    assert_eq!(club.maildir_count("new"), 0);
+    assert_eq!(club.maildir_count(".wildt-failed/cur"), 1);
+}
