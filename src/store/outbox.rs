@@ -28,9 +28,9 @@ pub async fn enqueue(
     sender: &str,
     now: i64,
 ) -> Result<(), StoreError> {
-    sqlx::query(
-        "INSERT INTO outbox (message, game_id, message_id, sender, recipient, event, raw, created_at, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO outbox (message, game_id, message_id, sender, recipient, event, created_at, next_attempt_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
     .bind(message_row)
     .bind(mail.game)
@@ -38,11 +38,15 @@ pub async fn enqueue(
     .bind(sender)
     .bind(&mail.to)
     .bind(mail.event.as_str())
-    .bind(&r.raw)
     .bind(now)
     .bind(now)
-    .execute(&mut *conn)
+    .fetch_one(&mut *conn)
     .await?;
+    sqlx::query("INSERT INTO outbox_bodies (id, raw) VALUES (?, ?)")
+        .bind(id)
+        .bind(&r.raw)
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }
 
@@ -65,7 +69,7 @@ pub async fn claim_due(
             WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
               AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)
             ORDER BY id LIMIT ?)
-         RETURNING id, message_id, sender, recipient, raw, attempts",
+         RETURNING id, message_id, sender, recipient, attempts",
     )
     .bind(owner)
     .bind(until)
@@ -82,13 +86,42 @@ pub async fn claim_due(
             message_id: r.get(1),
             sender: r.get(2),
             recipient: r.get(3),
-            raw: r.get(4),
-            attempts: r.get(5),
+            raw: Vec::new(),
+            attempts: r.get(4),
         })
         .collect();
     // RETURNING gives no order.
     rows.sort_by_key(|r| r.id);
-    Ok(rows)
+    with_bodies(conn, rows).await
+}
+
+/// Fills in the bodies of `rows` (one statement for all of them). A row
+/// whose body is missing (sent meanwhile by another process) is dropped.
+async fn with_bodies(
+    conn: &mut SqliteConnection,
+    rows: Vec<OutboxRow>,
+) -> Result<Vec<OutboxRow>, StoreError> {
+    if rows.is_empty() {
+        return Ok(rows);
+    }
+    let ids = serde_json::to_string(&rows.iter().map(|r| r.id).collect::<Vec<_>>())
+        .unwrap_or_else(|_| "[]".to_owned());
+    let bodies: std::collections::HashMap<i64, Vec<u8>> = sqlx::query_as(
+        "SELECT id, raw FROM outbox_bodies WHERE id IN (SELECT value FROM json_each(?))",
+    )
+    .bind(ids)
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .collect();
+    let mut bodies = bodies;
+    Ok(rows
+        .into_iter()
+        .filter_map(|mut r| {
+            r.raw = bodies.remove(&r.id)?;
+            Some(r)
+        })
+        .collect())
 }
 
 /// Rows due at `now`, oldest first.
@@ -98,9 +131,10 @@ pub async fn due(
     limit: i64,
 ) -> Result<Vec<OutboxRow>, StoreError> {
     let rows = sqlx::query(
-        "SELECT id, message_id, sender, recipient, raw, attempts FROM outbox
-         WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
-         ORDER BY id LIMIT ?",
+        "SELECT o.id, o.message_id, o.sender, o.recipient, b.raw, o.attempts
+         FROM outbox o JOIN outbox_bodies b ON b.id = o.id
+         WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ?
+         ORDER BY o.id LIMIT ?",
     )
     .bind(now)
     .bind(limit)
@@ -153,12 +187,16 @@ pub async fn next_due_in(conn: &mut SqliteConnection, now: i64) -> Result<Option
     Ok(next.map(|t| (t - now).max(0)))
 }
 
+/// Marks row `id` sent, and deletes its body: a sent mail is never sent
+/// again, and its row keeps what was sent, to whom and when.
 pub async fn mark_sent(conn: &mut SqliteConnection, id: i64) -> Result<(), StoreError> {
     sqlx::query(
         "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL,
-            claimed_by = NULL, claimed_until = NULL WHERE id = ?",
+            claimed_by = NULL, claimed_until = NULL WHERE id = ?;
+         DELETE FROM outbox_bodies WHERE id = ?",
     )
     .bind(now_secs())
+    .bind(id)
     .bind(id)
     .execute(&mut *conn)
     .await?;

@@ -28,6 +28,16 @@ fn serve_once_crashing_at(club: &Club, point: &str) {
     );
 }
 
+/// How many outbox rows still hold their mail's body (kept until sent).
+fn bodies(club: &Club) -> i64 {
+    sql(club, |pool| async move {
+        sqlx::query_scalar("SELECT COUNT(*) FROM outbox_bodies")
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+    })
+}
+
 /// What the database holds: (messages recorded, moves recorded, outbox rows).
 fn counts(club: &Club) -> (i64, i64, i64) {
     sql(club, |pool| async move {
@@ -142,6 +152,11 @@ fn a_daemon_killed_after_a_group_commit_answers_each_message_once() {
         20,
         "the inbox was told too early"
     );
+    assert_eq!(
+        bodies(&club),
+        2 * grouped,
+        "a body of an unsent mail is gone"
+    );
 
     let line = club.serve_once();
     assert!(
@@ -152,6 +167,7 @@ fn a_daemon_killed_after_a_group_commit_answers_each_message_once() {
     let (files, ids) = outbox_ids(&club);
     assert_eq!((files, ids.len()), (40, 40));
     assert_eq!(club.maildir_count("new"), 0);
+    assert_eq!(bodies(&club), 0, "the bodies of sent mail are kept");
 }
 
 /// In one group, a game's White and Black moves and a second copy of the
