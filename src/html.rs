@@ -107,12 +107,17 @@ pub fn last_move(record: &Record) -> Option<(Square, Square)> {
 pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) -> Markup {
     let rows = rows(viewer);
     let file_digits: Vec<u8> = rows[0].iter().map(|sq| u8::from(sq.file()) + 1).collect();
-    let edge = format!(
-        "width:{EDGE_PX}px;height:{EDGE_PX}px;padding:0;text-align:center;vertical-align:middle;\
-         font-family:{TEXT_FONTS};font-size:11px;line-height:{EDGE_PX}px;color:#555555;background:#ffffff"
+    // What every square shares is said once, on the table, and inherited
+    // (the page is in standards mode, where tables inherit fonts): each
+    // square carries only its colour. The edges set their own font.
+    let table = format!(
+        "border-collapse:collapse;border-spacing:0;margin:0;text-align:center;color:#000000;\
+         font-family:{PIECE_FONTS};font-size:{}px;line-height:{SQUARE_PX}px",
+        SQUARE_PX * 3 / 4
     );
-    // `width` and `height` attributes repeat the styles' sizes, so a client
-    // that strips styles still draws square squares.
+    let edge = format!("font:11px/{EDGE_PX}px {TEXT_FONTS};color:#555555");
+    // `width`, `height` and `align` attributes repeat the styles' sizes and
+    // centring, so a client that strips styles still draws square squares.
     let (sq_px, edge_px) = (SQUARE_PX.to_string(), EDGE_PX.to_string());
     let files_row = html! {
         tr {
@@ -122,8 +127,7 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
         }
     };
     html! {
-        table cellspacing="0" cellpadding="0" border="0"
-            style="border-collapse:collapse;border-spacing:0;margin:0" {
+        table cellspacing="0" cellpadding="0" border="0" style=(table) {
             (files_row)
             @for row in &rows {
                 @let rank = u8::from(row[0].rank()) + 1;
@@ -131,7 +135,7 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
                     td width=(edge_px) height=(sq_px) align="center" style=(edge) { (rank) }
                     @for &sq in row {
                         @let colour = square_colour(sq, last_move);
-                        td width=(sq_px) height=(sq_px) align="center" valign="middle" bgcolor=(colour) style=(square_style(colour)) {
+                        td width=(sq_px) height=(sq_px) align="center" bgcolor=(colour) style={ "background:" (colour) } {
                             @if let Some(piece) = pos.board().piece_at(sq) {
                                 (piece_glyph(piece))
                             }
@@ -145,15 +149,6 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
     }
 }
 
-fn square_style(colour: &str) -> String {
-    format!(
-        "width:{SQUARE_PX}px;height:{SQUARE_PX}px;min-width:{SQUARE_PX}px;padding:0;\
-         text-align:center;vertical-align:middle;background:{colour};color:#000000;\
-         font-family:{PIECE_FONTS};font-size:{}px;line-height:{SQUARE_PX}px",
-        SQUARE_PX * 3 / 4
-    )
-}
-
 /// The record as a table: move number, White's move and Black's, each as
 /// the numeric move with SAN in `lang`'s piece letters beside it.
 pub fn record(record: &Record, lang: Lang) -> Markup {
@@ -162,8 +157,11 @@ pub fn record(record: &Record, lang: Lang) -> Markup {
         record.start().turn(),
         record.plies(),
     );
-    let cell = format!("padding:2px 10px 2px 0;font-family:{TEXT_FONTS};font-size:14px");
+    // The font is the table's, inherited; a cell says only its padding.
+    let cell = "padding:2px 10px 2px 0";
     let head = format!("{cell};text-align:left;color:#555555;font-weight:normal");
+    let table =
+        format!("border-collapse:collapse;margin:8px 0;font-family:{TEXT_FONTS};font-size:14px");
     let ply_cell = |ply: Option<&Ply>| {
         html! {
             td style=(cell) {
@@ -174,7 +172,7 @@ pub fn record(record: &Record, lang: Lang) -> Markup {
         }
     };
     html! {
-        table cellspacing="0" cellpadding="0" border="0" style="border-collapse:collapse;margin:8px 0" {
+        table cellspacing="0" cellpadding="0" border="0" style=(table) {
             tr {
                 th style=(head) {}
                 th style=(head) { (i18n::text(lang, Key::ColumnWhite, &[])) }
@@ -272,8 +270,38 @@ impl GamePage<'_> {
                 }
             }
         };
-        markup.into_string()
+        seven_bit(&markup.into_string())
     }
+}
+
+/// The page as 7-bit text a mail can carry as it is: every character
+/// beyond ASCII as a numeric character reference (`&#9820;`), and a line
+/// break before each table cell, row, table and paragraph (whitespace HTML
+/// ignores there, or reads as the space it was), so no line comes near
+/// SMTP's 998-character limit. Then the mail needs no quoted-printable or
+/// base64 encoding (the board's pieces and accented words made lettre pick
+/// one, and `=` in every attribute grew by two bytes), and a client shows
+/// the same page. A line that would still be too long is left to lettre,
+/// which encodes the part then.
+fn seven_bit(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + html.len() / 8);
+    for (i, c) in html.char_indices() {
+        if c == '<' && i > 0 {
+            let rest = &html[i..];
+            if ["<tr", "<td", "<th", "<table", "<p ", "<p>", "</table"]
+                .iter()
+                .any(|t| rest.starts_with(t))
+            {
+                out.push('\n');
+            }
+        }
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            out.push_str(&format!("&#{};", u32::from(c)));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -499,8 +527,8 @@ mod tests {
     fn thirty_two_light_and_thirty_two_dark_squares() {
         let r = Record::new(None).unwrap();
         let html = board(r.position(), None, Color::White).into_string();
-        let light = format!("valign=\"middle\" bgcolor=\"{LIGHT}\" style=\"width:{SQUARE_PX}px");
-        let dark = format!("valign=\"middle\" bgcolor=\"{DARK}\" style=\"width:{SQUARE_PX}px");
+        let light = format!("bgcolor=\"{LIGHT}\" style=\"background:{LIGHT}\"");
+        let dark = format!("bgcolor=\"{DARK}\" style=\"background:{DARK}\"");
         assert_eq!(html.matches(&light).count(), 32);
         assert_eq!(html.matches(&dark).count(), 32);
         assert!(html.contains(&format!("background:{LIGHT}")));

@@ -6,8 +6,9 @@
 //! [no IO, but at the edge: uses lettre]
 
 use lettre::Message;
+use lettre::message::header::ContentTransferEncoding;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Mailbox, MultiPart, SinglePart};
+use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
 
 use crate::config::RefereeConfig;
 use crate::keys::new_key;
@@ -132,7 +133,7 @@ pub fn render(
         Some(html) => builder.multipart(
             MultiPart::alternative()
                 .singlepart(SinglePart::plain(mail.body.clone()))
-                .singlepart(SinglePart::html(html.render(&mail.subject))),
+                .singlepart(html_part(html.render(&mail.subject))),
         )?,
         None => builder
             .header(ContentType::TEXT_PLAIN)
@@ -143,6 +144,29 @@ pub fn render(
         to: mail.to.clone(),
         raw: message.formatted(),
     })
+}
+
+/// The HTML part as it is, `7bit`, when it is ASCII in lines SMTP carries
+/// (at most 998 octets, no NUL), as `html::GamePage` writes it: no
+/// quoted-printable pass over every byte, no `=3D` for every `=`. lettre
+/// would choose quoted-printable for anything with a line of 76 or more;
+/// a page that does not fit is left to that choice.
+fn html_part(html: String) -> SinglePart {
+    let fits = html.is_ascii()
+        && !html.contains('\0')
+        && html
+            .split('\n')
+            .all(|line| line.trim_end_matches('\r').len() <= 998);
+    if !fits {
+        return SinglePart::html(html);
+    }
+    let crlf = html.replace("\r\n", "\n").replace('\n', "\r\n");
+    SinglePart::builder()
+        .header(ContentType::TEXT_HTML)
+        .body(Body::dangerous_pre_encoded(
+            crlf.into_bytes(),
+            ContentTransferEncoding::SevenBit,
+        ))
 }
 
 #[cfg(test)]

@@ -146,14 +146,16 @@ pub async fn write_file(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), 
         .collect();
     let path = dir.join(format!("{safe}.eml"));
     let tmp = dir.join(format!(".{safe}.tmp"));
-    let io = |source| TransportError::File {
-        path: path.clone(),
-        source,
-    };
-    tokio::fs::create_dir_all(dir).await.map_err(io)?;
-    tokio::fs::write(&tmp, raw).await.map_err(io)?;
-    tokio::fs::rename(&tmp, &path).await.map_err(io)?;
-    Ok(())
+    // One hop to the blocking pool for the three calls, not one each.
+    let (dir, raw, target) = (dir.to_owned(), raw.to_owned(), path.clone());
+    let written = tokio::task::spawn_blocking(move || {
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(&tmp, raw)?;
+        std::fs::rename(&tmp, &target)
+    })
+    .await
+    .unwrap_or_else(|e| Err(std::io::Error::other(e)));
+    written.map_err(|source| TransportError::File { path, source })
 }
 
 #[cfg(test)]
