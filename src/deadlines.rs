@@ -86,12 +86,7 @@ impl TimedGame {
             control: self.clock.control,
             rules,
             started: self.clock.started,
-            first_mover: self
-                .game
-                .view
-                .record
-                .position_after(0)
-                .map_or(Color::White, shakmaty::Position::turn),
+            first_mover: shakmaty::Position::turn(self.game.view.record.start()),
             plies: &self.clock.plies,
             leaves: ByColor {
                 white: &self.leaves.white,
@@ -233,8 +228,8 @@ pub async fn act_due_on(
         let pos = view
             .record
             .position_after(ply)
-            .unwrap_or_else(|| view.record.position());
-        let result = match clock::time_forfeit(pos, f.side) {
+            .unwrap_or_else(|| view.record.position().clone());
+        let result = match clock::time_forfeit(&pos, f.side) {
             TimeForfeit::Drawn => GameResult::Draw,
             TimeForfeit::Lost {
                 loser: Color::White,

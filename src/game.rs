@@ -6,6 +6,7 @@
 //! `Err` here ([`RecordError`]) is kept for a record that cannot be replayed
 //! (a corrupt database), never for a player's mistake.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::fmt::Write as _;
 
@@ -153,8 +154,18 @@ pub struct Record {
     start: Chess,
     start_fen: String,
     plies: Vec<Ply>,
-    /// `positions[i]` is the position after `i` plies (`positions[0]` = start).
+    /// `positions[i]` is the position after `kept_from + i` plies. A record
+    /// replayed from its moves keeps them all (`kept_from` 0, so
+    /// `positions[0]` is the start); one loaded from the store keeps only
+    /// the position now, and plies pushed since.
     positions: Vec<Chess>,
+    kept_from: usize,
+    /// How often each position (by Zobrist key) stood on the board after
+    /// the plies `earlier_from..kept_from`: the part of the window a
+    /// repetition claim counts in (since the last irreversible move) that
+    /// is not kept as positions.
+    earlier: HashMap<u64, usize>,
+    earlier_from: usize,
     pub end: Option<GameEnd>,
     /// The side whose draw offer is waiting for an answer.
     pub draw_offer: Option<Color>,
@@ -186,6 +197,9 @@ impl Record {
         Ok(Record {
             start_fen: fen_of(&start),
             positions: vec![start.clone()],
+            kept_from: 0,
+            earlier: HashMap::new(),
+            earlier_from: 0,
             start,
             plies: Vec::new(),
             end: None,
@@ -208,6 +222,29 @@ impl Record {
             })?;
             record.push(mv, m);
         }
+        Ok(record)
+    }
+
+    /// A record as the store keeps it, without replaying it: the start, the
+    /// plies with their SAN, the position now (`None`: the start), and,
+    /// for repetition claims, how often each position stood on the board
+    /// after the plies `earlier_from..plies.len()` (Zobrist keys, see
+    /// [`position_key`]). The caller vouches that these agree.
+    pub fn from_stored(
+        start_fen: &str,
+        plies: Vec<Ply>,
+        now: Option<Chess>,
+        earlier: HashMap<u64, usize>,
+        earlier_from: usize,
+    ) -> Result<Record, RecordError> {
+        let mut record = Record::new(Some(start_fen))?;
+        if let Some(now) = now {
+            record.positions = vec![now];
+        }
+        record.kept_from = plies.len();
+        record.plies = plies;
+        record.earlier = earlier;
+        record.earlier_from = earlier_from;
         Ok(record)
     }
 
@@ -237,8 +274,19 @@ impl Record {
         self.positions.last().unwrap_or(&self.start)
     }
 
-    pub fn position_after(&self, plies: usize) -> Option<&Chess> {
-        self.positions.get(plies)
+    /// The position after `plies` plies: kept, or replayed from the start
+    /// when the record was loaded without it (a forfeit's flag, a page of
+    /// the public site; never on a move's path).
+    pub fn position_after(&self, plies: usize) -> Option<Chess> {
+        if let Some(i) = plies.checked_sub(self.kept_from) {
+            return self.positions.get(i).cloned();
+        }
+        let mut pos = self.start.clone();
+        for ply in self.plies.get(..plies)? {
+            let m = ply.iccf.to_move(&pos).ok()?;
+            pos.play_unchecked(m);
+        }
+        Some(pos)
     }
 
     pub fn turn(&self) -> Color {
@@ -278,17 +326,33 @@ impl Record {
     /// How many times the current position has stood on the board (same
     /// pieces, side to move, castling rights and en-passant right).
     pub fn repetitions(&self) -> usize {
-        let key = |p: &Chess| p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
-        let now = key(self.position());
-        // Only positions since the last irreversible move can repeat.
-        let window = usize::try_from(self.position().halfmoves())
-            .unwrap_or(usize::MAX)
-            .min(self.positions.len() - 1);
-        self.positions[self.positions.len() - 1 - window..]
+        let now = position_key(self.position());
+        // Only positions since the last irreversible move can repeat: those
+        // after the plies `window..=n`.
+        let n = self.plies.len();
+        let halfmoves = usize::try_from(self.position().halfmoves()).unwrap_or(usize::MAX);
+        let window = n - halfmoves.min(n);
+        let kept = self
+            .positions
             .iter()
-            .filter(|p| key(p) == now)
-            .count()
+            .enumerate()
+            .filter(|(i, p)| self.kept_from + i >= window && position_key(p) == now)
+            .count();
+        // The counted part before the kept positions shares the window's
+        // start, as long as no irreversible move was pushed since.
+        let earlier = if window < self.kept_from && window <= self.earlier_from {
+            self.earlier.get(&now).copied().unwrap_or(0)
+        } else {
+            0
+        };
+        kept + earlier
     }
+}
+
+/// The key a position is compared by for repetitions (same pieces, side to
+/// move, castling rights and en-passant right), as the store keeps it.
+pub fn position_key(pos: &Chess) -> u64 {
+    pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
 }
 
 /// Displays a move number as written in a record: `12.` or `12...`.

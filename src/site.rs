@@ -292,7 +292,10 @@ fn header(g: &SiteGame<'_>, depth: usize) -> Markup {
 }
 
 fn board_figure(g: &SiteGame<'_>, ply: usize) -> Markup {
-    let pos = g.record.position_after(ply).unwrap_or(g.record.position());
+    let pos = g
+        .record
+        .position_after(ply)
+        .unwrap_or_else(|| g.record.position().clone());
     let last = if ply == 0 {
         None
     } else {
@@ -314,7 +317,7 @@ fn board_figure(g: &SiteGame<'_>, ply: usize) -> Markup {
     };
     html! {
         figure role="img" aria-label=(label) style="margin:0.5rem 0" {
-            div.scroll { (board(pos, last, Color::White)) }
+            div.scroll { (board(&pos, last, Color::White)) }
             figcaption { (label) }
         }
     }

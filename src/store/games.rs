@@ -1,16 +1,17 @@
 //! The `games` and `moves` tables: a game as stored, replayed into its record,
 //! and the rows a change of the game writes. [IO: SQLite]
 
+use std::collections::HashMap;
 use std::str::FromStr;
 
-use shakmaty::Color;
+use shakmaty::{Color, Position as _};
 use sqlx::{Row, SqliteConnection};
 
 use super::{StoreError, now_secs};
 use crate::decide::{GameView, Player};
-use crate::game::{GameEnd, GameResult, Record, Termination};
+use crate::game::{GameEnd, GameResult, Record, Termination, position_key};
 use crate::i18n::Lang;
-use crate::notation::IccfMove;
+use crate::notation::{IccfMove, Ply};
 
 /// A game as stored, with its replayed record.
 #[derive(Debug, Clone)]
@@ -110,12 +111,19 @@ pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
         .await?)
 }
 
-/// The game `id` with its record replayed from its moves, if it exists.
+/// The game `id`, if it exists, with its record as stored: the plies with
+/// their SAN, the position after the last ply, and the repetition counts
+/// since the last irreversible move, in two statements whatever the game's
+/// length; nothing is replayed. A game with plies stored before their
+/// position keys were ([`backfill_keys`] fills them in) is replayed.
 pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredGame>, StoreError> {
     let Some(row) = sqlx::query(
         "SELECT g.white_email, g.black_email, g.white_key, g.black_key, g.start_fen, g.event,
                 g.result, g.termination, g.draw_offer, g.thread_root, g.created_at,
-                g.white_name, g.black_name, pw.lang, pb.lang
+                g.white_name, g.black_name, pw.lang, pb.lang,
+                (SELECT fen_after FROM moves WHERE game_id = g.id ORDER BY ply DESC LIMIT 1),
+                (SELECT group_concat(iccf || ' ' || san, ',' ORDER BY ply) FROM moves WHERE game_id = g.id),
+                (SELECT COUNT(*) FROM moves WHERE game_id = g.id AND key IS NULL)
          FROM games g
          LEFT JOIN players pw ON pw.email = lower(g.white_email)
          LEFT JOIN players pb ON pb.email = lower(g.black_email)
@@ -127,22 +135,46 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
     else {
         return Ok(None);
     };
-    let moves: Vec<String> =
-        sqlx::query_scalar("SELECT iccf FROM moves WHERE game_id = ? ORDER BY ply")
-            .bind(id)
-            .fetch_all(&mut *conn)
-            .await?;
     let bad = |value: &str| StoreError::BadValue {
         game: id,
         value: value.to_owned(),
     };
-    let mut parsed = Vec::with_capacity(moves.len());
-    for m in &moves {
-        parsed.push(IccfMove::from_str(m).map_err(|_| bad(m))?);
-    }
     let start_fen: String = row.get(4);
-    let mut record = Record::replay(Some(&start_fen), parsed)
-        .map_err(|source| StoreError::Corrupt { game: id, source })?;
+    let unkeyed: i64 = row.get(17);
+    let mut record = if unkeyed > 0 {
+        replayed(conn, id, &start_fen).await?
+    } else {
+        let text: Option<String> = row.get(16);
+        let mut plies = Vec::new();
+        for ply in text
+            .as_deref()
+            .unwrap_or("")
+            .split(',')
+            .filter(|p| !p.is_empty())
+        {
+            let (iccf, san) = ply.split_once(' ').ok_or_else(|| bad(ply))?;
+            plies.push(Ply {
+                iccf: IccfMove::from_str(iccf).map_err(|_| bad(iccf))?,
+                san: san.to_owned(),
+            });
+        }
+        let now_fen: Option<String> = row.get(15);
+        let corrupt = |source| StoreError::Corrupt { game: id, source };
+        let now = match &now_fen {
+            Some(fen) => Some(crate::game::position_from_fen(fen).map_err(corrupt)?),
+            None => None,
+        };
+        // The window a repetition claim counts in: the positions after the
+        // plies `from..=n` (since the last capture or pawn move).
+        let n = plies.len();
+        let halfmoves = match &now {
+            Some(pos) => usize::try_from(pos.halfmoves()).unwrap_or(usize::MAX),
+            None => 0,
+        };
+        let from = n - halfmoves.min(n);
+        let counts = earlier_keys(conn, id, &start_fen, from, n).await?;
+        Record::from_stored(&start_fen, plies, now, counts, from).map_err(corrupt)?
+    };
     let result: String = row.get(6);
     let termination: Option<String> = row.get(7);
     if let Some(t) = termination {
@@ -190,6 +222,87 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
     }))
 }
 
+/// How often each position stood on the board after the plies
+/// `from..n` of game `id` (0 plies: the start), by Zobrist key: one
+/// aggregate row per distinct position.
+async fn earlier_keys(
+    conn: &mut SqliteConnection,
+    id: i64,
+    start_fen: &str,
+    from: usize,
+    n: usize,
+) -> Result<HashMap<u64, usize>, StoreError> {
+    let mut counts = HashMap::new();
+    if from >= n {
+        return Ok(counts);
+    }
+    if from == 0 {
+        let start = crate::game::position_from_fen(start_fen)
+            .map_err(|source| StoreError::Corrupt { game: id, source })?;
+        *counts.entry(position_key(&start)).or_insert(0) += 1;
+    }
+    let rows: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT key, COUNT(*) FROM moves WHERE game_id = ? AND ply >= ? AND ply < ? GROUP BY key",
+    )
+    .bind(id)
+    .bind(i64::try_from(from.max(1)).unwrap_or(i64::MAX))
+    .bind(i64::try_from(n).unwrap_or(i64::MAX))
+    .fetch_all(&mut *conn)
+    .await?;
+    for (key, count) in rows {
+        *counts
+            .entry(u64::from_ne_bytes(key.to_ne_bytes()))
+            .or_insert(0) += usize::try_from(count).unwrap_or(0);
+    }
+    Ok(counts)
+}
+
+/// Game `id`'s record replayed from its moves (every position kept).
+async fn replayed(
+    conn: &mut SqliteConnection,
+    id: i64,
+    start_fen: &str,
+) -> Result<Record, StoreError> {
+    let moves: Vec<String> =
+        sqlx::query_scalar("SELECT iccf FROM moves WHERE game_id = ? ORDER BY ply")
+            .bind(id)
+            .fetch_all(&mut *conn)
+            .await?;
+    let mut parsed = Vec::with_capacity(moves.len());
+    for m in &moves {
+        parsed.push(IccfMove::from_str(m).map_err(|_| StoreError::BadValue {
+            game: id,
+            value: m.clone(),
+        })?);
+    }
+    Record::replay(Some(start_fen), parsed)
+        .map_err(|source| StoreError::Corrupt { game: id, source })
+}
+
+/// Fills in the position key of every ply stored before keys were (moves
+/// from a database of an earlier version), replaying those games once.
+/// Returns how many games it filled in.
+pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreError> {
+    let games: Vec<(i64, String)> = sqlx::query_as(
+        "SELECT id, start_fen FROM games WHERE id IN (SELECT DISTINCT game_id FROM moves WHERE key IS NULL)",
+    )
+    .fetch_all(&mut *conn)
+    .await?;
+    for (id, start_fen) in &games {
+        let record = replayed(conn, *id, start_fen).await?;
+        for ply in 1..=record.plies().len() {
+            let key = record.position_after(ply).map(|p| position_key(&p));
+            sqlx::query("UPDATE moves SET key = ? WHERE game_id = ? AND ply = ?")
+                .bind(key.map(|k| i64::from_ne_bytes(k.to_ne_bytes())))
+                .bind(id)
+                .bind(i64::try_from(ply).unwrap_or(i64::MAX))
+                .execute(&mut *conn)
+                .await?;
+        }
+    }
+    Ok(games.len())
+}
+
 /// Persists the difference between `before` and `after`: new plies, result,
 /// draw offer. The primary key (game, ply) makes a doubled move impossible.
 /// `message` is the processed message that caused it, if any.
@@ -202,12 +315,16 @@ pub async fn save_change(
 ) -> Result<(), StoreError> {
     let now = now_secs();
     for (i, ply) in after.plies().iter().enumerate().skip(before.plies().len()) {
-        let fen = after
-            .position_after(i + 1)
+        let position = after.position_after(i + 1);
+        let fen = position
+            .as_ref()
             .map(crate::game::fen_of)
             .unwrap_or_default();
+        let key = position
+            .as_ref()
+            .map(|p| i64::from_ne_bytes(position_key(p).to_ne_bytes()));
         sqlx::query(
-            "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(game)
         .bind(i64::try_from(i + 1).unwrap_or(i64::MAX))
@@ -216,6 +333,7 @@ pub async fn save_change(
         .bind(fen)
         .bind(now)
         .bind(message)
+        .bind(key)
         .execute(&mut *conn)
         .await?;
     }

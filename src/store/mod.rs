@@ -109,7 +109,22 @@ impl Store {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
-        Ok(Store { pool })
+        let store = Store { pool };
+        // Plies stored by a version before position keys: filled in once.
+        let unkeyed: Option<i64> =
+            sqlx::query_scalar("SELECT 1 FROM moves WHERE key IS NULL LIMIT 1")
+                .fetch_optional(&store.pool)
+                .await?;
+        if unkeyed.is_some() {
+            let mut tx = store.begin().await?;
+            let filled = games::backfill_keys(&mut tx).await?;
+            tx.commit().await?;
+            tracing::info!(
+                games = filled,
+                "position keys filled in for games stored before them"
+            );
+        }
+        Ok(store)
     }
 
     pub fn pool(&self) -> &SqlitePool {

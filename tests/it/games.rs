@@ -700,3 +700,92 @@ fn status_after_the_end_is_answered_with_the_final_position_and_result() {
         mails[0].body
     );
 }
+
+/// Nf3 Nf6 Ng1 Ng8, `rounds` times: the start position comes back every
+/// four plies, with no capture or pawn move to end the repetition window.
+fn knight_shuffle(rounds: usize) -> Vec<String> {
+    ["7163", "7866", "6371", "6678"]
+        .iter()
+        .cycle()
+        .take(4 * rounds)
+        .map(|m| (*m).to_owned())
+        .collect()
+}
+
+fn replay_of(line: &[String]) -> wildt::game::Record {
+    wildt::game::Record::replay(None, line.iter().map(|m| m.parse().unwrap())).unwrap()
+}
+
+/// Checks that `loaded` reads as `replayed`: plies with SAN, position, side
+/// to move, the next move number, and the repetition count a claim reads.
+fn assert_same_game(loaded: &wildt::game::Record, replayed: &wildt::game::Record, at: &str) {
+    use wildt::game::fen_of;
+    assert_eq!(loaded.plies(), replayed.plies(), "{at}");
+    assert_eq!(
+        fen_of(loaded.position()),
+        fen_of(replayed.position()),
+        "{at}"
+    );
+    assert_eq!(loaded.turn(), replayed.turn(), "{at}");
+    assert_eq!(loaded.next_number(), replayed.next_number(), "{at}");
+    assert_eq!(loaded.repetitions(), replayed.repetitions(), "{at}");
+}
+
+/// A game is loaded from its stored last position, plies and repetition
+/// counts, without replaying its moves: after every ply of a game to mate
+/// and of a knight shuffle that repeats the start position, the loaded
+/// record reads as the replayed one, and so does the loaded record with the
+/// next move played onto it (as a message's move is judged).
+#[tokio::test]
+async fn a_stored_game_loads_as_its_replay_after_every_ply_and_one_more() {
+    for line in [long_game(), knight_shuffle(10)] {
+        let t = temp_store().await;
+        let id = new_game(&t, None).await;
+        for i in 0..line.len() {
+            let mut loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+            assert_same_game(&loaded, &replay_of(&line[..i]), &format!("after {i} plies"));
+            let seat = loaded.turn();
+            let verdict =
+                wildt::referee::judge(&loaded, seat, &Command::single(line[i].parse().unwrap()));
+            loaded.apply(&verdict);
+            assert_same_game(
+                &loaded,
+                &replay_of(&line[..=i]),
+                &format!("ply {} onto the loaded game", i + 1),
+            );
+            play(&t, id, &[line[i].as_str()]).await;
+        }
+    }
+}
+
+/// A database whose plies were stored before position keys (an earlier
+/// version): a game is replayed to be loaded, and opening the database
+/// fills the keys in once, after which it loads as its replay again.
+#[tokio::test]
+async fn plies_stored_without_position_keys_are_replayed_and_then_filled_in() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let line = knight_shuffle(3);
+    let refs: Vec<&str> = line.iter().map(String::as_str).collect();
+    play(&t, id, &refs).await;
+    let unkeyed = || async {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM moves WHERE key IS NULL")
+            .fetch_one(t.store.pool())
+            .await
+            .unwrap()
+    };
+    assert_eq!(unkeyed().await, 0, "a new ply is stored without its key");
+    sqlx::query("UPDATE moves SET key = NULL")
+        .execute(t.store.pool())
+        .await
+        .unwrap();
+    let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+    assert_same_game(&loaded, &replay_of(&line), "replayed");
+    assert_eq!(loaded.repetitions(), 4);
+
+    let reopened = Store::open(&t.config.database_url).await.unwrap();
+    assert_eq!(unkeyed().await, 0, "opening did not fill the keys in");
+    let loaded = reopened.game(id).await.unwrap().unwrap().view.record;
+    assert_same_game(&loaded, &replay_of(&line), "with the filled-in keys");
+    assert_eq!(loaded.repetitions(), 4);
+}
