@@ -21,7 +21,7 @@ use crate::handle::{
 use crate::mail::imap::Backoff;
 use crate::mail::{Inbound, Inbox, InboxError, Transport, TransportError};
 use crate::shutdown::Shutdown;
-use crate::store::{Store, StoreError, failures, now_secs, outbox};
+use crate::store::{OutboxRow, Store, StoreError, failures, now_secs, outbox};
 
 #[derive(Debug, thiserror::Error)]
 pub enum DaemonError {
@@ -84,9 +84,10 @@ fn notify_nonblocking(state: &[sd_notify::NotifyState<'_>]) -> std::io::Result<(
     Ok(())
 }
 
-/// Rows claimed at once, and how long a claim holds: long enough for every
-/// one of them to meet the SMTP command timeout once.
-const CLAIM_BATCH: i64 = 5;
+/// Rows claimed at once (marked sent with one commit), and how long a claim
+/// holds: long enough for every one of them to meet the SMTP command
+/// timeout once, [`Transport::parallelism`] at a time.
+const CLAIM_BATCH: i64 = 32;
 const CLAIM_LEASE_SECS: i64 = 600;
 
 /// How often an idle worker looks for mail queued by another process (the
@@ -125,10 +126,13 @@ pub enum Flushed {
     TransportDown(TransportError),
 }
 
-/// Sends every due outbox row this process can claim. A transient failure
-/// puts the row back with exponential backoff and ends the round (the next
-/// rows would meet the same relay); a permanent refusal of a recipient
-/// fails that row for good and tells the organiser.
+/// Sends every due outbox row this process can claim, up to
+/// [`Transport::parallelism`] mails in flight at once, and marks those sent
+/// with one commit per claimed batch. A transient failure puts the row back
+/// with exponential backoff, lets no further mail of the round start, and
+/// ends the round once the mails in flight are done (the next rows would
+/// meet the same relay); a permanent refusal of a recipient fails that row
+/// for good and tells the organiser.
 pub async fn flush_outbox(
     store: &Store,
     transport: &mut Transport,
@@ -137,6 +141,8 @@ pub async fn flush_outbox(
     owner: &str,
     summary: &mut RunReport,
 ) -> Result<Flushed, StoreError> {
+    use futures::StreamExt as _;
+    use std::sync::atomic::{AtomicBool, Ordering};
     loop {
         let now = now_secs();
         let rows = store
@@ -145,19 +151,47 @@ pub async fn flush_outbox(
         if rows.is_empty() {
             return Ok(Flushed::Done);
         }
-        for row in rows {
-            let span = info_span!("send", message_id = %row.message_id, to = %row.recipient);
-            let sent = transport
-                .send(&row.message_id, &row.sender, &row.recipient, &row.raw)
-                .instrument(span.clone())
+        let down = AtomicBool::new(false);
+        let sender: &Transport = transport;
+        let results: Vec<(OutboxRow, Option<Result<(), TransportError>>)> =
+            futures::stream::iter(rows)
+                .map(|row| {
+                    let down = &down;
+                    async move {
+                        // After a transient failure no new mail starts.
+                        if down.load(Ordering::Relaxed) {
+                            return (row, None);
+                        }
+                        let span =
+                            info_span!("send", message_id = %row.message_id, to = %row.recipient);
+                        let sent = sender
+                            .send(&row.message_id, &row.sender, &row.recipient, &row.raw)
+                            .instrument(span)
+                            .await;
+                        if matches!(&sent, Err(e) if !e.is_permanent()) {
+                            down.store(true, Ordering::Relaxed);
+                        }
+                        (row, Some(sent))
+                    }
+                })
+                .buffered(sender.parallelism())
+                .collect()
                 .await;
-            match sent {
-                Ok(()) => {
-                    store.mark_sent(row.id).await?;
-                    summary.sent += 1;
-                    span.in_scope(|| debug!("sent"));
-                }
-                Err(e) if e.is_permanent() => {
+        let sent: Vec<i64> = results
+            .iter()
+            .filter(|(_, r)| matches!(r, Some(Ok(()))))
+            .map(|(row, _)| row.id)
+            .collect();
+        store.mark_sent_many(&sent).await?;
+        summary.sent += sent.len() as u64;
+        let mut transient = None;
+        for (row, result) in results {
+            let span = info_span!("send", message_id = %row.message_id, to = %row.recipient);
+            match result {
+                Some(Ok(())) => span.in_scope(|| debug!("sent")),
+                // Not tried: its claim is given back below.
+                None => {}
+                Some(Err(e)) if e.is_permanent() => {
                     store.mark_failed(row.id, &e.to_string()).await?;
                     summary.failed += 1;
                     span.in_scope(|| warn!(error = %e, "recipient refused for good; not retried"));
@@ -165,7 +199,7 @@ pub async fn flush_outbox(
                         .instrument(span.clone())
                         .await?;
                 }
-                Err(e) => {
+                Some(Err(e)) => {
                     let shift = u32::try_from(row.attempts.clamp(0, 20)).unwrap_or(20);
                     let delay = config
                         .retry_initial
@@ -173,7 +207,6 @@ pub async fn flush_outbox(
                         .min(config.retry_max);
                     let next = now_secs() + i64::try_from(delay.as_secs()).unwrap_or(i64::MAX);
                     store.mark_retry(row.id, next, &e.to_string()).await?;
-                    store.release_claims(owner).await?;
                     summary.retried += 1;
                     span.in_scope(|| {
                         if e.is_login_refused() {
@@ -184,16 +217,20 @@ pub async fn flush_outbox(
                             warn!(error = %e, retry_in_secs = delay.as_secs(), "transient failure");
                         }
                     });
-                    if e.is_login_refused() {
-                        // A rotated password is put in the file: read it again.
-                        match Transport::open(config).await {
-                            Ok(t) => *transport = t,
-                            Err(e) => error!(error = %e, "outbox: cannot reopen the transport"),
-                        }
-                    }
-                    return Ok(Flushed::TransportDown(e));
+                    transient.get_or_insert(e);
                 }
             }
+        }
+        if let Some(e) = transient {
+            store.release_claims(owner).await?;
+            if e.is_login_refused() {
+                // A rotated password is put in the file: read it again.
+                match Transport::open(config).await {
+                    Ok(t) => *transport = t,
+                    Err(e) => error!(error = %e, "outbox: cannot reopen the transport"),
+                }
+            }
+            return Ok(Flushed::TransportDown(e));
         }
     }
 }
@@ -473,6 +510,13 @@ pub async fn run(
     release_dead_claims(&store).await?;
     let mut summary = RunReport::default();
     let mut shutdown = Shutdown::new(shutdown);
+    // Polled once now, the stop future installs its signal handlers (an
+    // async fn does nothing until polled): from here on a SIGTERM asks for a
+    // stop between two groups, instead of ending the process mid-group.
+    if shutdown.requested() {
+        store.close().await;
+        return Ok(summary);
+    }
     let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
     // READY means the inbox is reachable: keep trying (with backoff) until it
     // is, or until told to stop.

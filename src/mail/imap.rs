@@ -813,7 +813,7 @@ impl ImapInbox {
 
 /// The rustls client config: the CA file's certificates if given, else the
 /// public web PKI roots.
-fn tls_config(ca_file: Option<&std::path::Path>) -> Result<ClientConfig, TlsError> {
+pub(crate) fn tls_config(ca_file: Option<&std::path::Path>) -> Result<ClientConfig, TlsError> {
     let mut roots = RootCertStore::empty();
     match ca_file {
         Some(path) => {

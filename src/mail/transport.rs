@@ -100,6 +100,15 @@ impl Transport {
         }
     }
 
+    /// How many mails may be handed over at once to good effect: one per
+    /// pooled SMTP connection; one at a time to a file or to sendmail.
+    pub fn parallelism(&self) -> usize {
+        match self {
+            Transport::Smtp(smtp) => smtp.parallelism(),
+            Transport::File(_) | Transport::Sendmail(_) => 1,
+        }
+    }
+
     /// Hands `raw` over with envelope sender `from` and recipient `to`;
     /// the file transport names the file after `message_id`.
     pub async fn send(

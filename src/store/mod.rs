@@ -188,6 +188,14 @@ impl Store {
         outbox::mark_sent(&mut *self.pool.acquire().await?, id).await
     }
 
+    /// Marks the rows `ids` sent (and drops their bodies) in one commit.
+    pub async fn mark_sent_many(&self, ids: &[i64]) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        outbox::mark_sent_many(&mut tx, ids).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     pub async fn mark_retry(&self, id: i64, next_at: i64, error: &str) -> Result<(), StoreError> {
         outbox::mark_retry(&mut *self.pool.acquire().await?, id, next_at, error).await
     }

@@ -50,9 +50,10 @@ pub async fn enqueue(
     Ok(())
 }
 
-/// Claims up to `limit` rows due at `now` for `owner` until `until`, and
-/// returns them oldest first. One statement: SQLite runs it under its write
-/// lock, so two processes never claim the same row. A row claimed by another
+/// Claims up to `limit` rows due at `now` for `owner` until `until`: half
+/// of them the newest due, the rest the oldest; returns them oldest first.
+/// One statement: SQLite runs it under its write lock, so two processes
+/// never claim the same row. A row claimed by another
 /// owner whose lease has not run out is left alone; an expired lease (its
 /// process died mid-send) may be taken.
 pub async fn claim_due(
@@ -62,21 +63,31 @@ pub async fn claim_due(
     owner: &str,
     until: i64,
 ) -> Result<Vec<OutboxRow>, StoreError> {
+    // Half the batch from each end of what is due: the oldest mail goes on
+    // draining, and a reply to a fresh move does not wait behind a whole
+    // backlog (a burst of a thousand moves), only behind one batch.
+    let newest = limit / 2;
     let rows = sqlx::query(
-        "UPDATE outbox SET claimed_by = ?, claimed_until = ?
+        "UPDATE outbox SET claimed_by = ?1, claimed_until = ?2
          WHERE id IN (
-            SELECT id FROM outbox
-            WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
-              AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)
-            ORDER BY id LIMIT ?)
+            SELECT id FROM (
+                SELECT id FROM outbox
+                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?3
+                  AND (claimed_until IS NULL OR claimed_until <= ?3 OR claimed_by = ?1)
+                ORDER BY id DESC LIMIT ?4)
+            UNION
+            SELECT id FROM (
+                SELECT id FROM outbox
+                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?3
+                  AND (claimed_until IS NULL OR claimed_until <= ?3 OR claimed_by = ?1)
+                ORDER BY id LIMIT ?5))
          RETURNING id, message_id, sender, recipient, attempts",
     )
     .bind(owner)
     .bind(until)
     .bind(now)
-    .bind(now)
-    .bind(owner)
-    .bind(limit)
+    .bind(newest)
+    .bind(limit - newest)
     .fetch_all(&mut *conn)
     .await?;
     let mut rows: Vec<OutboxRow> = rows
@@ -198,6 +209,26 @@ pub async fn mark_sent(conn: &mut SqliteConnection, id: i64) -> Result<(), Store
     .bind(now_secs())
     .bind(id)
     .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Marks the rows `ids` sent and deletes their bodies, in one statement
+/// batch (the caller's transaction makes it one commit).
+pub async fn mark_sent_many(conn: &mut SqliteConnection, ids: &[i64]) -> Result<(), StoreError> {
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let ids = serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
+    sqlx::query(
+        "UPDATE outbox SET sent_at = ?1, attempts = attempts + 1, last_error = NULL,
+            claimed_by = NULL, claimed_until = NULL
+         WHERE id IN (SELECT value FROM json_each(?2));
+         DELETE FROM outbox_bodies WHERE id IN (SELECT value FROM json_each(?2))",
+    )
+    .bind(now_secs())
+    .bind(ids)
     .execute(&mut *conn)
     .await?;
     Ok(())

@@ -452,3 +452,50 @@ async fn the_store_commits_with_synchronous_full() {
     assert_eq!(level, 2, "2 is FULL");
     store.close().await;
 }
+
+/// A backlog of 100 due mails (ids 1 to 100) claimed ten at a time: the
+/// first batch holds the newest mail as well as the oldest, so a reply to
+/// a fresh move waits for one batch, not for the backlog; and every mail is
+/// claimed exactly once as batches are sent.
+#[tokio::test]
+async fn claims_take_the_newest_mail_besides_the_oldest_and_each_mail_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("wildt.db").display());
+    let store = wildt::store::Store::open(&url).await.unwrap();
+    for i in 1..=100i64 {
+        sqlx::query(
+            "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
+             VALUES (?, ?, 'chess@club.example', 'anna@example.org', 'move-accepted', 0, 0)",
+        )
+        .bind(i)
+        .bind(format!("m{i}@club.example"))
+        .execute(store.pool())
+        .await
+        .unwrap();
+        sqlx::query("INSERT INTO outbox_bodies (id, raw) VALUES (?, 'x')")
+            .bind(i)
+            .execute(store.pool())
+            .await
+            .unwrap();
+    }
+    let mut claimed = Vec::new();
+    let mut first = Vec::new();
+    for round in 0..11 {
+        let rows = store.claim_due_mail(1, 10, "test", 1000).await.unwrap();
+        if round == 0 {
+            first = rows.iter().map(|r| r.id).collect();
+        }
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        assert!(rows.iter().all(|r| r.raw == b"x"), "a body is missing");
+        store.mark_sent_many(&ids).await.unwrap();
+        claimed.extend(ids);
+    }
+    assert_eq!(first, [1, 2, 3, 4, 5, 96, 97, 98, 99, 100]);
+    claimed.sort_unstable();
+    assert_eq!(claimed, (1..=100).collect::<Vec<_>>());
+    let bodies: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox_bodies")
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(bodies, 0, "sent mail keeps its body");
+}

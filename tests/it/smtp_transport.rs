@@ -158,7 +158,7 @@ async fn refused_connection_is_transient() {
 
     assert!(err.is_transient(), "{err:?}");
     assert!(!err.is_permanent(), "{err:?}");
-    assert!(matches!(err, SmtpError::Smtp { .. }), "{err:?}");
+    assert!(matches!(err, SmtpError::Connect { .. }), "{err:?}");
     let probe = bounded("test_connection", transport.test_connection()).await;
     assert!(
         matches!(&probe, Err(e) if e.is_transient()),
