@@ -2,7 +2,7 @@
 # benches/run.sh — runs every wildt benchmark and prints one table (wildt,
 # the baseline script benches/harness/baseline/referee.py, ratio, target met?).
 # The Python drivers it runs live in benches/harness/.
-#   benches/run.sh [--quick] [--only STAGE...]   STAGE: engine pipeline servers daemon scale
+#   benches/run.sh [--quick] [--only STAGE...]   STAGE: engine pipeline servers daemon burst scale
 # Builds release once (binary + bench_mkgames example), starts a private mail rig
 # on ports 12xxx under /tmp/rig-bench (stopped at the end), writes JSON results
 # to $RESULTS (default /tmp/wildt-bench/results) and the table to stdout.
@@ -12,7 +12,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
 QUICK=0
-STAGES=(engine pipeline servers daemon scale)
+STAGES=(engine pipeline servers daemon burst scale)
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) QUICK=1 ;;
@@ -29,10 +29,10 @@ cargo build --release --bin wildt --example bench_mkgames
 
 has() { local s; for s in "${STAGES[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
 if [ $QUICK = 1 ]; then
-  PIPE=(--games 100 --plies 10); SERV=(--games 50 --plies 2); DAEM=(--moves 20 --idle-secs 5)
+  PIPE=(--games 100 --plies 10); SERV=(--games 50 --plies 2); DAEM=(--moves 20 --idle-secs 5); BURST=(--games 50 --plies 2 --probes 5)
   SCALE=(--games 50 --ply 40 --big 5000 --rounds 1); CRIT=(--warm-up-time 0.5 --measurement-time 1)
 else
-  PIPE=(--games 1000 --plies 10); SERV=(--games 500 --plies 2); DAEM=(--moves 200 --idle-secs 60 --baseline-poll 1)
+  PIPE=(--games 1000 --plies 10); SERV=(--games 500 --plies 2); DAEM=(--moves 200 --idle-secs 60 --baseline-poll 1); BURST=(--games 500 --plies 2 --probes 30)
   SCALE=(--games 200 --ply 300 --big 100000 --rounds 3); CRIT=(--warm-up-time 1 --measurement-time 3)
 fi
 
@@ -40,7 +40,8 @@ RIG_STARTED=0
 rig() {
   [ $RIG_STARTED = 1 ] && return
   MAILROOT=/tmp/rig-bench WILDT_RIG_IMAP_PORT=12143 WILDT_RIG_IMAPS_PORT=12993 WILDT_RIG_LMTP_PORT=12024 \
-    WILDT_RIG_SMTP_PORT=12025 WILDT_RIG_SMTPS_PORT=12465 "$ROOT/scripts/mail-rig/start.sh" >/dev/null </dev/null 2>&1
+    WILDT_RIG_SMTP_PORT=12025 WILDT_RIG_SMTPS_PORT=12465 WILDT_RIG_SUBMIT_PORT=12587 WILDT_RIG_MX_PORT=12026 \
+    WILDT_RIG_SASL_PORT=12012 WILDT_RIG_DKIM_SIGN_PORT=12892 WILDT_RIG_DKIM_VERIFY_PORT=12891 "$ROOT/scripts/mail-rig/start.sh" >/dev/null </dev/null 2>&1
   # Dovecot learns of new mail by inotify, else only every
   # mailbox_idle_check_interval (30 s). On the shared bench machine IDLE woke
   # only every 30 s (likely inotify instances exhausted: max_user_instances is
@@ -74,6 +75,11 @@ if has daemon; then
   echo "== daemon (latency, footprint)" >&2
   rig
   python3 bench_daemon.py "${DAEM[@]}" --out "$RESULTS/daemon.json" >&2
+fi
+if has burst; then
+  echo "== burst (latency while 1,000 moves are handled)" >&2
+  rig
+  python3 bench_burst.py "${BURST[@]}" --out "$RESULTS/burst.json" >&2
 fi
 if has scale; then
   echo "== scale" >&2

@@ -1,6 +1,6 @@
 # benches/harness/table.py — prints the Markdown table of benches/run.sh from the JSON
-# results in a folder (pipeline, servers, daemon, scale, engine.txt): wildt,
-# baseline, ratio, target, met? Missing stages are left out. Does IO: reads files.
+# results in a folder (pipeline, servers, daemon, burst, scale, engine.txt): wildt,
+# baseline, ratio, target, met? A stage not run is listed as not run. Does IO: reads files.
 import json
 import os
 import re
@@ -28,16 +28,23 @@ def f(x, nd=0):
     return f"{x:,.{nd}f}"
 
 
+def not_run(stage, *measures):
+    for m in measures:
+        row(f"{m} ({stage}: not run)", "", "", "", "", None)
+
+
 p = load("pipeline.json")
 if p:
     w, bl = p["wildt"], p["baseline"]
     r = w["msg_per_s"] / bl["msg_per_s"]
     row(f"Pipeline, {p['messages']:,} msgs / {p['games']:,} games: msg/s (wall)", f(w["msg_per_s"]),
-        f(bl["msg_per_s"]), f"{r:.1f}×", "≥ 20× and ≥ 5,000", r >= 20 and w["msg_per_s"] >= 5000)
-    row("Pipeline: CPU ms per message", f(w["cpu_ms_per_msg"], 3), f(bl["cpu_ms_per_msg"], 3),
-        f"1/{bl['cpu_ms_per_msg'] / w['cpu_ms_per_msg']:.1f}", "", None)
+        f(bl["msg_per_s"]), f"{r:.1f}×", "≥ 20× baseline", r >= 20)
+    row("Pipeline: CPU ms per message (user + sys)", f(w["cpu_ms_per_msg"], 3), f(bl["cpu_ms_per_msg"], 3),
+        f"1/{bl['cpu_ms_per_msg'] / w['cpu_ms_per_msg']:.1f}", "≤ 0.15", w["cpu_ms_per_msg"] <= 0.15)
     row("Pipeline: peak RSS (MiB)", f(w["peak_rss_kib"] / 1024, 1), f(bl["peak_rss_kib"] / 1024, 1),
         f"{w['peak_rss_kib'] / bl['peak_rss_kib']:.2f}×", "", None)
+else:
+    not_run("pipeline", "Pipeline ≥ 20× baseline", "Pipeline CPU ≤ 0.15 ms per message")
 s = load("servers.json")
 if s:
     w, bl, c = s["wildt"], s["baseline"], s["ceiling"]
@@ -48,7 +55,9 @@ if s:
         s["wildt_pct_of_ceiling"] >= 90)
     r = bl["cpu_ms_per_msg"] / w["cpu_ms_per_msg"]
     row("Real servers: CPU ms per message", f(w["cpu_ms_per_msg"], 3), f(bl["cpu_ms_per_msg"], 3), f"1/{r:.1f}",
-        "≤ 1/20 of baseline", r >= 20)
+        "", None)
+else:
+    not_run("servers", "Real servers ≥ 90 % of the Postfix ceiling")
 dm = load("daemon.json") or load("daemon.json.footprint")
 if dm and "wildt" in dm:
     w, bl = dm["wildt"], dm.get("baseline")
@@ -57,6 +66,16 @@ if dm and "wildt" in dm:
         f"{bl['p50_ms'] / w['p50_ms']:.1f}× faster" if bl else "", "", None)
     row("Latency: p99 ms", f(w["p99_ms"]), f(bl["p99_ms"]) if bl else "—",
         f"{bl['p99_ms'] / w['p99_ms']:.1f}× faster" if bl else "", "< 1,000", w["p99_ms"] < 1000)
+else:
+    not_run("daemon", "Latency p99 < 1,000 ms under IDLE")
+bu = load("burst.json")
+if bu:
+    row(f"Latency while a burst of {bu['burst']:,} moves is handled, {bu['probes']} probe moves: p50 / p99 / max ms",
+        f"{f(bu['p50_ms'])} / {f(bu['p99_ms'])} / {f(bu['max_ms'])}", "", "", "p99 < 1,000", bu["p99_ms"] < 1000)
+    row("Burst: all of it answered (every reply sent), s from the first APPEND", f(bu["burst_answered_s"], 1),
+        "", f"{bu['burst'] / bu['burst_answered_s']:.0f} moves/s", "", None)
+else:
+    not_run("burst", "Latency p99 < 1,000 ms during a 1,000-move burst")
 if dm:
     row("Idle RSS (MiB, VmRSS)", f(dm["idle_rss_kib"] / 1024, 1), "", "", "< 20", dm["idle_rss_kib"] < 20 * 1024)
     if "load_rss_kib" in dm:
@@ -74,6 +93,8 @@ if sc:
     row(f"Scale: ms per move, {sc['games']} → {sc['big']:,} games in the DB",
         f"{lo['ms_per_move']:.3f} → {big['ms_per_move']:.3f}", "", f"{sc['db_ratio']:.2f}×", "within 20 %",
         sc["db_ratio"] <= 1.2)
+else:
+    not_run("scale", "Per-move cost at ply 300 within 20 % of ply 1")
 e = load("engine.txt")
 if e:
     pat = r"^(\S+/[^\n]+?)\s*\n\s*time:\s+\[\S+ \S+ (\S+ \S+) \S+ \S+\]\s*\n\s*thrpt:\s+\[\S+ \S+ (\S+) (\S+)"
