@@ -384,9 +384,11 @@ async fn decide_in(
                 continue;
             }
         };
-        outbox::enqueue(tx, Some(message_row), mail, &r, &rules.referee.address, now).await?;
-        rendered.push(r);
+        rendered.push((mail, r));
     }
+    let queued: Vec<(&OutMail, &Rendered)> = rendered.iter().map(|(m, r)| (*m, r)).collect();
+    outbox::enqueue_all(tx, Some(message_row), &queued, &rules.referee.address, now).await?;
+    let mut rendered: Vec<Rendered> = rendered.into_iter().map(|(_, r)| r).collect();
     for other in other_games {
         let mail = other.mail;
         let queued = deadlines::queue_in_thread(

@@ -284,23 +284,26 @@ impl GamePage<'_> {
 /// the same page. A line that would still be too long is left to lettre,
 /// which encodes the part then.
 fn seven_bit(html: &str) -> String {
+    const BREAK_BEFORE: [&str; 7] = ["<tr", "<td", "<th", "<table", "<p ", "<p>", "</table"];
     let mut out = String::with_capacity(html.len() + html.len() / 8);
-    for (i, c) in html.char_indices() {
-        if c == '<' && i > 0 {
-            let rest = &html[i..];
-            if ["<tr", "<td", "<th", "<table", "<p ", "<p>", "</table"]
-                .iter()
-                .any(|t| rest.starts_with(t))
-            {
+    let mut rest = html;
+    // Runs of plain ASCII are copied whole; only `<` and characters beyond
+    // ASCII stop the copy.
+    while let Some(at) = rest.find(|c: char| c == '<' || !c.is_ascii()) {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let c = rest.chars().next().unwrap_or('<');
+        if c == '<' {
+            if !out.is_empty() && BREAK_BEFORE.iter().any(|t| rest.starts_with(t)) {
                 out.push('\n');
             }
-        }
-        if c.is_ascii() {
-            out.push(c);
+            out.push('<');
         } else {
             out.push_str(&format!("&#{};", u32::from(c)));
         }
+        rest = &rest[c.len_utf8()..];
     }
+    out.push_str(rest);
     out
 }
 
@@ -445,6 +448,23 @@ mod tests {
         // Text from outside is escaped, not markup.
         assert!(html.contains("&lt;your move&gt; &amp; more"));
         assert!(html.contains("Second &lt;paragraph&gt; &amp; &quot;quotes&quot;."));
+    }
+
+    /// The page is ASCII in short lines, so the mail carries it as 7-bit
+    /// text: the pieces and accented words as character references, which
+    /// a browser reads back as the same characters.
+    #[test]
+    fn the_page_is_seven_bit_text_in_short_lines() {
+        let r = played(&["5254", "5755", "7163"]);
+        let html = page(&r, Color::Black, Lang::De);
+        assert!(html.is_ascii());
+        let longest = html.lines().map(str::len).max().unwrap_or(0);
+        assert!(longest < 400, "a line of {longest} characters");
+        assert!(html.contains(">Wei&#223;</th>"), "{html}");
+        // Black's king (U+265A) and the text-style selector (U+FE0E).
+        assert!(html.contains("&#9818;&#65038;"));
+        assert_eq!(seven_bit("<p>\u{e9}t\u{e9}</p>"), "<p>&#233;t&#233;</p>");
+        assert_eq!(seven_bit("<tr><td>1</td></tr>"), "<tr>\n<td>1</td></tr>");
     }
 
     /// The text of each `<td>` of the board, row by row.

@@ -50,6 +50,52 @@ pub async fn enqueue(
     Ok(())
 }
 
+/// Queues the rendered mails `mails` from `sender` at once, answering the
+/// processed message `message_row` if any: two statements for all of them
+/// (their rows, then their bodies) instead of two each.
+pub async fn enqueue_all(
+    conn: &mut SqliteConnection,
+    message_row: Option<i64>,
+    mails: &[(&OutMail, &Rendered)],
+    sender: &str,
+    now: i64,
+) -> Result<(), StoreError> {
+    if mails.is_empty() {
+        return Ok(());
+    }
+    let rows = vec!["(?, ?, ?, ?, ?, ?, ?, ?)"; mails.len()].join(", ");
+    let sql = format!(
+        "INSERT INTO outbox (message, game_id, message_id, sender, recipient, event, created_at, next_attempt_at)
+         VALUES {rows} RETURNING id, message_id"
+    );
+    let mut insert = sqlx::query_as::<_, (i64, String)>(&sql);
+    for (mail, r) in mails {
+        insert = insert
+            .bind(message_row)
+            .bind(mail.game)
+            .bind(&r.message_id)
+            .bind(sender)
+            .bind(&mail.to)
+            .bind(mail.event.as_str())
+            .bind(now)
+            .bind(now);
+    }
+    let ids: std::collections::HashMap<String, i64> = insert
+        .fetch_all(&mut *conn)
+        .await?
+        .into_iter()
+        .map(|(id, message_id)| (message_id, id))
+        .collect();
+    let bodies = vec!["(?, ?)"; mails.len()].join(", ");
+    let sql = format!("INSERT INTO outbox_bodies (id, raw) VALUES {bodies}");
+    let mut insert = sqlx::query(&sql);
+    for (_, r) in mails {
+        insert = insert.bind(ids.get(&r.message_id).copied()).bind(&r.raw);
+    }
+    insert.execute(&mut *conn).await?;
+    Ok(())
+}
+
 /// Claims up to `limit` rows due at `now` for `owner` until `until`: half
 /// of them the newest due, the rest the oldest; returns them oldest first.
 /// One statement: SQLite runs it under its write lock, so two processes
