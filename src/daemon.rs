@@ -154,7 +154,17 @@ pub async fn flush_outbox(
         let down = AtomicBool::new(false);
         let sender: &Transport = transport;
         let results: Vec<(OutboxRow, Option<Result<(), TransportError>>)> =
-            futures::stream::iter(rows)
+            if let Transport::File(dir) = sender {
+                // The file outbox writes the whole batch in one blocking call.
+                let mut rows = rows;
+                let mails = rows
+                    .iter_mut()
+                    .map(|r| (r.message_id.clone(), std::mem::take(&mut r.raw)))
+                    .collect();
+                let written = crate::mail::transport::write_files(dir, mails).await;
+                rows.into_iter().zip(written).collect()
+            } else {
+                futures::stream::iter(rows)
                 .map(|row| {
                     let down = &down;
                     async move {
@@ -176,7 +186,8 @@ pub async fn flush_outbox(
                 })
                 .buffered(sender.parallelism())
                 .collect()
-                .await;
+                .await
+            };
         let sent: Vec<i64> = results
             .iter()
             .filter(|(_, r)| matches!(r, Some(Ok(()))))

@@ -273,7 +273,7 @@ async fn decide_in(
     // Only a game with a limited time control has clocks to keep: an
     // unlimited one never has a deadline and its mails show no clocks.
     let timed = match &stored {
-        Some(g) => clocks::control(tx, g.view.id).await?.is_limited(),
+        Some(g) => g.time_control.is_limited(),
         None => false,
     };
     // A flag that fell before this message arrived ends the game first.

@@ -143,6 +143,50 @@ impl Transport {
 
 /// Writes `raw` to `dir/<message_id>.eml` atomically (temporary file, rename).
 pub async fn write_file(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), TransportError> {
+    let mail = [(message_id.to_owned(), raw.to_owned())];
+    let mut written = write_files(dir, mail.to_vec()).await;
+    written.pop().flatten().unwrap_or(Ok(()))
+}
+
+/// Writes each `(message_id, raw)` as [`write_file`] does, all with one hop
+/// to tokio's blocking pool: the file outbox writes a claimed batch at
+/// once. After a failure the rest are not tried (`None`), as after a
+/// transient failure of any transport.
+pub async fn write_files(
+    dir: &Path,
+    mails: Vec<(String, Vec<u8>)>,
+) -> Vec<Option<Result<(), TransportError>>> {
+    let dir = dir.to_owned();
+    let n = mails.len();
+    tokio::task::spawn_blocking(move || {
+        let mut out = Vec::with_capacity(mails.len());
+        let mut failed = false;
+        for (message_id, raw) in mails {
+            if failed {
+                out.push(None);
+                continue;
+            }
+            let written = write_now(&dir, &message_id, &raw);
+            failed = written.is_err();
+            out.push(Some(written));
+        }
+        out
+    })
+    .await
+    .unwrap_or_else(|e| {
+        let mut out: Vec<Option<Result<(), TransportError>>> = (0..n).map(|_| None).collect();
+        if let Some(first) = out.first_mut() {
+            *first = Some(Err(TransportError::File {
+                path: PathBuf::new(),
+                source: std::io::Error::other(e),
+            }));
+        }
+        out
+    })
+}
+
+/// The blocking body of [`write_files`] for one mail.
+fn write_now(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), TransportError> {
     let safe: String = message_id
         .chars()
         .map(|c| {
@@ -155,15 +199,9 @@ pub async fn write_file(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), 
         .collect();
     let path = dir.join(format!("{safe}.eml"));
     let tmp = dir.join(format!(".{safe}.tmp"));
-    // One hop to the blocking pool for the three calls, not one each.
-    let (dir, raw, target) = (dir.to_owned(), raw.to_owned(), path.clone());
-    let written = tokio::task::spawn_blocking(move || {
-        std::fs::create_dir_all(&dir)?;
-        std::fs::write(&tmp, raw)?;
-        std::fs::rename(&tmp, &target)
-    })
-    .await
-    .unwrap_or_else(|e| Err(std::io::Error::other(e)));
+    let written = std::fs::create_dir_all(dir)
+        .and_then(|()| std::fs::write(&tmp, raw))
+        .and_then(|()| std::fs::rename(&tmp, &path));
     written.map_err(|source| TransportError::File { path, source })
 }
 

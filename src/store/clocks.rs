@@ -29,21 +29,6 @@ fn seat_str(c: Color) -> &'static str {
     }
 }
 
-/// The time control of game `game` (none when there is no such game): one
-/// row, for the callers that only need to know whether clocks run at all.
-pub async fn control(conn: &mut SqliteConnection, game: i64) -> Result<TimeControl, StoreError> {
-    let text: Option<String> = sqlx::query_scalar("SELECT time_control FROM games WHERE id = ?")
-        .bind(game)
-        .fetch_optional(&mut *conn)
-        .await?;
-    match text {
-        None => Ok(TimeControl::None),
-        Some(text) => text
-            .parse()
-            .map_err(|_| StoreError::BadValue { game, value: text }),
-    }
-}
-
 /// The clock of game `game`, `None` when there is no such game.
 pub async fn game_clock(
     conn: &mut SqliteConnection,

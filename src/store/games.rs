@@ -20,6 +20,8 @@ pub struct StoredGame {
     pub event: Option<String>,
     pub thread_root: String,
     pub created_at: i64,
+    /// Its time control (`none`: no clock runs).
+    pub time_control: crate::clock::TimeControl,
 }
 
 /// A new game's row: both players (lower-cased) and their display names,
@@ -123,7 +125,8 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
                 g.white_name, g.black_name, pw.lang, pb.lang,
                 (SELECT fen_after FROM moves WHERE game_id = g.id ORDER BY ply DESC LIMIT 1),
                 (SELECT group_concat(iccf || ' ' || san, ',' ORDER BY ply) FROM moves WHERE game_id = g.id),
-                (SELECT COUNT(*) FROM moves WHERE game_id = g.id AND key IS NULL)
+                (SELECT COUNT(*) FROM moves WHERE game_id = g.id AND key IS NULL),
+                g.time_control
          FROM games g
          LEFT JOIN players pw ON pw.email = lower(g.white_email)
          LEFT JOIN players pb ON pb.email = lower(g.black_email)
@@ -219,6 +222,10 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
         event: row.get(5),
         thread_root: row.get(9),
         created_at: row.get(10),
+        time_control: {
+            let text: String = row.get(18);
+            text.parse().map_err(|_| bad(&text))?
+        },
     }))
 }
 
