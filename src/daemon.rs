@@ -514,7 +514,7 @@ pub async fn run(
 ) -> Result<RunReport, DaemonError> {
     let store = Store::open(&config.database_url).await?;
     let rules = config.rules();
-    let mut transport = Transport::open(&config.outbox)
+    let transport = Transport::open(&config.outbox)
         .await
         .map_err(DaemonError::Outbox)?;
     let owner = claim_owner();
@@ -553,53 +553,75 @@ pub async fn run(
     backoff.reset();
 
     if options.once {
-        loop {
-            let mut fetched = false;
-            let waiting = inbox.list_waiting().await?;
-            for chunk in waiting.chunks(GROUP_MAX) {
-                let mut group = Vec::with_capacity(chunk.len());
-                for w in chunk {
-                    if let Some(msg) = inbox.fetch_one(&w.id).await? {
-                        group.push(msg);
+        // The outbox is sent while the inbox is read, as when serving: the
+        // replies of the first groups are on their way while the next are
+        // decided. At the end the worker drains what is due and stops.
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let wake = Arc::new(Notify::new());
+        let worker = tokio::spawn(supervise_outbox(
+            Worker {
+                store: store.clone(),
+                transport,
+                config: config.outbox.clone(),
+                referee: config.referee.clone(),
+                owner: owner.clone(),
+                health: Arc::new(WorkerHealth::default()),
+            },
+            wake.clone(),
+            stop_rx,
+        ));
+        let taken = async {
+            loop {
+                let mut fetched = false;
+                let waiting = inbox.list_waiting().await?;
+                for chunk in waiting.chunks(GROUP_MAX) {
+                    let mut group = Vec::with_capacity(chunk.len());
+                    for w in chunk {
+                        if let Some(msg) = inbox.fetch_one(&w.id).await? {
+                            group.push(msg);
+                        }
                     }
+                    fetched |= !group.is_empty();
+                    take_group(
+                        &store,
+                        &mut inbox,
+                        &config,
+                        &rules,
+                        &group,
+                        &mut summary,
+                        &|| {},
+                    )
+                    .await?;
+                    wake.notify_one();
                 }
-                fetched |= !group.is_empty();
-                take_group(
-                    &store,
-                    &mut inbox,
-                    &config,
-                    &rules,
-                    &group,
-                    &mut summary,
-                    &|| {},
-                )
-                .await?;
+                // Nothing left, or only entries that cannot be read.
+                if !fetched {
+                    break;
+                }
+                crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
             }
-            // Nothing left, or only entries that cannot be read.
-            if !fetched {
-                break;
+            if crate::deadlines::run_due(&store, &rules, now_secs())
+                .await?
+                .forfeits
+                > 0
+            {
+                crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
             }
-            crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
+            Ok::<(), DaemonError>(())
         }
-        if crate::deadlines::run_due(&store, &rules, now_secs())
-            .await?
-            .forfeits
-            > 0
-        {
-            crate::publish::refresh(&store, &config.clock.rules, config.publish.as_ref()).await;
+        .await;
+        if stop_tx.send(true).is_err() {
+            debug!("outbox worker already gone");
         }
-        let flushed = flush_outbox(
-            &store,
-            &mut transport,
-            &config.outbox,
-            &config.referee,
-            &owner,
-            &mut summary,
-        )
-        .await?;
-        if let Flushed::TransportDown(e) = flushed {
-            warn!(error = %e, "outbox: stopped at a transient failure; the rest waits for the next run");
+        match worker.await {
+            Ok(sent) => {
+                summary.sent += sent.sent;
+                summary.retried += sent.retried;
+                summary.failed += sent.failed;
+            }
+            Err(e) => error!(error = %e, "outbox worker panicked"),
         }
+        taken?;
         store.release_claims(&owner).await?;
         inbox.close().await;
         store.close().await;
