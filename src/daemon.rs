@@ -419,10 +419,10 @@ async fn take_group(
                 for (m, h) in group.iter().zip(&handled) {
                     report(&m.source, h, summary);
                 }
-                // Only now, with the outcomes committed, is the inbox told.
-                for m in &rest[..handled.len()] {
-                    inbox.mark_done(&m.id).await?;
-                }
+                // Only now, with the outcomes committed, is the inbox told,
+                // of the whole group at once.
+                let done: Vec<_> = rest[..handled.len()].iter().map(|m| m.id.clone()).collect();
+                inbox.mark_done_all(&done).await?;
                 rest = &rest[handled.len()..];
             }
             Err(e) => {

@@ -238,6 +238,42 @@ impl ImapInbox {
         self.finish(session, "mark done", result)
     }
 
+    /// [`Self::mark_done`] for several messages: those of one mailbox and
+    /// UIDVALIDITY with one `UID STORE` (and one `UID MOVE`) over their UID
+    /// set.
+    pub async fn mark_done_all(&mut self, ids: &[InboxId]) -> Result<(), InboxError> {
+        let mut by_box: Vec<(&str, u32, Vec<u32>)> = Vec::new();
+        for id in ids {
+            let InboxId::Imap {
+                mailbox,
+                uidvalidity,
+                uid,
+            } = id
+            else {
+                return Err(InboxError::ForeignId(id.clone()));
+            };
+            match by_box
+                .iter_mut()
+                .find(|(m, v, _)| *m == mailbox.as_str() && v == uidvalidity)
+            {
+                Some((_, _, uids)) => uids.push(*uid),
+                None => by_box.push((mailbox, *uidvalidity, vec![*uid])),
+            }
+        }
+        for (mailbox, uidvalidity, mut uids) in by_box {
+            uids.sort_unstable();
+            let set = uid_set(&uids);
+            let mut session = self.take_session().await?;
+            let result = tokio::time::timeout(
+                COMMAND_TIMEOUT,
+                self.mark_set_in(&mut session, mailbox, uidvalidity, &set),
+            )
+            .await;
+            self.finish(session, "mark done", result)?;
+        }
+        Ok(())
+    }
+
     /// Moves a message that could not be handled to the folder `folder`
     /// (created if missing), unflagged, so that the inbox goes on without it.
     pub async fn quarantine(&mut self, id: &InboxId, folder: &str) -> Result<(), InboxError> {
@@ -666,6 +702,18 @@ impl ImapInbox {
         uidvalidity: u32,
         uid: u32,
     ) -> Result<(), InboxError> {
+        self.mark_set_in(session, mailbox, uidvalidity, &uid.to_string())
+            .await
+    }
+
+    /// Marks the messages of the UID set `set` handled (see [`Self::mark_done`]).
+    async fn mark_set_in(
+        &mut self,
+        session: &mut Session,
+        mailbox: &str,
+        uidvalidity: u32,
+        set: &str,
+    ) -> Result<(), InboxError> {
         let found = self.select(session, mailbox).await?;
         if found != uidvalidity {
             return Err(InboxError::UidValidityChanged {
@@ -674,17 +722,16 @@ impl ImapInbox {
                 found,
             });
         }
-        let uid = uid.to_string();
         let flags = if self.keywords_kept() {
             format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})")
         } else {
             "+FLAGS.SILENT (\\Seen)".to_owned()
         };
-        self.store(session, &uid, &flags).await?;
+        self.store(session, set, &flags).await?;
         let Some(processed) = self.cfg.processed_mailbox.clone() else {
             return Ok(());
         };
-        self.move_uid(session, &uid, &processed).await
+        self.move_uid(session, set, &processed).await
     }
 
     /// Moves the selected mailbox's message `uid` to `target` (UID MOVE, or

@@ -87,6 +87,16 @@ impl Inbox {
         }
     }
 
+    /// Tells the inbox the messages `ids` are handled, all at once where the
+    /// inbox can: one `UID STORE` (and one `UID MOVE`) for a group of IMAP
+    /// messages of one mailbox instead of one each.
+    pub async fn mark_done_all(&mut self, ids: &[InboxId]) -> Result<(), InboxError> {
+        match self {
+            Inbox::Maildir(m) => ids.iter().try_for_each(|id| m.mark_done(id)),
+            Inbox::Imap(i) => i.mark_done_all(ids).await,
+        }
+    }
+
     /// Puts a message that could not be handled in the quarantine `folder`
     /// (a Maildir++ subfolder `.folder`, or an IMAP folder), where the
     /// organiser finds it and the daemon no longer fetches it.

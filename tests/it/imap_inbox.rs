@@ -195,6 +195,51 @@ async fn mark_done_moves_the_message_to_the_processed_mailbox_it_created() {
         .expect("second mark_done");
 }
 
+/// A group's messages are marked handled with one STORE and one MOVE over
+/// their UID set: the three of the group are moved, seen, and the fourth,
+/// not in the group, stays waiting.
+#[tokio::test]
+async fn mark_done_all_moves_a_group_at_once_and_only_it() {
+    let rig = rig_or_skip!();
+    let mut reader = rig.reader(REFEREE).await;
+    let folder = reader.new_folder("group").await;
+    let processed = format!("{folder}-done");
+    for i in 0..4 {
+        reader
+            .append(
+                &folder,
+                &message("anna@example.org", REFEREE, &format!("m{i}"), "1. 5254"),
+            )
+            .await;
+    }
+    let setup = rig
+        .imap(REFEREE)
+        .mailbox(&folder)
+        .processed(&processed)
+        .build();
+    let mut inbox = ImapInbox::connect(&setup.config).await.expect("connect");
+    let got = bounded("fetch", inbox.fetch_waiting())
+        .await
+        .expect("fetch");
+    assert_eq!(got.len(), 4);
+    let group: Vec<_> = got[..3].iter().map(|m| m.id.clone()).collect();
+
+    bounded("mark", inbox.mark_done_all(&group))
+        .await
+        .expect("mark_done_all");
+
+    let moved = reader.messages(&processed).await;
+    assert_eq!(moved.len(), 3);
+    assert!(moved.iter().all(|m| m.seen_flag), "moved without \\Seen");
+    let left = reader.messages(&folder).await;
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].raw, got[3].raw);
+    let next = bounded("fetch", inbox.fetch_waiting())
+        .await
+        .expect("fetch");
+    assert_eq!(next.len(), 1, "{next:?}");
+}
+
 #[tokio::test]
 async fn mark_done_with_a_stale_uidvalidity_is_refused() {
     let rig = rig_or_skip!();
