@@ -353,36 +353,17 @@ fn report(source: &Source, handled: &Handled, summary: &mut RunReport) {
 }
 
 /// Most messages decided in one transaction. A group shares one commit (one
-/// `fsync`); a message that arrives while a group is decided waits at most
-/// for that group, which this and [`GROUP_TIME`] bound.
+/// `fsync`); this and [`GROUP_TIME`] bound what a group holds in memory and
+/// how long an idle inbox's first message waits for the group's commit.
 pub const GROUP_MAX: usize = 64;
 
 /// A group is committed once it has taken this long, however few messages
-/// it holds: the wait of a message that arrives meanwhile, and the work a
-/// crash can undo, stay this small.
+/// it holds: the wait for a commit, and the work a crash can undo, stay
+/// this small.
 pub const GROUP_TIME: Duration = Duration::from_millis(50);
 
 /// How often the public pages are refreshed while a backlog of mail lasts.
 const PUBLISH_EVERY: Duration = Duration::from_secs(10);
-
-/// The next group to take from `waiting` (oldest first): first what arrived
-/// after the previous listing (above `seen_up_to`), so that fresh mail jumps
-/// a backlog, then the oldest. `seen_up_to` becomes the newest arrival
-/// listed now, or nothing once the inbox is empty.
-fn next_group<'w>(
-    waiting: &'w [crate::mail::Waiting],
-    seen_up_to: &mut Option<u64>,
-) -> Vec<&'w crate::mail::Waiting> {
-    let group = match *seen_up_to {
-        None => waiting.iter().take(GROUP_MAX).collect(),
-        Some(up_to) => {
-            let (fresh, old): (Vec<_>, Vec<_>) = waiting.iter().partition(|w| w.arrival > up_to);
-            fresh.into_iter().chain(old).take(GROUP_MAX).collect()
-        }
-    };
-    *seen_up_to = waiting.iter().map(|w| w.arrival).max();
-    group
-}
 
 /// Takes a group of messages: decides them in one transaction
 /// ([`handle_group`]), a group at a time until all are taken, and tells the
@@ -654,14 +635,11 @@ pub async fn run(
     info!("ready");
 
     let mut deadlines = crate::deadlines::Schedule::default();
-    // The newest arrival of the last listing: mail above it arrived while a
-    // backlog was being worked through.
-    let mut seen_up_to = None;
     let mut unpublished = false;
     let mut last_published = Instant::now();
     'serve: loop {
         ping();
-        let waiting = match inbox.list_waiting_and_newest().await {
+        let waiting = match inbox.list_waiting().await {
             Ok(w) => {
                 backoff.reset();
                 w
@@ -696,26 +674,32 @@ pub async fn run(
                 Err(e) => error!(error = %e, "clock deadlines"),
             }
         }
-        // One group per turn of the loop: a flood holds at most GROUP_MAX
-        // messages in memory, the watchdog hears from the loop between any
-        // two groups, and the inbox is listed again before the next group,
-        // so that mail which arrived meanwhile goes first (one player's move
-        // waits for one group, not for a whole backlog).
-        let chunk = next_group(&waiting, &mut seen_up_to);
-        let mut group = Vec::with_capacity(chunk.len());
+        // A group at a time, oldest first: a flood holds at most GROUP_MAX
+        // messages in memory and the watchdog hears from the loop between
+        // any two. Mail is taken strictly in order of arrival: letting fresh
+        // mail jump a backlog was tried and decided a game's second move
+        // before its first (see BENCHMARKS.md).
         let mut failed = false;
-        for w in chunk {
-            match inbox.fetch_one(&w.id).await {
-                Ok(Some(msg)) => group.push(msg),
-                Ok(None) => {}
-                Err(e) => {
-                    error!(error = %e, "inbox");
-                    failed = true;
-                    break;
+        for chunk in waiting.chunks(GROUP_MAX) {
+            ping();
+            let mut group = Vec::with_capacity(chunk.len());
+            for w in chunk {
+                match inbox.fetch_one(&w.id).await {
+                    Ok(Some(msg)) => group.push(msg),
+                    Ok(None) => {}
+                    Err(e) => {
+                        error!(error = %e, "inbox");
+                        failed = true;
+                        break;
+                    }
                 }
             }
-        }
-        if !failed && !group.is_empty() {
+            if failed {
+                break;
+            }
+            if group.is_empty() {
+                continue;
+            }
             if let Err(e) = take_group(
                 &store,
                 &mut inbox,
@@ -735,10 +719,13 @@ pub async fn run(
             }
             wake.notify_one();
             unpublished = true;
-        }
-        // Between groups, never during one: has a stop been asked for?
-        if shutdown.requested() {
-            break 'serve;
+            // Between groups, never during one: has a stop been asked for?
+            if shutdown.requested() {
+                break 'serve;
+            }
+            if failed {
+                break;
+            }
         }
         if failed {
             if shutdown.sleep_or_stop(backoff.next_delay()).await {
@@ -1044,62 +1031,4 @@ async fn outbox_worker(
         warn!(error = %e, "outbox: claims not given back; they run out by themselves");
     }
     summary
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::mail::{InboxId, Waiting};
-
-    fn listing(arrivals: std::ops::RangeInclusive<u64>) -> Vec<Waiting> {
-        arrivals
-            .map(|a| Waiting {
-                id: InboxId::Maildir {
-                    id: format!("m{a}"),
-                },
-                size: 100,
-                arrival: a,
-            })
-            .collect()
-    }
-
-    fn arrivals(group: &[&Waiting]) -> Vec<u64> {
-        group.iter().map(|w| w.arrival).collect()
-    }
-
-    /// A backlog is taken oldest first, a group at a time; a message that
-    /// arrived after the last listing goes into the very next group, ahead
-    /// of the backlog, which then goes on where it was.
-    #[test]
-    fn fresh_mail_jumps_a_backlog_by_one_group() {
-        let mut seen = None;
-        let first = listing(1..=200);
-        assert_eq!(
-            arrivals(&next_group(&first, &mut seen)),
-            (1..=64).collect::<Vec<_>>()
-        );
-        // 1..=64 were taken; 500 arrived meanwhile.
-        let mut second = listing(65..=200);
-        second.extend(listing(500..=500));
-        let group = arrivals(&next_group(&second, &mut seen));
-        assert_eq!(group[0], 500);
-        assert_eq!(group[1..], (65..=127).collect::<Vec<_>>());
-        // Nothing new: the backlog again, oldest first.
-        let third = listing(128..=200);
-        assert_eq!(
-            arrivals(&next_group(&third, &mut seen)),
-            (128..=191).collect::<Vec<_>>()
-        );
-    }
-
-    /// Once the inbox was found empty, whatever comes next is simply taken
-    /// in order of arrival.
-    #[test]
-    fn after_an_empty_inbox_mail_is_taken_in_order_of_arrival() {
-        let mut seen = Some(10);
-        assert!(next_group(&[], &mut seen).is_empty());
-        assert_eq!(seen, None);
-        let later = listing(11..=13);
-        assert_eq!(arrivals(&next_group(&later, &mut seen)), [11, 12, 13]);
-    }
 }

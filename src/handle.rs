@@ -150,8 +150,8 @@ pub struct Incoming<'a> {
 /// one of them recorded.
 ///
 /// The group ends early, with the messages decided so far, once it has
-/// taken `budget`: a group's time bounds how long a message that arrives
-/// meanwhile waits, and how much work a crash can undo. `between` runs
+/// taken `budget`: a group's time bounds how long its first message waits
+/// for the commit, and how much work a crash can undo. `between` runs
 /// after each message (the daemon tells the watchdog it is alive).
 ///
 /// All or nothing: if any message fails, nothing of the group is kept and

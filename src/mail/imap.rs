@@ -202,10 +202,9 @@ impl ImapInbox {
     /// The waiting messages' ids and sizes (as [`Self::fetch_waiting`] would
     /// fetch them, but without their bodies): the daemon then takes one body
     /// at a time, so memory holds one message, not a batch.
-    pub async fn list_waiting(&mut self, newest_too: bool) -> Result<Vec<Waiting>, InboxError> {
+    pub async fn list_waiting(&mut self) -> Result<Vec<Waiting>, InboxError> {
         let mut session = self.take_session().await?;
-        let result =
-            tokio::time::timeout(COMMAND_TIMEOUT, self.list_in(&mut session, newest_too)).await;
+        let result = tokio::time::timeout(COMMAND_TIMEOUT, self.list_in(&mut session)).await;
         self.finish(session, "list", result)
     }
 
@@ -571,7 +570,7 @@ impl ImapInbox {
     }
 
     async fn fetch_in(&mut self, session: &mut Session) -> Result<Vec<Inbound>, InboxError> {
-        let waiting = self.list_in(session, false).await?;
+        let waiting = self.list_in(session).await?;
         let mut out = Vec::with_capacity(waiting.len());
         for w in &waiting {
             if let Some(m) = self.body_in(session, &w.id).await? {
@@ -583,11 +582,7 @@ impl ImapInbox {
 
     /// The waiting messages' ids and sizes, oldest first, at most a batch:
     /// no body is read.
-    async fn list_in(
-        &mut self,
-        session: &mut Session,
-        newest_too: bool,
-    ) -> Result<Vec<Waiting>, InboxError> {
+    async fn list_in(&mut self, session: &mut Session) -> Result<Vec<Waiting>, InboxError> {
         let mailbox = self.cfg.mailbox.clone();
         // Re-select every time: the fresh SELECT gives the current state even
         // if unsolicited updates were missed.
@@ -610,11 +605,7 @@ impl ImapInbox {
             .collect();
         uids.sort_unstable();
         self.more_pending = uids.len() > FETCH_BATCH;
-        let uids = if newest_too {
-            super::inbox::oldest_and_newest(uids, FETCH_BATCH)
-        } else {
-            uids.into_iter().take(FETCH_BATCH).collect()
-        };
+        uids.truncate(FETCH_BATCH);
         if uids.is_empty() {
             return Ok(Vec::new());
         }
@@ -640,7 +631,6 @@ impl ImapInbox {
                         uid,
                     },
                     size,
-                    arrival: u64::from(uid),
                 })
             })
             .collect())

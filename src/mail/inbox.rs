@@ -53,19 +53,7 @@ impl Inbox {
     pub async fn list_waiting(&mut self) -> Result<Vec<Waiting>, InboxError> {
         match self {
             Inbox::Maildir(m) => m.list_waiting(BATCH),
-            Inbox::Imap(i) => i.list_waiting(false).await,
-        }
-    }
-
-    /// [`Inbox::list_waiting`], but when more are waiting than a batch, the
-    /// newest [`NEWEST_LISTED`] come last instead of the batch's youngest,
-    /// so that the caller sees fresh mail behind a long backlog. An IMAP
-    /// inbox learns of them in the same search; a Maildir lists every file
-    /// anyway and is taken a batch per listing, so it lists as before.
-    pub async fn list_waiting_and_newest(&mut self) -> Result<Vec<Waiting>, InboxError> {
-        match self {
-            Inbox::Maildir(m) => m.list_waiting(BATCH),
-            Inbox::Imap(i) => i.list_waiting(true).await,
+            Inbox::Imap(i) => i.list_waiting().await,
         }
     }
 
@@ -159,26 +147,6 @@ pub struct Waiting {
     pub id: InboxId,
     /// The whole message's size in bytes, as the inbox reports it.
     pub size: usize,
-    /// Grows with the order of arrival (the IMAP UID, the Maildir delivery
-    /// time in nanoseconds): what arrived after a listing sorts above it.
-    pub arrival: u64,
-}
-
-/// Of more messages waiting than a listing returns, this many of the newest
-/// are listed besides the oldest: fresh mail is seen behind a long backlog.
-pub const NEWEST_LISTED: usize = 16;
-
-/// The first `limit` of `sorted` (oldest first), the newest
-/// [`NEWEST_LISTED`] of them among those when there are more.
-pub fn oldest_and_newest<T>(mut sorted: Vec<T>, limit: usize) -> Vec<T> {
-    if sorted.len() <= limit {
-        return sorted;
-    }
-    let newest = NEWEST_LISTED.min(limit / 2);
-    let tail = sorted.split_off(sorted.len() - newest);
-    sorted.truncate(limit - newest);
-    sorted.extend(tail);
-    sorted
 }
 
 /// A message waiting in the inbox: its id, its raw bytes (RFC 5322), and its
@@ -290,21 +258,4 @@ pub enum TlsError {
     },
     #[error(transparent)]
     Protocol(rustls::Error),
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A listing of more than a batch keeps the oldest and the newest few:
-    /// fresh mail is seen behind a backlog, and the batch's order holds.
-    #[test]
-    fn a_long_listing_keeps_the_oldest_and_the_newest() {
-        let all: Vec<u32> = (1..=1000).collect();
-        let listed = oldest_and_newest(all, 200);
-        assert_eq!(listed.len(), 200);
-        assert_eq!(listed[..184], (1..=184).collect::<Vec<_>>());
-        assert_eq!(listed[184..], (985..=1000).collect::<Vec<_>>());
-        assert_eq!(oldest_and_newest(vec![1, 2, 3], 200), [1, 2, 3]);
-    }
 }

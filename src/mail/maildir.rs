@@ -117,12 +117,9 @@ impl MaildirInbox {
         Ok(entries
             .into_iter()
             .take(limit)
-            .map(|(modified, id, size)| Waiting {
+            .map(|(_, id, size)| Waiting {
                 id: InboxId::Maildir { id },
                 size,
-                arrival: modified
-                    .duration_since(SystemTime::UNIX_EPOCH)
-                    .map_or(0, |d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)),
             })
             .collect())
     }

@@ -234,3 +234,54 @@ fn a_damaged_game_in_a_group_does_not_hold_back_the_other_messages() {
     assert_eq!(club.maildir_count("new"), 0);
     assert_eq!(club.maildir_count(".wildt-failed/cur"), 1);
 }
+
+/// Mail that keeps arriving while `wildt serve` works through a backlog is
+/// taken in order of arrival: each game's moves, delivered one after the
+/// other, are decided in that order, never a reply before the move it
+/// answers (taking fresh mail ahead of a backlog was tried, and did that:
+/// "it is White's move").
+#[test]
+fn mail_arriving_during_a_backlog_is_decided_in_order_of_arrival() {
+    const GAMES: usize = 40;
+    let club = Club::new();
+    let games: Vec<Game> = (0..GAMES).map(|_| club.new_game()).collect();
+    let mut daemon = Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args(["serve", "--config"])
+        .arg(&club.cfg)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Four plies of every game, round by round, each file delivered as the
+    // daemon goes: every listing it makes finds a backlog (160 messages,
+    // groups of at most 64) and fresh mail behind it.
+    const LINE: [&str; 4] = ["1. 5254", "1... 5755", "2. 7163", "2... 2836"];
+    for (ply, text) in LINE.iter().enumerate() {
+        for (i, g) in games.iter().enumerate() {
+            let (from, to) = if ply % 2 == 0 {
+                (ANNA, &g.white)
+            } else {
+                (BEN, &g.black)
+            };
+            club.deliver(
+                &format!("p{ply}-{i:03}.eml"),
+                &mail(from, to, &format!("p{ply}-{i}@example.org"), text),
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while counts(&club).0 < 4 * GAMES as i64 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    daemon.kill().unwrap();
+    daemon.wait().unwrap();
+    for g in &games {
+        assert_eq!(
+            moves_of(&club, g),
+            ["5254", "5755", "7163", "2836"],
+            "game {}",
+            g.id
+        );
+    }
+}

@@ -547,9 +547,7 @@ async fn quarantine_moves_the_message_to_its_folder_unread_and_the_inbox_goes_on
     reader.append(&folder, &good).await;
     let setup = rig.imap(REFEREE).mailbox(&folder).build();
     let mut inbox = ImapInbox::connect(&setup.config).await.expect("connect");
-    let waiting = bounded("list", inbox.list_waiting(false))
-        .await
-        .expect("list");
+    let waiting = bounded("list", inbox.list_waiting()).await.expect("list");
     assert_eq!(waiting.len(), 2);
     assert_eq!(waiting[0].size, bad.len());
     bounded("quarantine", inbox.quarantine(&waiting[0].id, &failed))
