@@ -537,20 +537,15 @@ pub async fn run(
         // The outbox is sent while the inbox is read, as when serving: the
         // replies of the first groups are on their way while the next are
         // decided. At the end the worker drains what is due and stops.
-        let (stop_tx, stop_rx) = watch::channel(false);
-        let wake = Arc::new(Notify::new());
-        let worker = tokio::spawn(supervise_outbox(
-            Worker {
-                store: store.clone(),
-                transport,
-                config: config.outbox.clone(),
-                referee: config.referee.clone(),
-                owner: owner.clone(),
-                health: Arc::new(WorkerHealth::default()),
-            },
-            wake.clone(),
-            stop_rx,
-        ));
+        let outbox = Outbox::start(Worker {
+            store: store.clone(),
+            transport,
+            config: config.outbox.clone(),
+            referee: config.referee.clone(),
+            owner: owner.clone(),
+            health: Arc::new(WorkerHealth::default()),
+        });
+        let wake = outbox.wake.clone();
         let taken = async {
             loop {
                 let mut fetched = false;
@@ -591,17 +586,7 @@ pub async fn run(
             Ok::<(), DaemonError>(())
         }
         .await;
-        if stop_tx.send(true).is_err() {
-            debug!("outbox worker already gone");
-        }
-        match worker.await {
-            Ok(sent) => {
-                summary.sent += sent.sent;
-                summary.retried += sent.retried;
-                summary.failed += sent.failed;
-            }
-            Err(e) => error!(error = %e, "outbox worker panicked"),
-        }
+        outbox.stop(&mut summary).await;
         taken?;
         store.release_claims(&owner).await?;
         inbox.close().await;
@@ -610,21 +595,16 @@ pub async fn run(
         return Ok(summary);
     }
 
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let wake = Arc::new(Notify::new());
     let health = Arc::new(WorkerHealth::default());
-    let worker = tokio::spawn(supervise_outbox(
-        Worker {
-            store: store.clone(),
-            transport,
-            config: config.outbox.clone(),
-            referee: config.referee.clone(),
-            owner,
-            health: health.clone(),
-        },
-        wake.clone(),
-        stop_rx.clone(),
-    ));
+    let outbox = Outbox::start(Worker {
+        store: store.clone(),
+        transport,
+        config: config.outbox.clone(),
+        referee: config.referee.clone(),
+        owner,
+        health: health.clone(),
+    });
+    let wake = outbox.wake.clone();
     let ping = || watchdog_ping(&health, config.outbox.stall_after);
 
     let watchdog = watchdog_interval();
@@ -783,17 +763,7 @@ pub async fn run(
 
     info!("stopping: draining the outbox");
     notify(&[sd_notify::NotifyState::Stopping]);
-    if stop_tx.send(true).is_err() {
-        debug!("outbox worker already gone");
-    }
-    match worker.await {
-        Ok(sent) => {
-            summary.sent += sent.sent;
-            summary.retried += sent.retried;
-            summary.failed += sent.failed;
-        }
-        Err(e) => error!(error = %e, "outbox worker panicked"),
-    }
+    outbox.stop(&mut summary).await;
     inbox.close().await;
     store.close().await;
     info!(?summary, "stopped");
@@ -879,6 +849,39 @@ struct Worker {
     referee: crate::config::RefereeConfig,
     owner: String,
     health: Arc<WorkerHealth>,
+}
+
+/// The outbox worker running beside the inbox: woken after each group,
+/// asked to stop (it then drains what is due) at the end.
+struct Outbox {
+    wake: Arc<Notify>,
+    stop: watch::Sender<bool>,
+    worker: tokio::task::JoinHandle<RunReport>,
+}
+
+impl Outbox {
+    fn start(w: Worker) -> Outbox {
+        let (stop, stop_rx) = watch::channel(false);
+        let wake = Arc::new(Notify::new());
+        let worker = tokio::spawn(supervise_outbox(w, wake.clone(), stop_rx));
+        Outbox { wake, stop, worker }
+    }
+
+    /// Stops the worker once it has drained what is due, and adds what it
+    /// sent to `summary`.
+    async fn stop(self, summary: &mut RunReport) {
+        if self.stop.send(true).is_err() {
+            debug!("outbox worker already gone");
+        }
+        match self.worker.await {
+            Ok(sent) => {
+                summary.sent += sent.sent;
+                summary.retried += sent.retried;
+                summary.failed += sent.failed;
+            }
+            Err(e) => error!(error = %e, "outbox worker panicked"),
+        }
+    }
 }
 
 /// Runs the outbox worker, and starts it again should it ever panic (a bug):

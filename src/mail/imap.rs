@@ -220,21 +220,7 @@ impl ImapInbox {
     /// one is configured. Call it only once the daemon has committed the message.
     /// Marking a message that is already marked or moved is not an error.
     pub async fn mark_done(&mut self, id: &InboxId) -> Result<(), InboxError> {
-        let InboxId::Imap {
-            mailbox,
-            uidvalidity,
-            uid,
-        } = id
-        else {
-            return Err(InboxError::ForeignId(id.clone()));
-        };
-        let mut session = self.take_session().await?;
-        let result = tokio::time::timeout(
-            COMMAND_TIMEOUT,
-            self.mark_in(&mut session, mailbox, *uidvalidity, *uid),
-        )
-        .await;
-        self.finish(session, "mark done", result)
+        self.mark_done_all(std::slice::from_ref(id)).await
     }
 
     /// [`Self::mark_done`] for several messages: those of one mailbox and
@@ -683,17 +669,6 @@ impl ImapInbox {
                 arrived: f.internal_date().map(|d| d.timestamp()),
             })
         }))
-    }
-
-    async fn mark_in(
-        &mut self,
-        session: &mut Session,
-        mailbox: &str,
-        uidvalidity: u32,
-        uid: u32,
-    ) -> Result<(), InboxError> {
-        self.mark_set_in(session, mailbox, uidvalidity, &uid.to_string())
-            .await
     }
 
     /// Marks the messages of the UID set `set` handled (see [`Self::mark_done`]).

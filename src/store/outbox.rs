@@ -28,26 +28,7 @@ pub async fn enqueue(
     sender: &str,
     now: i64,
 ) -> Result<(), StoreError> {
-    let id: i64 = sqlx::query_scalar(
-        "INSERT INTO outbox (message, game_id, message_id, sender, recipient, event, created_at, next_attempt_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-    )
-    .bind(message_row)
-    .bind(mail.game)
-    .bind(&r.message_id)
-    .bind(sender)
-    .bind(&mail.to)
-    .bind(mail.event.as_str())
-    .bind(now)
-    .bind(now)
-    .fetch_one(&mut *conn)
-    .await?;
-    sqlx::query("INSERT INTO outbox_bodies (id, raw) VALUES (?, ?)")
-        .bind(id)
-        .bind(&r.raw)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
+    enqueue_all(conn, message_row, &[(mail, r)], sender, now).await
 }
 
 /// Queues the rendered mails `mails` from `sender` at once, answering the
