@@ -99,6 +99,7 @@ const CSS: &str = "body{font-family:Arial,Helvetica,sans-serif;max-width:48rem;m
 table{border-collapse:collapse}th,td{padding:0.2rem 0.45rem;text-align:left}\
 .x th,.x td{border:1px solid #999;text-align:center}.x th[scope=row]{text-align:left}\
 .scroll{overflow-x:auto}a{color:#0645ad}nav{margin:0.5rem 0}\
+.board td{padding:0;text-align:center}\
 .cur{font-weight:bold;background:#ffef9e}";
 
 fn page(title: &str, depth: usize, body: Markup) -> String {
@@ -317,7 +318,7 @@ fn board_figure(g: &SiteGame<'_>, ply: usize) -> Markup {
     };
     html! {
         figure role="img" aria-label=(label) style="margin:0.5rem 0" {
-            div.scroll { (board(&pos, last, Color::White)) }
+            div.scroll.board { (board(&pos, last, Color::White)) }
             figcaption { (label) }
         }
     }
