@@ -108,21 +108,17 @@ pub async fn recent(
     // confirmations of accepted commands, which are never held back; counting
     // them took the budget of a busy player's rejections and notices.
     let replies_to_sender: i64 = match from {
+        // `limited` is set at insert (`outbox::enqueue_all`) for exactly
+        // those answers; the partial index holds only them.
         Some(from) => {
-            let advancing = vec!["?"; Outcome::CHANGING_GAME.len()].join(", ");
-            let sql = format!(
-                "SELECT COUNT(*) FROM outbox o JOIN messages m ON m.id = o.message
-                 WHERE o.recipient = ? AND m.from_addr = ? AND o.created_at > ?
-                   AND m.outcome NOT IN ({advancing})"
-            );
-            let mut query = sqlx::query_scalar(&sql)
-                .bind(from)
-                .bind(from)
-                .bind(hour_ago);
-            for o in Outcome::CHANGING_GAME {
-                query = query.bind(o.as_str());
-            }
-            query.fetch_one(&mut *conn).await?
+            sqlx::query_scalar(
+                "SELECT COUNT(*) FROM outbox
+                 WHERE limited = 1 AND recipient = ? AND created_at > ?",
+            )
+            .bind(from)
+            .bind(hour_ago)
+            .fetch_one(&mut *conn)
+            .await?
         }
         None => 0,
     };

@@ -4,6 +4,7 @@
 use sqlx::{Row, SqliteConnection};
 
 use super::{StoreError, now_secs};
+use crate::decide::Outcome;
 use crate::mail::render::Rendered;
 use crate::reply::OutMail;
 
@@ -45,9 +46,21 @@ pub async fn enqueue_all(
         return Ok(());
     }
     let rows = vec!["(?, ?, ?, ?, ?, ?, ?, ?)"; mails.len()].join(", ");
+    // `limited`: the mail answers its recipient's own message, and that
+    // message changed no game: it counts against the sender's hourly reply
+    // limit (`messages::recent`), which then reads only such rows.
+    let changing = Outcome::CHANGING_GAME
+        .iter()
+        .map(|o| format!("'{}'", o.as_str()))
+        .collect::<Vec<_>>()
+        .join(", ");
     let sql = format!(
-        "INSERT INTO outbox (message, game_id, message_id, sender, recipient, event, created_at, next_attempt_at)
-         VALUES {rows} RETURNING id, message_id"
+        "INSERT INTO outbox (message, game_id, message_id, sender, recipient, event, created_at, next_attempt_at, limited)
+         SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8,
+                COALESCE((SELECT m.from_addr = v.column5 AND m.outcome NOT IN ({changing})
+                          FROM messages m WHERE m.id = v.column1), 0)
+         FROM (VALUES {rows}) v
+         RETURNING id, message_id"
     );
     let mut insert = sqlx::query_as::<_, (i64, String)>(&sql);
     for (mail, r) in mails {
@@ -446,4 +459,27 @@ pub async fn failure_facts(
             .fetch_optional(&mut *conn)
             .await?,
     )
+}
+
+#[cfg(test)]
+mod migration_tests {
+    use crate::decide::Outcome;
+
+    /// Migration 15 marks the answers of an older database with the outcomes
+    /// written out in SQL; they must be the ones `enqueue_all` leaves out.
+    #[test]
+    fn the_reply_budget_migration_names_exactly_the_outcomes_that_change_a_game() {
+        let sql = include_str!("../../migrations/0015_reply_budget.sql");
+        let list = sql
+            .split("NOT IN (")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+            .expect("an outcome list in the migration");
+        let named: Vec<&str> = list
+            .split(',')
+            .map(|o| o.trim().trim_matches('\''))
+            .collect();
+        let changing: Vec<&str> = Outcome::CHANGING_GAME.iter().map(|o| o.as_str()).collect();
+        assert_eq!(named, changing);
+    }
 }

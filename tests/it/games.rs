@@ -599,6 +599,53 @@ async fn a_sender_writing_again_and_again_gets_at_most_the_hourly_replies() {
     assert_eq!(dropped, [0, 0, 0, 0, 1, 1]);
 }
 
+/// A database from before the answers were marked as counting against the
+/// limit (migration 15): opening it marks the answers of the last hour that
+/// count, so the limit holds across the upgrade, and a confirmation still
+/// does not count.
+#[tokio::test]
+async fn answers_recorded_before_the_upgrade_still_count_against_the_hourly_limit() {
+    let mut t = temp_store().await;
+    t.config.limits.replies_per_sender_per_hour = 4;
+    let id = new_game(&t, None).await;
+    assert_eq!(mail_move(&t, id, Color::White, 0, "1. 5254").await, 0);
+    for n in 1..4 {
+        assert_eq!(mail_move(&t, id, Color::White, n, "hello again").await, 0);
+    }
+    let counted = || async {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM outbox WHERE limited = 1")
+            .fetch_one(t.store.pool())
+            .await
+            .unwrap()
+    };
+    assert_eq!(
+        counted().await,
+        3,
+        "only the three answers to chatter count"
+    );
+    // Back to the schema before migration 15, as an older wildt left it.
+    for sql in [
+        "DROP INDEX outbox_limited",
+        "ALTER TABLE outbox DROP COLUMN limited",
+        "DELETE FROM _sqlx_migrations WHERE version = 15",
+    ] {
+        sqlx::query(sql).execute(t.store.pool()).await.unwrap();
+    }
+    let reopened = Store::open(&t.config.database_url).await.unwrap();
+    assert_eq!(
+        counted().await,
+        3,
+        "the upgrade did not mark the old answers"
+    );
+    reopened.close().await;
+    // The fourth answer is still given, the fifth held back.
+    let dropped = [
+        mail_move(&t, id, Color::White, 4, "hello again").await,
+        mail_move(&t, id, Color::White, 5, "hello again").await,
+    ];
+    assert_eq!(dropped, [0, 1]);
+}
+
 /// How many plies the stored game has.
 async fn plies(t: &TempStore, id: i64) -> usize {
     let game = t.store.game(id).await.unwrap().expect("the game");
