@@ -15,6 +15,7 @@
 
 mod headers;
 pub mod language;
+pub mod order;
 mod quotes;
 pub(crate) mod scan;
 mod subject;
