@@ -6,6 +6,7 @@
 //! The outbox worker runs beside the loop and drains what is due before it
 //! stops.
 
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -18,8 +19,10 @@ use crate::config::{Config, OutboxConfig, Rules};
 use crate::handle::{
     Handled, Incoming, Mode, Source, handle_group, handle_message_at, message_digest,
 };
+use crate::intake::IntakeConfig;
+use crate::intake::order::{self, OrderKeys};
 use crate::mail::imap::Backoff;
-use crate::mail::{Inbound, Inbox, InboxError, Transport, TransportError};
+use crate::mail::{Inbound, Inbox, InboxError, InboxId, Transport, TransportError, Waiting};
 use crate::shutdown::Shutdown;
 use crate::store::{OutboxRow, Store, StoreError, failures, now_secs, outbox};
 
@@ -86,8 +89,12 @@ fn notify_nonblocking(state: &[sd_notify::NotifyState<'_>]) -> std::io::Result<(
 
 /// Rows claimed at once (marked sent with one commit), and how long a claim
 /// holds: long enough for every one of them to meet the SMTP command
-/// timeout once, [`Transport::parallelism`] at a time.
+/// timeout once, [`Transport::parallelism`] at a time. Over SMTP a claim is
+/// [`CLAIM_ROUNDS`] rounds of the pool: the next claim, whose first half
+/// is the newest due mail, follows soon, so a fresh reply does not wait
+/// behind a long batch of a backlog. A file outbox takes the whole batch.
 const CLAIM_BATCH: i64 = 32;
+const CLAIM_ROUNDS: i64 = 4;
 const CLAIM_LEASE_SECS: i64 = 600;
 
 /// How often an idle worker looks for mail queued by another process (the
@@ -145,8 +152,14 @@ pub async fn flush_outbox(
     use std::sync::atomic::{AtomicBool, Ordering};
     loop {
         let now = now_secs();
+        let batch = match transport {
+            Transport::Smtp(_) => (CLAIM_ROUNDS
+                * i64::try_from(transport.parallelism()).unwrap_or(1))
+            .min(CLAIM_BATCH),
+            _ => CLAIM_BATCH,
+        };
         let rows = store
-            .claim_due_mail(now, CLAIM_BATCH, owner, now + CLAIM_LEASE_SECS)
+            .claim_due_mail(now, batch, owner, now + CLAIM_LEASE_SECS)
             .await?;
         if rows.is_empty() {
             return Ok(Flushed::Done);
@@ -371,6 +384,88 @@ const PUBLISH_EVERY: Duration = Duration::from_secs(10);
 /// (one message fails, the database is busy), nothing of it was recorded:
 /// its messages are taken again one transaction each, where a failing
 /// message is counted and, in the end, put in the quarantine alone.
+/// The order keys of the listed messages, read once per message while it
+/// waits, and the choice of the next group from them.
+#[derive(Default)]
+struct Order {
+    keys: HashMap<InboxId, Option<OrderKeys>>,
+    /// Messages read but not yet decided (a group cut short for fresh
+    /// mail): not read again.
+    read: HashMap<InboxId, Inbound>,
+}
+
+impl Order {
+    /// Forgets the keys and bodies of messages no longer waiting.
+    fn forget_all_but(&mut self, waiting: &[Waiting]) {
+        let listed: HashSet<&InboxId> = waiting.iter().map(|w| &w.id).collect();
+        self.keys.retain(|id, _| listed.contains(id));
+        self.read.retain(|id, _| listed.contains(id));
+    }
+
+    /// Keeps the bodies of messages read but not decided.
+    fn keep_read(&mut self, rest: Vec<Inbound>) {
+        for m in rest {
+            self.read.insert(m.id.clone(), m);
+        }
+    }
+
+    /// The messages of `chunk` with their bodies, in its order: those kept
+    /// from before, the others read from the inbox at once.
+    async fn read(
+        &mut self,
+        inbox: &mut Inbox,
+        chunk: &[Waiting],
+    ) -> Result<Vec<Inbound>, InboxError> {
+        let unread: Vec<Waiting> = chunk
+            .iter()
+            .filter(|w| !self.read.contains_key(&w.id))
+            .cloned()
+            .collect();
+        let mut fresh: HashMap<InboxId, Inbound> = inbox
+            .fetch_many(&unread)
+            .await?
+            .into_iter()
+            .map(|m| (m.id.clone(), m))
+            .collect();
+        Ok(chunk
+            .iter()
+            .filter_map(|w| self.read.remove(&w.id).or_else(|| fresh.remove(&w.id)))
+            .collect())
+    }
+
+    /// Takes the next group out of `waiting` ([`order::next_group`]), in the
+    /// order to decide it; the rest stay, oldest first.
+    fn next_group(&mut self, waiting: &mut Vec<Waiting>, intake: &IntakeConfig) -> Vec<Waiting> {
+        for w in waiting.iter() {
+            if !self.keys.contains_key(&w.id) {
+                let keys = w
+                    .headers
+                    .as_deref()
+                    .and_then(|h| order::order_keys(h, intake));
+                self.keys.insert(w.id.clone(), keys);
+            }
+        }
+        let keys: Vec<Option<&OrderKeys>> = waiting
+            .iter()
+            .map(|w| self.keys.get(&w.id).and_then(Option::as_ref))
+            .collect();
+        let picked = order::next_group(&keys, GROUP_MAX);
+        let mut next = picked.iter().copied().peekable();
+        let mut group = Vec::with_capacity(picked.len());
+        let mut rest = Vec::with_capacity(waiting.len() - picked.len());
+        for (i, w) in waiting.drain(..).enumerate() {
+            if next.peek() == Some(&i) {
+                next.next();
+                group.push(w);
+            } else {
+                rest.push(w);
+            }
+        }
+        *waiting = rest;
+        group
+    }
+}
+
 async fn take_group(
     store: &Store,
     inbox: &mut Inbox,
@@ -379,11 +474,12 @@ async fn take_group(
     msgs: &[Inbound],
     summary: &mut RunReport,
     ping: &dyn Fn(),
-) -> Result<(), DaemonError> {
+) -> Result<Vec<Inbound>, DaemonError> {
     let mut rest = msgs;
     while !rest.is_empty() {
         if let [msg] = rest {
-            return take(store, inbox, config, rules, msg, summary).await;
+            take(store, inbox, config, rules, msg, summary).await?;
+            return Ok(Vec::new());
         }
         let group: Vec<Incoming<'_>> = rest
             .iter()
@@ -405,6 +501,13 @@ async fn take_group(
                 let done: Vec<_> = rest[..handled.len()].iter().map(|m| m.id.clone()).collect();
                 inbox.mark_done_all(&done).await?;
                 rest = &rest[handled.len()..];
+                // A group's time was spent and mail arrived meanwhile: the
+                // rest goes back to the caller, which lists again, so the
+                // fresh mail can join the next group.
+                if !rest.is_empty() && inbox.mail_announced() {
+                    ping();
+                    return Ok(rest.to_vec());
+                }
             }
             Err(e) => {
                 let at =
@@ -416,12 +519,12 @@ async fn take_group(
                     take(store, inbox, config, rules, m, summary).await?;
                     ping();
                 }
-                return Ok(());
+                return Ok(Vec::new());
             }
         }
         ping();
     }
-    Ok(())
+    Ok(Vec::new())
 }
 
 /// Takes one message: handles it, or, when that fails in a way that will
@@ -546,19 +649,17 @@ pub async fn run(
             health: Arc::new(WorkerHealth::default()),
         });
         let wake = outbox.wake.clone();
+        let mut order = Order::default();
         let taken = async {
             loop {
                 let mut fetched = false;
-                let waiting = inbox.list_waiting().await?;
-                for chunk in waiting.chunks(GROUP_MAX) {
-                    let mut group = Vec::with_capacity(chunk.len());
-                    for w in chunk {
-                        if let Some(msg) = inbox.fetch_one(&w.id).await? {
-                            group.push(msg);
-                        }
-                    }
+                let mut waiting = inbox.list_waiting().await?;
+                order.forget_all_but(&waiting);
+                while !waiting.is_empty() {
+                    let chunk = order.next_group(&mut waiting, &rules.intake);
+                    let group = order.read(&mut inbox, &chunk).await?;
                     fetched |= !group.is_empty();
-                    take_group(
+                    let rest = take_group(
                         &store,
                         &mut inbox,
                         &config,
@@ -569,6 +670,12 @@ pub async fn run(
                     )
                     .await?;
                     wake.notify_one();
+                    let cut_short = !rest.is_empty();
+                    order.keep_read(rest);
+                    if cut_short || inbox.mail_announced() {
+                        waiting = inbox.list_waiting().await?;
+                        order.forget_all_but(&waiting);
+                    }
                 }
                 // Nothing left, or only entries that cannot be read.
                 if !fetched {
@@ -615,11 +722,12 @@ pub async fn run(
     info!("ready");
 
     let mut deadlines = crate::deadlines::Schedule::default();
+    let mut order = Order::default();
     let mut unpublished = false;
     let mut last_published = Instant::now();
     'serve: loop {
         ping();
-        let waiting = match inbox.list_waiting().await {
+        let mut waiting = match inbox.list_waiting().await {
             Ok(w) => {
                 backoff.reset();
                 w
@@ -654,33 +762,30 @@ pub async fn run(
                 Err(e) => error!(error = %e, "clock deadlines"),
             }
         }
-        // A group at a time, oldest first: a flood holds at most GROUP_MAX
-        // messages in memory and the watchdog hears from the loop between
-        // any two. Mail is taken strictly in order of arrival: letting fresh
-        // mail jump a backlog was tried and decided a game's second move
-        // before its first (see BENCHMARKS.md).
+        // A group at a time: a flood holds at most GROUP_MAX messages in
+        // memory and the watchdog hears from the loop between any two. Mail
+        // is taken in order of arrival, except that a fresh message may go
+        // before older ones of other games and senders (`intake::order`):
+        // mail announced meanwhile is listed again between two groups.
         let mut failed = false;
-        for chunk in waiting.chunks(GROUP_MAX) {
+        let listed_any = !waiting.is_empty();
+        order.forget_all_but(&waiting);
+        while !waiting.is_empty() {
             ping();
-            let mut group = Vec::with_capacity(chunk.len());
-            for w in chunk {
-                match inbox.fetch_one(&w.id).await {
-                    Ok(Some(msg)) => group.push(msg),
-                    Ok(None) => {}
-                    Err(e) => {
-                        error!(error = %e, "inbox");
-                        failed = true;
-                        break;
-                    }
+            let chunk = order.next_group(&mut waiting, &rules.intake);
+            let group = match order.read(&mut inbox, &chunk).await {
+                Ok(group) => group,
+                Err(e) => {
+                    error!(error = %e, "inbox");
+                    failed = true;
+                    break;
                 }
-            }
-            if failed {
-                break;
-            }
+            };
             if group.is_empty() {
                 continue;
             }
-            if let Err(e) = take_group(
+            let mut cut_short = false;
+            match take_group(
                 &store,
                 &mut inbox,
                 &config,
@@ -691,11 +796,17 @@ pub async fn run(
             )
             .await
             {
-                // A database or inbox failure: the messages not yet told
-                // stay waiting and are taken again on the next round, after
-                // a pause.
-                error!(error = %e, "messages not handled");
-                failed = true;
+                Ok(rest) => {
+                    cut_short = !rest.is_empty();
+                    order.keep_read(rest);
+                }
+                Err(e) => {
+                    // A database or inbox failure: the messages not yet told
+                    // stay waiting and are taken again on the next round,
+                    // after a pause.
+                    error!(error = %e, "messages not handled");
+                    failed = true;
+                }
             }
             wake.notify_one();
             unpublished = true;
@@ -706,6 +817,19 @@ pub async fn run(
             if failed {
                 break;
             }
+            if cut_short || inbox.mail_announced() {
+                match inbox.list_waiting().await {
+                    Ok(w) => {
+                        waiting = w;
+                        order.forget_all_but(&waiting);
+                    }
+                    Err(e) => {
+                        error!(error = %e, "inbox");
+                        failed = true;
+                        break;
+                    }
+                }
+            }
         }
         if failed {
             if shutdown.sleep_or_stop(backoff.next_delay()).await {
@@ -713,7 +837,7 @@ pub async fn run(
             }
             continue;
         }
-        if !waiting.is_empty() {
+        if listed_any {
             deadlines.mail_handled();
             let status = format!("{} messages handled", summary.messages);
             notify(&[sd_notify::NotifyState::Status(&status)]);

@@ -40,6 +40,14 @@ mod probe;
 
 /// At most this many messages per [`ImapInbox::fetch_waiting`].
 pub const FETCH_BATCH: usize = 200;
+/// At most this many messages per [`ImapInbox::list_waiting`] (the oldest):
+/// their sizes and order headers are kept while they wait (a few hundred
+/// bytes each), so a fresh message can pass a backlog of this many.
+pub const LIST_MAX: usize = 2000;
+/// At most this many bytes of bodies per `UID FETCH` of a group's messages.
+pub const GROUP_FETCH_BYTES: usize = 8 * 1024 * 1024;
+/// UIDs per `UID FETCH` of sizes and order headers.
+const LIST_FETCH_CHUNK: usize = 500;
 /// Bound on connecting, TLS and login together.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Bound on one step (a fetch of a batch, a flag change, entering or leaving IDLE).
@@ -48,6 +56,9 @@ const COMMAND_TIMEOUT: Duration = Duration::from_secs(120);
 const MAX_IDLE: Duration = Duration::from_secs(25 * 60);
 
 type Session = async_imap::Session<Stream>;
+
+/// A listed message's size and order header fields (see [`Waiting`]).
+type Listed = (usize, Option<Arc<[u8]>>);
 
 /// Whether the receiver of a session's unsolicited responses holds news of
 /// new mail (EXISTS or RECENT); empties it either way. (A macro because the
@@ -150,6 +161,10 @@ pub struct ImapInbox {
     more_pending: bool,
     /// Fetch at most this many bytes of a message, plus one.
     max_message_bytes: usize,
+    /// Size and order headers of the messages listed so far, by UID, for
+    /// the mailbox and UIDVALIDITY they were listed in: each is fetched once.
+    listed: HashMap<u32, Listed>,
+    listed_in: Option<(String, u32)>,
 }
 
 impl fmt::Debug for ImapInbox {
@@ -175,6 +190,8 @@ impl ImapInbox {
             uidvalidity: HashMap::new(),
             more_pending: false,
             max_message_bytes: crate::intake::DEFAULT_MAX_MESSAGE_BYTES,
+            listed: HashMap::new(),
+            listed_in: None,
         };
         let session = inbox.take_session().await?;
         inbox.session = Some(session);
@@ -199,13 +216,36 @@ impl ImapInbox {
         self.finish(session, "fetch", result)
     }
 
-    /// The waiting messages' ids and sizes (as [`Self::fetch_waiting`] would
-    /// fetch them, but without their bodies): the daemon then takes one body
-    /// at a time, so memory holds one message, not a batch.
+    /// The waiting messages' ids, sizes and order headers, oldest first, at
+    /// most [`LIST_MAX`] (without their bodies): the daemon then takes one
+    /// body at a time, so memory holds one message, not a batch.
     pub async fn list_waiting(&mut self) -> Result<Vec<Waiting>, InboxError> {
         let mut session = self.take_session().await?;
         let result = tokio::time::timeout(COMMAND_TIMEOUT, self.list_in(&mut session)).await;
         self.finish(session, "list", result)
+    }
+
+    /// The bodies of several listed messages of one mailbox, in the order
+    /// asked, with one `UID FETCH` per [`GROUP_FETCH_BYTES`] of them (by
+    /// their listed sizes, each counted up to `max_message_bytes + 1`): a
+    /// group costs one round trip, not one per message. A message gone
+    /// meanwhile is left out.
+    pub async fn fetch_many(&mut self, waiting: &[Waiting]) -> Result<Vec<Inbound>, InboxError> {
+        let mut session = self.take_session().await?;
+        let result =
+            tokio::time::timeout(COMMAND_TIMEOUT, self.bodies_in(&mut session, waiting)).await;
+        self.finish(session, "fetch", result)
+    }
+
+    /// Whether the server announced new mail (`EXISTS`, `RECENT`) since the
+    /// last listing; also `true` without a session (the next listing
+    /// reconnects). Consumes the announcements: the listing that follows
+    /// sees the mail.
+    pub fn mail_announced(&mut self) -> bool {
+        match self.session.as_mut() {
+            Some(session) => drain_announces_mail!(session.unsolicited_responses),
+            None => true,
+        }
     }
 
     /// The body of one message listed by [`Self::list_waiting`]; `None` if
@@ -556,7 +596,11 @@ impl ImapInbox {
     }
 
     async fn fetch_in(&mut self, session: &mut Session) -> Result<Vec<Inbound>, InboxError> {
-        let waiting = self.list_in(session).await?;
+        let mut waiting = self.list_in(session).await?;
+        if waiting.len() > FETCH_BATCH {
+            waiting.truncate(FETCH_BATCH);
+            self.more_pending = true;
+        }
         let mut out = Vec::with_capacity(waiting.len());
         for w in &waiting {
             if let Some(m) = self.body_in(session, &w.id).await? {
@@ -590,33 +634,53 @@ impl ImapInbox {
             .into_iter()
             .collect();
         uids.sort_unstable();
-        self.more_pending = uids.len() > FETCH_BATCH;
-        uids.truncate(FETCH_BATCH);
-        if uids.is_empty() {
-            return Ok(Vec::new());
+        self.more_pending = uids.len() > LIST_MAX;
+        uids.truncate(LIST_MAX);
+        let here = (mailbox.clone(), uidvalidity);
+        if self.listed_in.as_ref() != Some(&here) {
+            self.listed.clear();
+            self.listed_in = Some(here);
         }
-        let fetches: Vec<Fetch> = session
-            .uid_fetch(uid_set(&uids), "(UID RFC822.SIZE)")
-            .await
-            .map_err(|source| self.step_error("UID FETCH sizes", source))?
-            .try_collect()
-            .await
-            .map_err(|source| self.step_error("UID FETCH sizes", source))?;
-        let sizes: HashMap<u32, usize> = fetches
+        self.listed.retain(|uid, _| uids.binary_search(uid).is_ok());
+        let unlisted: Vec<u32> = uids
             .iter()
-            .filter_map(|f| Some((f.uid?, f.size? as usize)))
+            .copied()
+            .filter(|uid| !self.listed.contains_key(uid))
             .collect();
+        // Sizes and the order headers, once per message: a burst of a
+        // thousand is a few hundred kilobytes, read while the first groups
+        // are decided.
+        let items = format!(
+            "(UID RFC822.SIZE BODY.PEEK[HEADER.FIELDS ({})])",
+            crate::intake::order::ORDER_HEADERS.join(" ").to_uppercase()
+        );
+        for chunk in unlisted.chunks(LIST_FETCH_CHUNK) {
+            let fetches: Vec<Fetch> = session
+                .uid_fetch(uid_set(chunk), &items)
+                .await
+                .map_err(|source| self.step_error("UID FETCH sizes", source))?
+                .try_collect()
+                .await
+                .map_err(|source| self.step_error("UID FETCH sizes", source))?;
+            for f in &fetches {
+                if let (Some(uid), Some(size)) = (f.uid, f.size) {
+                    self.listed
+                        .insert(uid, (size as usize, f.header().map(Arc::from)));
+                }
+            }
+        }
         // A message expunged by someone else between SEARCH and FETCH is skipped.
         Ok(uids
             .into_iter()
             .filter_map(|uid| {
-                sizes.get(&uid).map(|&size| Waiting {
+                self.listed.get(&uid).map(|(size, headers)| Waiting {
                     id: InboxId::Imap {
                         mailbox: mailbox.clone(),
                         uidvalidity,
                         uid,
                     },
-                    size,
+                    size: *size,
+                    headers: headers.clone(),
                 })
             })
             .collect())
@@ -669,6 +733,87 @@ impl ImapInbox {
                 arrived: f.internal_date().map(|d| d.timestamp()),
             })
         }))
+    }
+
+    async fn bodies_in(
+        &mut self,
+        session: &mut Session,
+        waiting: &[Waiting],
+    ) -> Result<Vec<Inbound>, InboxError> {
+        let cap = self.max_message_bytes.saturating_add(1);
+        let mut out = Vec::with_capacity(waiting.len());
+        let mut rest = waiting;
+        while let Some(first) = rest.first() {
+            let InboxId::Imap {
+                mailbox,
+                uidvalidity,
+                ..
+            } = &first.id
+            else {
+                return Err(InboxError::ForeignId(first.id.clone()));
+            };
+            // One fetch: the same mailbox, up to GROUP_FETCH_BYTES.
+            let mut bytes = 0usize;
+            let mut uids = Vec::new();
+            let mut n = 0;
+            for w in rest {
+                let InboxId::Imap {
+                    mailbox: m,
+                    uidvalidity: v,
+                    uid,
+                } = &w.id
+                else {
+                    return Err(InboxError::ForeignId(w.id.clone()));
+                };
+                let size = w.size.min(cap);
+                if m != mailbox || v != uidvalidity || (n > 0 && bytes + size > GROUP_FETCH_BYTES) {
+                    break;
+                }
+                bytes += size;
+                uids.push(*uid);
+                n += 1;
+            }
+            let (chunk, after) = rest.split_at(n);
+            rest = after;
+            let found = self.select(session, mailbox).await?;
+            if found != *uidvalidity {
+                return Err(InboxError::UidValidityChanged {
+                    mailbox: mailbox.clone(),
+                    expected: *uidvalidity,
+                    found,
+                });
+            }
+            let mut sorted = uids.clone();
+            sorted.sort_unstable();
+            let items = format!(
+                "(UID RFC822.SIZE INTERNALDATE BODY.PEEK[]<0.{}>)",
+                cap.min(u32::MAX as usize)
+            );
+            let fetches: Vec<Fetch> = session
+                .uid_fetch(uid_set(&sorted), &items)
+                .await
+                .map_err(|source| self.step_error("UID FETCH", source))?
+                .try_collect()
+                .await
+                .map_err(|source| self.step_error("UID FETCH", source))?;
+            let mut by_uid: HashMap<u32, &Fetch> =
+                fetches.iter().filter_map(|f| Some((f.uid?, f))).collect();
+            for (w, uid) in chunk.iter().zip(&uids) {
+                let Some(f) = by_uid.remove(uid) else {
+                    continue;
+                };
+                let Some(body) = f.body() else {
+                    continue;
+                };
+                out.push(Inbound {
+                    id: w.id.clone(),
+                    raw: body.to_vec(),
+                    size: f.size.map_or(body.len(), |s| s as usize),
+                    arrived: f.internal_date().map(|d| d.timestamp()),
+                });
+            }
+        }
+        Ok(out)
     }
 
     /// Marks the messages of the UID set `set` handled (see [`Self::mark_done`]).

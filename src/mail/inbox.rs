@@ -57,6 +57,18 @@ impl Inbox {
         }
     }
 
+    /// Whether mail arrived since the last listing, as far as the inbox was
+    /// told without asking (an IMAP server's `EXISTS` after a command): the
+    /// daemon then lists again between two groups, so fresh mail can go
+    /// before a backlog it does not depend on. A Maildir is listed again
+    /// only once its listing is done.
+    pub fn mail_announced(&mut self) -> bool {
+        match self {
+            Inbox::Maildir(_) => false,
+            Inbox::Imap(i) => i.mail_announced(),
+        }
+    }
+
     /// One listed message with its body (at most `max_message_bytes + 1`
     /// bytes of it); `None` if it is gone or, in a Maildir, cannot be read
     /// (it is skipped with a warning).
@@ -64,6 +76,25 @@ impl Inbox {
         match self {
             Inbox::Maildir(m) => m.fetch_one(id),
             Inbox::Imap(i) => i.fetch_one(id).await,
+        }
+    }
+
+    /// The listed messages `waiting` with their bodies, in that order, for
+    /// one group: an IMAP inbox fetches them with one command per few
+    /// megabytes ([`crate::mail::imap::ImapInbox::fetch_many`]). A message
+    /// gone or unreadable is left out, as with [`Inbox::fetch_one`].
+    pub async fn fetch_many(&mut self, waiting: &[Waiting]) -> Result<Vec<Inbound>, InboxError> {
+        match self {
+            Inbox::Maildir(m) => {
+                let mut out = Vec::with_capacity(waiting.len());
+                for w in waiting {
+                    if let Some(msg) = m.fetch_one(&w.id)? {
+                        out.push(msg);
+                    }
+                }
+                Ok(out)
+            }
+            Inbox::Imap(i) => i.fetch_many(waiting).await,
         }
     }
 
@@ -147,6 +178,10 @@ pub struct Waiting {
     pub id: InboxId,
     /// The whole message's size in bytes, as the inbox reports it.
     pub size: usize,
+    /// The header fields that say which waiting mail it must not pass
+    /// ([`crate::intake::order::ORDER_HEADERS`]), where the inbox reads them
+    /// with the listing (IMAP); `None`: it is taken in order of arrival.
+    pub headers: Option<std::sync::Arc<[u8]>>,
 }
 
 /// A message waiting in the inbox: its id, its raw bytes (RFC 5322), and its

@@ -120,6 +120,7 @@ impl MaildirInbox {
             .map(|(_, id, size)| Waiting {
                 id: InboxId::Maildir { id },
                 size,
+                headers: None,
             })
             .collect())
     }

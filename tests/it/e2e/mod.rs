@@ -18,6 +18,7 @@
 mod bad_input;
 mod clock;
 mod crash;
+mod fair_intake;
 mod graceful_stop;
 mod many_games;
 pub mod outage;
