@@ -126,6 +126,7 @@ struct RawOutbox {
     username: Option<String>,
     password_file: Option<PathBuf>,
     command: Option<PathBuf>,
+    connections: Option<usize>,
     retry_initial_secs: Option<u64>,
     retry_max_secs: Option<u64>,
     stall_after_secs: Option<u64>,
@@ -222,7 +223,16 @@ pub struct SmtpConfig {
     pub ca_file: Option<PathBuf>,
     pub username: Option<String>,
     pub password: Option<Secret>,
+    /// `connections`: mails in flight at once, each on its own connection
+    /// (default [`DEFAULT_SMTP_CONNECTIONS`], 1 to [`MAX_SMTP_CONNECTIONS`]).
+    /// A provider may limit how many a sender may open.
+    pub connections: usize,
 }
+
+/// Default `[outbox] connections`: what most providers allow one sender.
+pub const DEFAULT_SMTP_CONNECTIONS: usize = 4;
+/// Highest `[outbox] connections` accepted.
+pub const MAX_SMTP_CONNECTIONS: usize = 32;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum OutboxKind {
@@ -592,6 +602,16 @@ fn outbox(raw: RawOutbox) -> Result<OutboxConfig, ConfigError> {
                 ca_file: raw.ca_file,
                 username: raw.username,
                 password,
+                connections: match raw.connections {
+                    None => DEFAULT_SMTP_CONNECTIONS,
+                    Some(n @ 1..=MAX_SMTP_CONNECTIONS) => n,
+                    Some(n) => {
+                        return Err(invalid(
+                            "outbox.connections",
+                            format!("{n} is not between 1 and {MAX_SMTP_CONNECTIONS}"),
+                        ));
+                    }
+                },
             })
         }
         other => {
@@ -691,6 +711,35 @@ mod tests {
             Some("organiser@club.example")
         );
         assert_eq!(c.outbox.stall_after, Duration::from_secs(900));
+    }
+
+    /// `[outbox] connections`: 4 unless said, 1 to 32, anything else a
+    /// clear refusal naming the key.
+    #[test]
+    fn smtp_connections_default_to_four_and_are_bounded() {
+        let example = include_str!("../config/example.toml");
+        let connections = |text: &str| match Config::parse(text).map(|c| c.outbox.kind) {
+            Ok(OutboxKind::Smtp(smtp)) => Ok(smtp.connections),
+            Ok(other) => panic!("not SMTP: {other:?}"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(connections(example).unwrap(), DEFAULT_SMTP_CONNECTIONS);
+        let with = |n: &str| example.replace("# connections = 4 ", &format!("connections = {n} "));
+        assert_eq!(connections(&with("8")).unwrap(), 8);
+        for bad in ["0", "33"] {
+            let err = connections(&with(bad)).unwrap_err();
+            assert!(
+                matches!(
+                    &err,
+                    ConfigError::Invalid {
+                        key: "outbox.connections",
+                        ..
+                    }
+                ),
+                "{bad}: {err:?}"
+            );
+            assert!(err.to_string().contains("between 1 and 32"), "{err}");
+        }
     }
 
     #[test]

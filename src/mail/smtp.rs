@@ -25,7 +25,6 @@ use crate::config::{ConfigError, SmtpConfig, Tls as TlsMode};
 /// Bound on each SMTP command (lettre's own timeout, connection included).
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
 /// Connections kept open to the relay, each carrying one mail at a time.
-const POOL_SIZE: usize = 4;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SmtpError {
@@ -141,7 +140,7 @@ impl SmtpError {
 /// lettre's own connector leaves Nagle's algorithm on, and it writes a
 /// message's data and the closing `.` in two writes: the `.` then waits for
 /// the relay's delayed ACK, 40-55 ms per mail on loopback. Up to
-/// [`POOL_SIZE`] mails are in flight at once, each on its own connection.
+/// `connections` mails are in flight at once, each on its own connection.
 #[derive(Clone)]
 pub struct SmtpTransport {
     inner: std::sync::Arc<Relay>,
@@ -159,6 +158,8 @@ struct Relay {
     hello: ClientId,
     idle: std::sync::Mutex<Vec<(AsyncSmtpConnection, Instant)>>,
     slots: tokio::sync::Semaphore,
+    /// `[outbox] connections`: the most kept open and in flight at once.
+    connections: usize,
 }
 
 impl std::fmt::Debug for SmtpTransport {
@@ -209,7 +210,8 @@ impl SmtpTransport {
                 credentials,
                 hello: ClientId::default(),
                 idle: std::sync::Mutex::new(Vec::new()),
-                slots: tokio::sync::Semaphore::new(POOL_SIZE),
+                slots: tokio::sync::Semaphore::new(cfg.connections.max(1)),
+                connections: cfg.connections.max(1),
             }),
         })
     }
@@ -217,7 +219,7 @@ impl SmtpTransport {
     /// How many mails may be handed to [`SmtpTransport::send_raw`] at once
     /// to good effect: one per pooled connection.
     pub fn parallelism(&self) -> usize {
-        POOL_SIZE
+        self.inner.connections
     }
 
     /// Sends `raw` as is, with envelope sender `from` and recipients `to`
@@ -347,7 +349,7 @@ impl Relay {
             .idle
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if idle.len() < POOL_SIZE {
+        if idle.len() < self.connections {
             idle.push((conn, Instant::now()));
         }
     }
