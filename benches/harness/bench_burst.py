@@ -79,7 +79,7 @@ b.write_config(
     referee=REF,
     inbox={"kind": "imap", "host": HOST, "port": IMAP_PORT, "tls": "none", "username": REF, "password_file": pwfile,
            "idle": True, "poll_interval_secs": 300},
-    outbox={"kind": "smtp", "host": HOST, "port": SMTP_PORT, "tls": "none"},
+    outbox={"kind": "smtp", "host": HOST, "port": SMTP_PORT, "tls": "none", "connections": 8},  # as bench_servers.py
 )
 white = lambda i: f"p{1 + i % 15:02d}+w{i}@example.org"  # noqa: E731
 black = lambda i: f"p{16 + i % 15:02d}+b{i}@example.org"  # noqa: E731
@@ -88,7 +88,36 @@ probe = b.wildt_new_games(cfg, 1, lambda i: WHITE, lambda i: BLACK)[0]
 plies = [b.random_plies(20_000 + i, a.plies) for i in range(a.games)]
 burst = b.round_robin_mails(games, plies, "burst")
 
+# Where a probe's time goes: a watcher polls the database (WAL: reading never
+# blocks wildt) every 5 ms for the moment each probe move is recorded and the
+# moment its confirmation is handed to the MTA (sent_at set).
+stamps = {"decided": {}, "sent": {}}
+watching = threading.Event()
+
+
+def watch_db():
+    import sqlite3
+    conn = sqlite3.connect(db)
+    gid = probe["id"]
+    while not watching.is_set():
+        now = time.perf_counter()
+        n = conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (gid,)).fetchone()[0]
+        for k in range(n):
+            stamps["decided"].setdefault(k, now)
+        for seat, user in ((0, WHITE), (1, BLACK)):
+            sent = conn.execute(
+                "SELECT COUNT(*) FROM outbox WHERE game_id = ? AND recipient = ? AND sent_at IS NOT NULL",
+                (gid, user)).fetchone()[0]
+            # each probe sends one mail to each player: the kth to a player
+            # is the answer to probe k
+            for k in range(sent):
+                stamps["sent"].setdefault((seat, k), now)
+        time.sleep(0.005)
+    conn.close()
+
+
 proc = subprocess.Popen([b.WILDT, "serve", "--config", cfg], stderr=open(os.path.join(a.work, "log"), "w"))
+watcher = threading.Thread(target=watch_db)
 try:
     time.sleep(2)  # READY; IDLE is waiting
     # The burst arrives as fast as Dovecot takes it, over two sessions.
@@ -110,7 +139,9 @@ try:
         c.select("INBOX")
     counts = {WHITE: 0, BLACK: 0}
     smtp = smtplib.SMTP(HOST, SMTP_PORT)
+    watcher.start()
     lat = []
+    sent_at = []
     burst_left = []
     for p in range(a.probes):
         mv = b.SHUFFLE[p % 4]
@@ -122,6 +153,7 @@ try:
         smtp.sendmail(user, [addr], raw)
         counts[user] = wait_more(watch[user], counts[user])
         lat.append(time.perf_counter() - t0)
+        sent_at.append(t0)
         burst_left.append(N - b.count(db, "SELECT COUNT(*) FROM moves WHERE game_id <> %d" % probe["id"]))
     smtp.quit()
     for t in appenders:
@@ -137,9 +169,34 @@ try:
     burst_s = time.perf_counter() - t_burst
     assert moves == N + a.probes and unsent == 0, f"{moves} moves, {unsent} unsent after 300 s"
 finally:
+    watching.set()
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=60)
 
+watcher.join()
+# When Postfix had delivered each probe into the referee's INBOX: its log
+# line for the game address gives the delay since Postfix received the
+# probe (to 10 ms), which is the submission time plus a few ms.
+inbound = []
+rig_log = os.path.join(os.environ.get("WILDT_RIG_ROOT", ""), "log", "postfix.log")
+if os.path.exists(rig_log):
+    per_addr = {}
+    with open(rig_log) as f:
+        for line in f:
+            if "status=sent" in line and "to=<" in line and " delay=" in line:
+                to = line.split("to=<", 1)[1].split(">", 1)[0]
+                per_addr.setdefault(to, []).append(float(line.split(" delay=", 1)[1].split(",", 1)[0]))
+    seen = {}
+    for p_ in range(len(sent_at)):
+        addr = probe["white"][1] if p_ % 2 == 0 else probe["black"][1]
+        k = seen.get(addr, 0)
+        seen[addr] = k + 1
+        delays = per_addr.get(addr, [])
+        if k < len(delays):
+            inbound.append(delays[k])
+# submission -> recorded by wildt, and -> its confirmation handed to the MTA
+to_decided = [stamps["decided"][p] - t0 for p, t0 in enumerate(sent_at) if p in stamps["decided"]]
+to_mta = [stamps["sent"][(p % 2, p)] - t0 for p, t0 in enumerate(sent_at) if (p % 2, p) in stamps["sent"]]
 res = {
     "burst": N,
     "games": a.games,
@@ -149,6 +206,20 @@ res = {
     "max_ms": 1000 * max(lat),
     # how much of the burst was still to be recorded when each probe was answered
     "burst_left_at_probes": burst_left,
+    # the same probes, to the move recorded and to the confirmation handed to
+    # Postfix (the rest is Postfix delivering to Dovecot and the IMAP poll)
+    "decided_p50_ms": 1000 * pct(to_decided, 50),
+    "decided_p99_ms": 1000 * pct(to_decided, 99),
+    "handed_p50_ms": 1000 * pct(to_mta, 50),
+    "handed_p99_ms": 1000 * pct(to_mta, 99),
+    "per_probe_ms": [[round(1000 * x) for x in t] for t in zip(to_decided, to_mta, lat)],
+    # Postfix's delay delivering each probe to the referee's INBOX, and what
+    # is left to wildt: from the probe in its INBOX to the confirmation
+    # handed to Postfix (includes IDLE's wake-up)
+    "inbound_p99_ms": 1000 * pct(inbound, 99) if inbound else None,
+    "wildt_p50_ms": 1000 * pct([m - i for m, i in zip(to_mta, inbound)], 50) if inbound else None,
+    "wildt_p99_ms": 1000 * pct([m - i for m, i in zip(to_mta, inbound)], 99) if inbound else None,
+    "inbound_ms": [round(1000 * x) for x in inbound],
     "append_s": appended,
     "burst_answered_s": burst_s,
 }
