@@ -1054,6 +1054,36 @@ async fn supervise_outbox(w: Worker, wake: Arc<Notify>, stop: watch::Receiver<bo
     }
 }
 
+/// Free pages kept in the database file (1 MiB), and given back per idle
+/// round of the outbox worker (8 MiB: a few milliseconds of the write lock).
+const RECLAIM_KEEP: i64 = 256;
+const RECLAIM_PAGES: i64 = 2048;
+
+/// When the outbox has nothing due: gives free pages of the database back
+/// to the file system, a bounded amount per round, or all of it when
+/// stopping (`serve --once` after a backlog).
+async fn reclaim(store: &Store, all: bool) {
+    let mut before = i64::MAX;
+    loop {
+        match store.reclaim(RECLAIM_KEEP, RECLAIM_PAGES).await {
+            // Each round must shrink the free list (it does not where the
+            // database could not be converted): else stop.
+            Ok(free) if all && free > RECLAIM_KEEP + RECLAIM_PAGES && free < before => {
+                before = free;
+            }
+            Ok(free) if free > RECLAIM_KEEP => {
+                debug!(free_pages = free, "database: free pages given back");
+                return;
+            }
+            Ok(_) => return,
+            Err(e) => {
+                warn!(error = %e, "database: free pages not given back");
+                return;
+            }
+        }
+    }
+}
+
 /// Sends what is due until told to stop, then drains what is due once more.
 /// It never ends on an error: a database error is logged with its cause and
 /// retried with backoff (a backup or a long query holding the write lock
@@ -1093,6 +1123,7 @@ async fn outbox_worker(
                 store_backoff.reset();
                 relay_backoff.reset();
                 w.health.ok();
+                reclaim(&w.store, stopping).await;
                 if stopping {
                     break;
                 }

@@ -18,7 +18,9 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
+use sqlx::sqlite::{
+    SqliteAutoVacuum, SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
+};
 use sqlx::{Sqlite, SqlitePool, Transaction};
 
 use crate::game::RecordError;
@@ -100,7 +102,13 @@ impl Store {
             // database with a long history keeps the index pages a message
             // touches in memory instead of reading them again. Taken only
             // as used: idle memory does not grow.
-            .pragma("cache_size", "-8192");
+            .pragma("cache_size", "-8192")
+            // Pages freed (a sent mail's body) are given back to the file
+            // system in the background (`Store::reclaim`): after a backlog of
+            // mail a database does not stay its peak size with its free pages
+            // scattered among the live ones. Takes effect on a new database;
+            // an older one is converted once at open.
+            .auto_vacuum(SqliteAutoVacuum::Incremental);
         if let Some(parent) = Path::new(options.get_filename()).parent()
             && !parent.as_os_str().is_empty()
         {
@@ -115,6 +123,7 @@ impl Store {
             .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
         let store = Store { pool };
+        store.convert_to_incremental_vacuum().await;
         // Plies stored by a version before position keys: filled in once.
         let unkeyed: Option<i64> =
             sqlx::query_scalar("SELECT 1 FROM moves WHERE key IS NULL LIMIT 1")
@@ -230,6 +239,44 @@ impl Store {
     /// Counts of what the outbox holds: (pending, sent, failed).
     pub async fn outbox_counts(&self) -> Result<(i64, i64, i64), StoreError> {
         outbox::counts(&mut *self.pool.acquire().await?).await
+    }
+
+    /// A database made before wildt set `auto_vacuum = INCREMENTAL`: one
+    /// `VACUUM` converts it (and compacts it), logged with its duration. If
+    /// that fails (a full disk), the database works as before.
+    async fn convert_to_incremental_vacuum(&self) {
+        let mode: Result<i64, sqlx::Error> = sqlx::query_scalar("PRAGMA auto_vacuum")
+            .fetch_one(&self.pool)
+            .await;
+        if !matches!(mode, Ok(0)) {
+            return;
+        }
+        let started = std::time::Instant::now();
+        match sqlx::query("VACUUM").execute(&self.pool).await {
+            Ok(_) => tracing::info!(
+                ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                "database converted to incremental vacuum (once)"
+            ),
+            Err(e) => tracing::warn!(error = %e,
+                "database not converted to incremental vacuum; free pages stay in the file"),
+        }
+    }
+
+    /// Gives up to `max_pages` free pages back to the file system
+    /// (`PRAGMA incremental_vacuum`) when more than `keep` are free; returns
+    /// how many were free before. Bounded, so it holds the write lock only
+    /// briefly.
+    pub async fn reclaim(&self, keep: i64, max_pages: i64) -> Result<i64, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        let free: i64 = sqlx::query_scalar("PRAGMA freelist_count")
+            .fetch_one(&mut *conn)
+            .await?;
+        if free > keep {
+            sqlx::query(&format!("PRAGMA incremental_vacuum({max_pages})"))
+                .execute(&mut *conn)
+                .await?;
+        }
+        Ok(free)
     }
 
     pub async fn close(&self) {

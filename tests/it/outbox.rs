@@ -499,3 +499,71 @@ async fn claims_take_the_newest_mail_besides_the_oldest_and_each_mail_once() {
         .unwrap();
     assert_eq!(bodies, 0, "sent mail keeps its body");
 }
+
+/// A database made by a wildt before it gave free pages back (auto_vacuum
+/// off, free pages in the file) is converted and compacted once when opened,
+/// and keeps its data.
+#[tokio::test]
+async fn an_older_database_is_converted_to_give_free_pages_back_and_keeps_its_data() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.db");
+    let options = SqliteConnectOptions::new()
+        .filename(&path)
+        .create_if_missing(true);
+    let mut conn = SqliteConnection::connect_with(&options).await.unwrap();
+    for sql in [
+        "CREATE TABLE filler (x BLOB)",
+        "INSERT INTO filler SELECT zeroblob(4000) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) SELECT i FROM n)",
+        "DELETE FROM filler",
+    ] {
+        sqlx::query(sql).execute(&mut conn).await.unwrap();
+    }
+    let pragma = |sql: &'static str| sqlx::query_scalar::<_, i64>(sql);
+    assert_eq!(
+        pragma("PRAGMA auto_vacuum")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap(),
+        0
+    );
+    let free_before = pragma("PRAGMA freelist_count")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap();
+    assert!(free_before > 400, "{free_before}");
+    conn.close().await.unwrap();
+
+    let store = wildt::store::Store::open(&format!("sqlite://{}", path.display()))
+        .await
+        .unwrap();
+    let mut conn = store.pool().acquire().await.unwrap();
+    assert_eq!(
+        pragma("PRAGMA auto_vacuum")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        pragma("PRAGMA freelist_count")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        pragma("SELECT COUNT(*) FROM filler")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap(),
+        0
+    );
+    assert_eq!(
+        pragma("SELECT COUNT(*) FROM games")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap(),
+        0,
+        "the migrations ran"
+    );
+}

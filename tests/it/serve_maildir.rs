@@ -378,3 +378,65 @@ fn new_game_mails_each_player_their_own_address() {
         assert!(m.contains(address), "{m}");
     }
 }
+
+/// An operator's fault: the mail command fails (here `false` in place of
+/// sendmail), so a backlog of replies waits in the database. Once it is
+/// fixed, `serve --once` sends them all, and the space their bodies took is
+/// given back: the database file does not stay at its peak with the free
+/// pages scattered in it.
+#[tokio::test]
+async fn after_a_backlog_of_replies_is_sent_the_database_gives_its_space_back() {
+    let club = Club::new();
+    let fixed =
+        std::fs::read_to_string(&club.cfg).unwrap() + "\n[limits]\ngames_per_player = 1000\n";
+    let broken = fixed.replace(
+        "kind = \"file\"",
+        "kind = \"sendmail\"\ncommand = \"/bin/false\"\nretry_initial_secs = 1",
+    );
+    std::fs::write(&club.cfg, &broken).unwrap();
+    for n in 0..60 {
+        let g = club.new_game();
+        club.deliver(
+            &format!("{n}.eml"),
+            &mail(
+                "anna@example.org",
+                &g.white,
+                &format!("b{n}@example.org"),
+                "1. 5254",
+            ),
+        );
+    }
+    let summary = club.serve_once();
+    assert!(summary.starts_with("60 messages"), "{summary}");
+    let db = club.dir.path().join("wildt.db");
+    let pragma = |name: &'static str| {
+        let db = db.clone();
+        async move {
+            let url = format!("sqlite://{}?mode=ro", db.display());
+            let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
+            let n: i64 = sqlx::query_scalar(&format!("PRAGMA {name}"))
+                .fetch_one(&pool)
+                .await
+                .unwrap();
+            pool.close().await;
+            n
+        }
+    };
+    let waiting_pages = pragma("page_count").await;
+    std::fs::write(&club.cfg, &fixed).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    club.serve_once();
+    assert_eq!(
+        club.outbox().len(),
+        120,
+        "every reply sent once the folder is back"
+    );
+    assert_eq!(pragma("auto_vacuum").await, 2, "incremental");
+    let free = pragma("freelist_count").await;
+    assert!(free <= 256, "{free} free pages left in the file");
+    let pages = pragma("page_count").await;
+    assert!(
+        pages < waiting_pages,
+        "{pages} pages after sending, {waiting_pages} while the replies waited"
+    );
+}
