@@ -252,8 +252,15 @@ impl ImapInbox {
     /// someone else expunged it meanwhile.
     pub async fn fetch_one(&mut self, id: &InboxId) -> Result<Option<Inbound>, InboxError> {
         let mut session = self.take_session().await?;
-        let result = tokio::time::timeout(COMMAND_TIMEOUT, self.body_in(&mut session, id)).await;
+        let one = [Waiting {
+            id: id.clone(),
+            size: 0,
+            headers: None,
+        }];
+        let result =
+            tokio::time::timeout(COMMAND_TIMEOUT, self.bodies_in(&mut session, &one)).await;
         self.finish(session, "fetch", result)
+            .map(|found| found.into_iter().next())
     }
 
     /// Marks a message handled: `\Seen`, then a move to `processed_mailbox` if
@@ -559,6 +566,25 @@ impl ImapInbox {
     }
 
     /// SELECTs `mailbox` unless it is selected already; returns its UIDVALIDITY.
+    /// Selects `mailbox` and checks it is still the one whose UIDs the
+    /// caller holds: a changed UIDVALIDITY means they name other messages.
+    async fn select_expecting(
+        &mut self,
+        session: &mut Session,
+        mailbox: &str,
+        uidvalidity: u32,
+    ) -> Result<(), InboxError> {
+        let found = self.select(session, mailbox).await?;
+        if found != uidvalidity {
+            return Err(InboxError::UidValidityChanged {
+                mailbox: mailbox.to_owned(),
+                expected: uidvalidity,
+                found,
+            });
+        }
+        Ok(())
+    }
+
     async fn select(&mut self, session: &mut Session, mailbox: &str) -> Result<u32, InboxError> {
         if let Some(sel) = &self.selected
             && sel.mailbox == mailbox
@@ -601,13 +627,7 @@ impl ImapInbox {
             waiting.truncate(FETCH_BATCH);
             self.more_pending = true;
         }
-        let mut out = Vec::with_capacity(waiting.len());
-        for w in &waiting {
-            if let Some(m) = self.body_in(session, &w.id).await? {
-                out.push(m);
-            }
-        }
-        Ok(out)
+        self.bodies_in(session, &waiting).await
     }
 
     /// The waiting messages' ids and sizes, oldest first, at most a batch:
@@ -686,55 +706,6 @@ impl ImapInbox {
             .collect())
     }
 
-    /// One message's body (only its first `max_message_bytes + 1` bytes when
-    /// larger); `None` if it is gone.
-    async fn body_in(
-        &mut self,
-        session: &mut Session,
-        id: &InboxId,
-    ) -> Result<Option<Inbound>, InboxError> {
-        let InboxId::Imap {
-            mailbox,
-            uidvalidity,
-            uid,
-        } = id
-        else {
-            return Err(InboxError::ForeignId(id.clone()));
-        };
-        let found = self.select(session, mailbox).await?;
-        if found != *uidvalidity {
-            return Err(InboxError::UidValidityChanged {
-                mailbox: mailbox.clone(),
-                expected: *uidvalidity,
-                found,
-            });
-        }
-        let items = format!(
-            "(UID RFC822.SIZE INTERNALDATE BODY.PEEK[]<0.{}>)",
-            self.max_message_bytes
-                .saturating_add(1)
-                .min(u32::MAX as usize)
-        );
-        let fetches: Vec<Fetch> = session
-            .uid_fetch(uid.to_string(), &items)
-            .await
-            .map_err(|source| self.step_error("UID FETCH", source))?
-            .try_collect()
-            .await
-            .map_err(|source| self.step_error("UID FETCH", source))?;
-        Ok(fetches.iter().find(|f| f.uid == Some(*uid)).and_then(|f| {
-            let raw = f.body()?.to_vec();
-            let size = f.size.map_or(raw.len(), |s| s as usize);
-            Some(Inbound {
-                id: id.clone(),
-                raw,
-                size,
-                // INTERNALDATE: when the server received it (the clock's time).
-                arrived: f.internal_date().map(|d| d.timestamp()),
-            })
-        }))
-    }
-
     async fn bodies_in(
         &mut self,
         session: &mut Session,
@@ -775,14 +746,8 @@ impl ImapInbox {
             }
             let (chunk, after) = rest.split_at(n);
             rest = after;
-            let found = self.select(session, mailbox).await?;
-            if found != *uidvalidity {
-                return Err(InboxError::UidValidityChanged {
-                    mailbox: mailbox.clone(),
-                    expected: *uidvalidity,
-                    found,
-                });
-            }
+            self.select_expecting(session, mailbox, *uidvalidity)
+                .await?;
             let mut sorted = uids.clone();
             sorted.sort_unstable();
             let items = format!(
@@ -824,14 +789,7 @@ impl ImapInbox {
         uidvalidity: u32,
         set: &str,
     ) -> Result<(), InboxError> {
-        let found = self.select(session, mailbox).await?;
-        if found != uidvalidity {
-            return Err(InboxError::UidValidityChanged {
-                mailbox: mailbox.to_owned(),
-                expected: uidvalidity,
-                found,
-            });
-        }
+        self.select_expecting(session, mailbox, uidvalidity).await?;
         let flags = if self.keywords_kept() {
             format!("+FLAGS.SILENT (\\Seen {DONE_KEYWORD})")
         } else {
@@ -900,14 +858,7 @@ impl ImapInbox {
         self.ensure_mailbox(session, folder).await?;
         // LIST/CREATE may leave the mailbox selected; select it again for the UID.
         self.selected = None;
-        let found = self.select(session, mailbox).await?;
-        if found != uidvalidity {
-            return Err(InboxError::UidValidityChanged {
-                mailbox: mailbox.to_owned(),
-                expected: uidvalidity,
-                found,
-            });
-        }
+        self.select_expecting(session, mailbox, uidvalidity).await?;
         self.move_uid(session, &uid.to_string(), folder).await
     }
 
