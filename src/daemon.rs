@@ -402,6 +402,13 @@ impl Order {
         self.read.retain(|id, _| listed.contains(id));
     }
 
+    /// Lists the inbox again and forgets what is no longer waiting.
+    async fn relist(&mut self, inbox: &mut Inbox) -> Result<Vec<Waiting>, InboxError> {
+        let waiting = inbox.list_waiting().await?;
+        self.forget_all_but(&waiting);
+        Ok(waiting)
+    }
+
     /// Keeps the bodies of messages read but not decided.
     fn keep_read(&mut self, rest: Vec<Inbound>) {
         for m in rest {
@@ -653,8 +660,7 @@ pub async fn run(
         let taken = async {
             loop {
                 let mut fetched = false;
-                let mut waiting = inbox.list_waiting().await?;
-                order.forget_all_but(&waiting);
+                let mut waiting = order.relist(&mut inbox).await?;
                 while !waiting.is_empty() {
                     let chunk = order.next_group(&mut waiting, &rules.intake);
                     let group = order.read(&mut inbox, &chunk).await?;
@@ -673,8 +679,7 @@ pub async fn run(
                     let cut_short = !rest.is_empty();
                     order.keep_read(rest);
                     if cut_short || inbox.mail_announced() {
-                        waiting = inbox.list_waiting().await?;
-                        order.forget_all_but(&waiting);
+                        waiting = order.relist(&mut inbox).await?;
                     }
                 }
                 // Nothing left, or only entries that cannot be read.
@@ -818,11 +823,8 @@ pub async fn run(
                 break;
             }
             if cut_short || inbox.mail_announced() {
-                match inbox.list_waiting().await {
-                    Ok(w) => {
-                        waiting = w;
-                        order.forget_all_but(&waiting);
-                    }
+                match order.relist(&mut inbox).await {
+                    Ok(w) => waiting = w,
                     Err(e) => {
                         error!(error = %e, "inbox");
                         failed = true;
@@ -1059,7 +1061,7 @@ async fn supervise_outbox(w: Worker, wake: Arc<Notify>, stop: watch::Receiver<bo
 const RECLAIM_KEEP: i64 = 256;
 const RECLAIM_PAGES: i64 = 2048;
 
-/// When the outbox has nothing due: gives free pages of the database back
+/// When the outbox is empty: gives free pages of the database back
 /// to the file system, a bounded amount per round, or all of it when
 /// stopping (`serve --once` after a backlog).
 async fn reclaim(store: &Store, all: bool) {
@@ -1123,14 +1125,19 @@ async fn outbox_worker(
                 store_backoff.reset();
                 relay_backoff.reset();
                 w.health.ok();
-                reclaim(&w.store, stopping).await;
                 if stopping {
+                    reclaim(&w.store, true).await;
                     break;
                 }
                 match w.store.next_due_in(now_secs()).await {
                     Ok(Some(secs)) => Duration::from_secs(u64::try_from(secs).unwrap_or(0))
                         .clamp(Duration::from_millis(200), POLL),
-                    Ok(None) => POLL,
+                    // Nothing left to send: only now, not between the
+                    // groups of a burst, are free pages given back.
+                    Ok(None) => {
+                        reclaim(&w.store, false).await;
+                        POLL
+                    }
                     Err(e) => {
                         warn!(error = %e, "outbox: cannot read when mail is next due");
                         POLL
