@@ -263,7 +263,23 @@ async fn decide_in(
     // before, so there only the digest says "seen before".
     let inbox_source =
         matches!(source, Source::Inbox(InboxId::Imap { .. })).then_some(source_key.as_str());
-    if let Some(outcome) = messages::seen(tx, &sha, inbox_source).await? {
+    // Seen before, a copy seen before, and the last hour's replies: one
+    // read. Nothing this message's transaction writes before it uses them
+    // (a forfeit below writes no message and no answer to one) changes them.
+    let history = messages::history(
+        tx,
+        &messages::Keys {
+            sha256: &sha,
+            source: inbox_source,
+            message_id: intake.message_id.as_deref(),
+            from: intake.from.as_deref(),
+            game: intake.game_address.as_ref().map(|a| a.game),
+            body_sha256: &body_sha,
+            now,
+        },
+    )
+    .await?;
+    if let Some(outcome) = history.seen {
         return Ok(Handled::Duplicate { outcome });
     }
     let mut stored = match &intake.game_address {
@@ -298,27 +314,22 @@ async fn decide_in(
     // mailbox migrated with its history): other header bytes, but the same
     // Message-ID from the same sender in the same game, with the same body.
     // Answered once.
-    if let (Some(id), Some(from)) = (&intake.message_id, &intake.from)
-        && !id.is_empty()
-        && let Some(outcome) =
-            messages::seen_copy(tx, id, from, view.map(|g| g.id), &body_sha).await?
-    {
+    if let Some(outcome) = history.copy {
         return Ok(Handled::Duplicate { outcome });
     }
-    let recent = messages::recent(
-        tx,
-        intake.from.as_deref(),
-        stored.as_ref().map(|g| g.view.id),
-        now,
-    )
-    .await?;
+    let recent = history.recent;
     let mut decision = decide::decide(&intake, view, recent, rules, auth);
     if let (Some(g), Some(_)) = (view, decision.seat) {
         // Both seats' sets are read and written in this transaction: the
         // opponent's move and the prepared answer are stored together or
         // not at all.
-        let stored = conditionals::load(tx, g.id).await?;
-        decide::conditional::follow(&mut decision, g, stored);
+        let has_sets = stored.as_ref().is_some_and(|s| s.has_conditionals);
+        let sets = if has_sets {
+            conditionals::load(tx, g.id).await?
+        } else {
+            Default::default()
+        };
+        decide::conditional::follow(&mut decision, g, sets);
     }
     let (sender_lang, reply_view) = languages(tx, &intake, &decision, view).await?;
     let mut letters = reply::write(
@@ -345,8 +356,7 @@ async fn decide_in(
     )
     .await?;
     if let (Some(after), Some(g)) = (decision.final_record(), view) {
-        games::save_change(tx, g.id, &g.record, after, Some(message_row)).await?;
-        clocks::set_arrival(tx, g.id, g.record.plies().len(), arrival, false).await?;
+        games::save_change(tx, g.id, &g.record, after, Some(message_row), Some(arrival)).await?;
     }
     if let Some(g) = view
         && timed

@@ -97,25 +97,6 @@ pub async fn set_control(
     Ok(())
 }
 
-/// Records when the plies after `after_ply` (1-based count of plies before
-/// them) arrived, and whether they cost time.
-pub async fn set_arrival(
-    conn: &mut SqliteConnection,
-    game: i64,
-    after_ply: usize,
-    arrived: i64,
-    free: bool,
-) -> Result<(), StoreError> {
-    sqlx::query("UPDATE moves SET arrived_at = ?, free = ? WHERE game_id = ? AND ply > ?")
-        .bind(arrived)
-        .bind(i64::from(free))
-        .bind(game)
-        .bind(i64::try_from(after_ply).unwrap_or(i64::MAX))
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
-}
-
 /// Every leave of the player `email`, earliest first.
 pub async fn leaves(conn: &mut SqliteConnection, email: &str) -> Result<Vec<Leave>, StoreError> {
     let rows = sqlx::query("SELECT from_day, to_day FROM leaves WHERE email = ? ORDER BY from_day")

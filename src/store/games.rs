@@ -22,6 +22,9 @@ pub struct StoredGame {
     pub created_at: i64,
     /// Its time control (`none`: no clock runs).
     pub time_control: crate::clock::TimeControl,
+    /// Whether a player stored conditional moves in it (read with the game,
+    /// so a game without any costs no second lookup).
+    pub has_conditionals: bool,
 }
 
 /// A new game's row: both players (lower-cased) and their display names,
@@ -126,7 +129,8 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
                 (SELECT fen_after FROM moves WHERE game_id = g.id ORDER BY ply DESC LIMIT 1),
                 (SELECT group_concat(iccf || ' ' || san, ',' ORDER BY ply) FROM moves WHERE game_id = g.id),
                 (SELECT COUNT(*) FROM moves WHERE game_id = g.id AND key IS NULL),
-                g.time_control
+                g.time_control,
+                EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id)
          FROM games g
          LEFT JOIN players pw ON pw.email = lower(g.white_email)
          LEFT JOIN players pb ON pb.email = lower(g.black_email)
@@ -226,6 +230,7 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
             let text: String = row.get(18);
             text.parse().map_err(|_| bad(&text))?
         },
+        has_conditionals: row.get(19),
     }))
 }
 
@@ -312,38 +317,19 @@ pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreEr
 
 /// Persists the difference between `before` and `after`: new plies, result,
 /// draw offer. The primary key (game, ply) makes a doubled move impossible.
-/// `message` is the processed message that caused it, if any.
+/// `message` is the processed message that caused it, if any; `arrived`,
+/// when the new plies arrived (they then cost reflection time: not `free`).
+/// One statement batch, one round trip to the database thread: the new
+/// plies in one INSERT, then the game's row.
 pub async fn save_change(
     conn: &mut SqliteConnection,
     game: i64,
     before: &Record,
     after: &Record,
     message: Option<i64>,
+    arrived: Option<i64>,
 ) -> Result<(), StoreError> {
     let now = now_secs();
-    for (i, ply) in after.plies().iter().enumerate().skip(before.plies().len()) {
-        let position = after.position_after(i + 1);
-        let fen = position
-            .as_ref()
-            .map(crate::game::fen_of)
-            .unwrap_or_default();
-        let key = position
-            .as_ref()
-            .map(|p| i64::from_ne_bytes(position_key(p).to_ne_bytes()));
-        sqlx::query(
-            "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(game)
-        .bind(i64::try_from(i + 1).unwrap_or(i64::MAX))
-        .bind(ply.iccf.to_string())
-        .bind(&ply.san)
-        .bind(fen)
-        .bind(now)
-        .bind(message)
-        .bind(key)
-        .execute(&mut *conn)
-        .await?;
-    }
     let (status, result, termination) = match after.end {
         Some(end) => (
             "finished",
@@ -352,17 +338,57 @@ pub async fn save_change(
         ),
         None => ("active", "*", None),
     };
-    sqlx::query(
-        "UPDATE games SET status = ?, result = ?, termination = ?, draw_offer = ?, updated_at = ? WHERE id = ?",
-    )
-    .bind(status)
-    .bind(result)
-    .bind(termination)
-    .bind(after.draw_offer.map(color_str))
-    .bind(now)
-    .bind(game)
-    .execute(&mut *conn)
-    .await?;
+    // ?1 game, ?2 now, ?3 message, ?4 arrived; ?5..?8 the game's row; from
+    // ?9 on, five per new ply.
+    let mut sql = String::from(
+        "UPDATE games SET status = ?5, result = ?6, termination = ?7, draw_offer = ?8, updated_at = ?2 WHERE id = ?1",
+    );
+    let mut query_args = sqlx::sqlite::SqliteArguments::default();
+    let bind = |v: Result<(), sqlx::error::BoxDynError>| v.map_err(sqlx::Error::Encode);
+    use sqlx::Arguments as _;
+    bind(query_args.add(game))?;
+    bind(query_args.add(now))?;
+    bind(query_args.add(message))?;
+    bind(query_args.add(arrived))?;
+    bind(query_args.add(status))?;
+    bind(query_args.add(result))?;
+    bind(query_args.add(termination))?;
+    bind(query_args.add(after.draw_offer.map(color_str)))?;
+    let new = after.plies().iter().enumerate().skip(before.plies().len());
+    let mut values = Vec::new();
+    for (n, (i, ply)) in new.enumerate() {
+        let position = after.position_after(i + 1);
+        let fen = position
+            .as_ref()
+            .map(crate::game::fen_of)
+            .unwrap_or_default();
+        let key = position
+            .as_ref()
+            .map(|p| i64::from_ne_bytes(position_key(p).to_ne_bytes()));
+        let at = 9 + 5 * n;
+        values.push(format!(
+            "(?1, ?{}, ?{}, ?{}, ?{}, ?2, ?3, ?{}, ?4)",
+            at,
+            at + 1,
+            at + 2,
+            at + 3,
+            at + 4
+        ));
+        bind(query_args.add(i64::try_from(i + 1).unwrap_or(i64::MAX)))?;
+        bind(query_args.add(ply.iccf.to_string()))?;
+        bind(query_args.add(ply.san.clone()))?;
+        bind(query_args.add(fen))?;
+        bind(query_args.add(key))?;
+    }
+    if !values.is_empty() {
+        sql = format!(
+            "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message, key, arrived_at) VALUES {};\n{sql}",
+            values.join(", ")
+        );
+    }
+    sqlx::query_with(&sql, query_args)
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }
 

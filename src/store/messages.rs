@@ -27,50 +27,87 @@ pub struct MessageRow<'a> {
     pub replies_held_back: usize,
 }
 
-/// The outcome of a message seen before: same bytes, or (for an inbox's
-/// message) the same inbox coordinates `source`.
-pub async fn seen(
-    conn: &mut SqliteConnection,
-    sha256: &str,
-    source: Option<&str>,
-) -> Result<Option<String>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT outcome FROM messages WHERE sha256 = ?1 OR (?2 IS NOT NULL AND source = ?2) LIMIT 1",
-    )
-    .bind(sha256)
-    .bind(source)
-    .fetch_optional(&mut *conn)
-    .await?)
+/// What a message's keys find in what was decided before.
+#[derive(Debug, Default)]
+pub struct History {
+    /// The outcome of the same message seen before: same bytes, or (for an
+    /// inbox's message) the same inbox coordinates.
+    pub seen: Option<String>,
+    /// The outcome of an earlier copy of it: the same Message-ID from the
+    /// same sender in the same game (none: no game), with the same body.
+    /// A copy recorded as from a stranger or as failing authentication does
+    /// not count: its From was not trusted, and it must not stand in for the
+    /// real player's message with the same Message-ID.
+    pub copy: Option<String>,
+    /// What the last hour holds for a message from its sender to its game.
+    pub recent: Recent,
 }
 
-/// The outcome of an earlier copy of a message: the same `message_id` from
-/// the same sender `from` in the same game (`None`: no game), with the same
-/// body (`body_sha256`), if any.
-///
-/// A copy recorded as from a stranger or as failing authentication does not
-/// count: its From was not trusted, and it must not stand in for the real
-/// player's message with the same Message-ID.
-pub async fn seen_copy(
-    conn: &mut SqliteConnection,
-    message_id: &str,
-    from: &str,
-    game: Option<i64>,
-    body_sha256: &str,
-) -> Result<Option<String>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT outcome FROM messages
-         WHERE message_id = ? AND from_addr = ? AND game_id IS ? AND body_sha256 = ?
-           AND outcome NOT IN (?, ?)
-         ORDER BY id LIMIT 1",
+/// The keys of a message that [`history`] looks up.
+pub struct Keys<'a> {
+    pub sha256: &'a str,
+    /// Its inbox coordinates, for an inbox whose coordinates name one
+    /// message (IMAP); `None` for a Maildir file name.
+    pub source: Option<&'a str>,
+    pub message_id: Option<&'a str>,
+    pub from: Option<&'a str>,
+    /// The game its address names; counted only if that game exists.
+    pub game: Option<i64>,
+    pub body_sha256: &'a str,
+    pub now: i64,
+}
+
+/// Everything the decision of one message reads from the messages and
+/// the outbox, in one statement: each statement is a round trip to the
+/// database thread, and this runs for every message.
+pub async fn history(conn: &mut SqliteConnection, k: &Keys<'_>) -> Result<History, StoreError> {
+    // Only answers to the sender's own messages that did not advance a game
+    // count against the hourly limit: the limit bounds a conversation (an
+    // autoresponder ping-pong). Relays of an opponent's moves are not one,
+    // and neither are the confirmations of accepted commands, which are
+    // never held back; counting them took the budget of a busy player's
+    // rejections and notices. `limited` is set at insert
+    // (`outbox::enqueue_all`) for exactly those answers; the partial index
+    // holds only them.
+    let row = sqlx::query(
+        "WITH g(id) AS (SELECT id FROM games WHERE id = ?5)
+         SELECT
+            (SELECT outcome FROM messages
+             WHERE sha256 = ?1 OR (?2 IS NOT NULL AND source = ?2) LIMIT 1),
+            CASE WHEN ?3 IS NULL OR ?3 = '' OR ?4 IS NULL THEN NULL ELSE
+                (SELECT outcome FROM messages
+                 WHERE message_id = ?3 AND from_addr = ?4 AND game_id IS (SELECT id FROM g)
+                   AND body_sha256 = ?6 AND outcome NOT IN (?8, ?9)
+                 ORDER BY id LIMIT 1) END,
+            CASE WHEN ?4 IS NULL THEN 0 ELSE
+                (SELECT COUNT(*) FROM outbox
+                 WHERE limited = 1 AND recipient = ?4 AND created_at > ?7) END,
+            CASE WHEN (SELECT id FROM g) IS NULL THEN 0 ELSE
+                (SELECT COUNT(*) FROM messages m JOIN outbox o ON o.message = m.id
+                 WHERE m.game_id = (SELECT id FROM g) AND m.outcome IN (?8, ?9)
+                   AND o.created_at > ?7) END",
     )
-    .bind(message_id)
-    .bind(from)
-    .bind(game)
-    .bind(body_sha256)
+    .bind(k.sha256)
+    .bind(k.source)
+    .bind(k.message_id)
+    .bind(k.from)
+    .bind(k.game)
+    .bind(k.body_sha256)
+    .bind(k.now - 3600)
     .bind(Outcome::Stranger.as_str())
     .bind(Outcome::AuthFailed.as_str())
-    .fetch_optional(&mut *conn)
-    .await?)
+    .fetch_one(&mut *conn)
+    .await?;
+    let replies: i64 = row.try_get(2)?;
+    let notices: i64 = row.try_get(3)?;
+    Ok(History {
+        seen: row.try_get(0)?,
+        copy: row.try_get(1)?,
+        recent: Recent {
+            replies_to_sender: u32::try_from(replies).unwrap_or(u32::MAX),
+            security_notice_sent: notices > 0,
+        },
+    })
 }
 
 /// Inserts a processed message; returns its row id.
@@ -92,54 +129,4 @@ pub async fn insert(conn: &mut SqliteConnection, m: &MessageRow<'_>) -> Result<i
     .fetch_one(&mut *conn)
     .await?
     .get(0))
-}
-
-/// What the last hour holds for a message from `from` to `game`.
-pub async fn recent(
-    conn: &mut SqliteConnection,
-    from: Option<&str>,
-    game: Option<i64>,
-    now: i64,
-) -> Result<Recent, StoreError> {
-    let hour_ago = now - 3600;
-    // Only answers to the sender's own messages that did not advance a game
-    // count: the limit bounds a conversation (an autoresponder ping-pong).
-    // Relays of an opponent's moves are not one, and neither are the
-    // confirmations of accepted commands, which are never held back; counting
-    // them took the budget of a busy player's rejections and notices.
-    let replies_to_sender: i64 = match from {
-        // `limited` is set at insert (`outbox::enqueue_all`) for exactly
-        // those answers; the partial index holds only them.
-        Some(from) => {
-            sqlx::query_scalar(
-                "SELECT COUNT(*) FROM outbox
-                 WHERE limited = 1 AND recipient = ? AND created_at > ?",
-            )
-            .bind(from)
-            .bind(hour_ago)
-            .fetch_one(&mut *conn)
-            .await?
-        }
-        None => 0,
-    };
-    let security_notice_sent = match game {
-        Some(g) => {
-            let n: i64 = sqlx::query_scalar(
-                "SELECT COUNT(*) FROM messages m JOIN outbox o ON o.message = m.id
-                 WHERE m.game_id = ? AND m.outcome IN (?, ?) AND o.created_at > ?",
-            )
-            .bind(g)
-            .bind(Outcome::Stranger.as_str())
-            .bind(Outcome::AuthFailed.as_str())
-            .bind(hour_ago)
-            .fetch_one(&mut *conn)
-            .await?;
-            n > 0
-        }
-        None => false,
-    };
-    Ok(Recent {
-        replies_to_sender: u32::try_from(replies_to_sender).unwrap_or(u32::MAX),
-        security_notice_sent,
-    })
 }

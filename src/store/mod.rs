@@ -47,6 +47,10 @@ pub enum StoreError {
     BadValue { game: i64, value: String },
     #[error("player {email}: stored value `{value}` is not valid")]
     BadPlayer { email: String, value: String },
+    /// A write did not touch the rows it must have: the transaction is not
+    /// kept.
+    #[error("database: {0}")]
+    Invariant(String),
 }
 
 pub use crate::now::now_secs;
@@ -75,7 +79,8 @@ impl StoreError {
             | StoreError::Corrupt { .. }
             | StoreError::BadValue { .. }
             | StoreError::BadPlayer { .. }
-            | StoreError::Crosstable(_) => false,
+            | StoreError::Crosstable(_)
+            | StoreError::Invariant(_) => false,
         }
     }
 }

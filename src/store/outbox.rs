@@ -59,10 +59,22 @@ pub async fn enqueue_all(
          SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8,
                 COALESCE((SELECT m.from_addr = v.column5 AND m.outcome NOT IN ({changing})
                           FROM messages m WHERE m.id = v.column1), 0)
-         FROM (VALUES {rows}) v
-         RETURNING id, message_id"
+         FROM (VALUES {rows}) v"
     );
-    let mut insert = sqlx::query_as::<_, (i64, String)>(&sql);
+    let bodies = vec!["(?, ?)"; mails.len()].join(", ");
+    // The answers to a message: the rows and their bodies in one statement
+    // batch (one round trip to the database thread), each body joined to
+    // its row by the message (indexed) and Message-ID. Mail of no message
+    // (a notice) reads its rows' ids back first.
+    let sql = match message_row {
+        Some(_) => format!(
+            "{sql};\n INSERT INTO outbox_bodies (id, raw)
+             SELECT o.id, v.column2 FROM (VALUES {bodies}) v
+             JOIN outbox o ON o.message = ? AND o.message_id = v.column1"
+        ),
+        None => format!("{sql} RETURNING id, message_id"),
+    };
+    let mut insert = sqlx::query(&sql);
     for (mail, r) in mails {
         insert = insert
             .bind(message_row)
@@ -74,13 +86,27 @@ pub async fn enqueue_all(
             .bind(now)
             .bind(now);
     }
+    if let Some(message) = message_row {
+        for (_, r) in mails {
+            insert = insert.bind(&r.message_id).bind(&r.raw);
+        }
+        let written = insert.bind(message).execute(&mut *conn).await?;
+        let expected = 2 * u64::try_from(mails.len()).unwrap_or(u64::MAX);
+        if written.rows_affected() != expected {
+            return Err(StoreError::Invariant(format!(
+                "outbox: {} rows written for {} mails of message {message}",
+                written.rows_affected(),
+                mails.len()
+            )));
+        }
+        return Ok(());
+    }
     let ids: std::collections::HashMap<String, i64> = insert
         .fetch_all(&mut *conn)
         .await?
         .into_iter()
-        .map(|(id, message_id)| (message_id, id))
+        .map(|row| (row.get::<String, _>(1), row.get::<i64, _>(0)))
         .collect();
-    let bodies = vec!["(?, ?)"; mails.len()].join(", ");
     let sql = format!("INSERT INTO outbox_bodies (id, raw) VALUES {bodies}");
     let mut insert = sqlx::query(&sql);
     for (_, r) in mails {
