@@ -3,7 +3,7 @@
 //! committed, never over a file there; one that cannot be handled goes to a
 //! Maildir++ subfolder (the quarantine). [IO]
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
@@ -23,6 +23,10 @@ pub struct MaildirInbox {
     /// once, at the first move, then kept up to date by this inbox, so a
     /// move costs a lookup instead of a listing of every message ever seen.
     cur_names: Option<HashSet<String>>,
+    /// The files of `new/` at the last listing, with their delivery time and
+    /// size: a file keeps both while it waits (it is delivered whole, by
+    /// rename), so a listing looks up only the names it has not seen.
+    listed: HashMap<String, (SystemTime, usize)>,
 }
 
 impl MaildirInbox {
@@ -38,6 +42,7 @@ impl MaildirInbox {
             max_message_bytes: crate::intake::DEFAULT_MAX_MESSAGE_BYTES,
             skipped: HashSet::new(),
             cur_names: None,
+            listed: HashMap::new(),
         })
     }
 
@@ -93,6 +98,10 @@ impl MaildirInbox {
                 continue;
             }
             present.insert(name.clone());
+            if let Some(&(modified, size)) = self.listed.get(&name) {
+                entries.push((modified, name, size));
+                continue;
+            }
             let meta = match entry.metadata() {
                 Ok(m) => m,
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
@@ -107,10 +116,13 @@ impl MaildirInbox {
             }
             let modified = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
             let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
+            self.listed.insert(name.clone(), (modified, size));
             entries.push((modified, name, size));
         }
-        // Forget entries that are gone, so a name used again is warned about.
+        // Forget entries that are gone, so a name used again is warned about
+        // (and looked up again).
         self.skipped.retain(|n| present.contains(n));
+        self.listed.retain(|n, _| present.contains(n));
         entries.sort();
         // A file that could not be read is listed again (it may be readable
         // now): only its warning is not repeated.
@@ -134,13 +146,13 @@ impl MaildirInbox {
         };
         let path = self.path.join("new").join(name);
         match read_at_most(&path, self.max_message_bytes.saturating_add(1)) {
-            Ok((raw, size)) => {
+            Ok((raw, size, arrived)) => {
                 self.skipped.remove(name);
                 Ok(Some(Inbound {
                     id: id.clone(),
                     raw,
                     size,
-                    arrived: delivered_at(&path),
+                    arrived,
                 }))
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -280,9 +292,8 @@ fn base_names(dir: &Path) -> std::io::Result<HashSet<String>> {
 }
 
 /// The file's modification time, when it was delivered (Unix seconds).
-fn delivered_at(path: &Path) -> Option<i64> {
-    std::fs::metadata(path)
-        .and_then(|m| m.modified())
+fn delivered_at(modified: std::io::Result<SystemTime>) -> Option<i64> {
+    modified
         .ok()?
         .duration_since(SystemTime::UNIX_EPOCH)
         .ok()
@@ -290,12 +301,14 @@ fn delivered_at(path: &Path) -> Option<i64> {
         .filter(|&t| t > 0)
 }
 
-/// The first `cap` bytes of the file at `path`, and the file's size.
-fn read_at_most(path: &Path, cap: usize) -> std::io::Result<(Vec<u8>, usize)> {
+/// The first `cap` bytes of the file at `path`, the file's size, and when
+/// it was delivered (its modification time), all from the one open file.
+fn read_at_most(path: &Path, cap: usize) -> std::io::Result<(Vec<u8>, usize, Option<i64>)> {
     let file = std::fs::File::open(path)?;
-    let size = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
+    let meta = file.metadata()?;
+    let size = usize::try_from(meta.len()).unwrap_or(usize::MAX);
     let mut raw = Vec::with_capacity(size.min(cap));
     file.take(u64::try_from(cap).unwrap_or(u64::MAX))
         .read_to_end(&mut raw)?;
-    Ok((raw, size))
+    Ok((raw, size, delivered_at(meta.modified())))
 }

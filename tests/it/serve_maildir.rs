@@ -279,6 +279,35 @@ fn maildir_inbox_reads_a_huge_message_only_up_to_the_limit() {
     assert_eq!(got[1].raw, huge.as_bytes()[..4097]);
 }
 
+/// The inbox remembers a waiting file's delivery time and size between
+/// listings; a name that left `new/` and comes back (another message under
+/// an old name) is looked at anew, not taken for the one it remembered.
+#[test]
+fn maildir_listing_looks_again_at_a_name_that_left_and_came_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut inbox = wildt::mail::maildir::MaildirInbox::open(dir.path()).unwrap();
+    let path = dir.path().join("new/1.reused");
+    std::fs::write(&path, "x".repeat(100)).unwrap();
+    let sizes = |inbox: &mut wildt::mail::maildir::MaildirInbox| -> Vec<usize> {
+        inbox
+            .list_waiting(10)
+            .unwrap()
+            .iter()
+            .map(|w| w.size)
+            .collect()
+    };
+    assert_eq!(sizes(&mut inbox), [100]);
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(sizes(&mut inbox), [0usize; 0]);
+    std::fs::write(&path, "y".repeat(250)).unwrap();
+    assert_eq!(sizes(&mut inbox), [250]);
+    // And a file delivered beside it is listed with its own size.
+    std::fs::write(dir.path().join("new/2.other"), "z".repeat(7)).unwrap();
+    let mut got = sizes(&mut inbox);
+    got.sort_unstable();
+    assert_eq!(got, [7, 250]);
+}
+
 /// A 20 MiB mail to the daemon: not read, not played, and the sender is told
 /// its real size and the limit.
 #[test]
