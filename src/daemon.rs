@@ -1063,8 +1063,20 @@ const RECLAIM_PAGES: i64 = 2048;
 
 /// When the outbox is empty: gives free pages of the database back
 /// to the file system, a bounded amount per round, or all of it when
-/// stopping (`serve --once` after a backlog).
+/// stopping (`serve --once` after a backlog): then, when most of the file
+/// is free, by one `VACUUM`, which costs what the live pages weigh.
 async fn reclaim(store: &Store, all: bool) {
+    if all {
+        match store.compact_if_mostly_free(RECLAIM_KEEP).await {
+            Ok(Some(free)) => {
+                debug!(free_pages = free, "database: compacted");
+                return;
+            }
+            Ok(None) => {}
+            // Busy (a reader of another process): by steps instead.
+            Err(e) => debug!(error = %e, "database: not compacted; giving pages back by steps"),
+        }
+    }
     let mut before = i64::MAX;
     loop {
         match store.reclaim(RECLAIM_KEEP, RECLAIM_PAGES).await {

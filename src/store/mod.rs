@@ -267,6 +267,30 @@ impl Store {
         }
     }
 
+    /// Gives every free page back to the file system at once, when most of
+    /// the file is free (a backlog of replies was sent): `VACUUM` copies only
+    /// the live pages, while moving them one free page at a time
+    /// (`incremental_vacuum`) costs in proportion to the free pages, many
+    /// times more after a large backlog. Returns the free pages left, or
+    /// `None` when most of the file is in use (the caller reclaims by steps).
+    pub async fn compact_if_mostly_free(&self, keep: i64) -> Result<Option<i64>, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        let (free, pages): (i64, i64) = sqlx::query_as(
+            "SELECT (SELECT freelist_count FROM pragma_freelist_count),
+                    (SELECT page_count FROM pragma_page_count)",
+        )
+        .fetch_one(&mut *conn)
+        .await?;
+        if free <= keep || free * 2 <= pages {
+            return Ok(None);
+        }
+        sqlx::query("VACUUM").execute(&mut *conn).await?;
+        let left: i64 = sqlx::query_scalar("PRAGMA freelist_count")
+            .fetch_one(&mut *conn)
+            .await?;
+        Ok(Some(left))
+    }
+
     /// Gives up to `max_pages` free pages back to the file system
     /// (`PRAGMA incremental_vacuum`) when more than `keep` are free; returns
     /// how many were free before. Bounded, so it holds the write lock only

@@ -567,3 +567,80 @@ async fn an_older_database_is_converted_to_give_free_pages_back_and_keeps_its_da
         "the migrations ran"
     );
 }
+
+/// After a backlog (most of the file free), stopping compacts the database
+/// in one step; while most of the file is in use, it is left to the steps
+/// of the idle outbox worker.
+#[tokio::test]
+async fn a_mostly_free_database_is_compacted_in_one_step_and_a_mostly_used_one_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.db");
+    let store = wildt::store::Store::open(&format!("sqlite://{}", path.display()))
+        .await
+        .unwrap();
+    let pragma = |sql: &'static str| sqlx::query_scalar::<_, i64>(sql);
+    let mut conn = store.pool().acquire().await.unwrap();
+    let fill = |rows: i64| {
+        format!(
+            "INSERT INTO filler SELECT zeroblob(4000) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {rows}) SELECT i FROM n)"
+        )
+    };
+    sqlx::query("CREATE TABLE filler (x BLOB)")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    // Mostly in use: 600 pages kept, 300 freed.
+    sqlx::query(&fill(600)).execute(&mut *conn).await.unwrap();
+    sqlx::query("CREATE TABLE spill (x BLOB)")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    sqlx::query(&fill(300).replace("INTO filler", "INTO spill"))
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    sqlx::query("DELETE FROM spill")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    let free = pragma("PRAGMA freelist_count")
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+    assert!(free > 256, "{free}");
+    drop(conn);
+    assert_eq!(store.compact_if_mostly_free(256).await.unwrap(), None);
+    let mut conn = store.pool().acquire().await.unwrap();
+    assert_eq!(
+        pragma("PRAGMA freelist_count")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap(),
+        free,
+        "left alone"
+    );
+    // Mostly free: the kept rows go too.
+    sqlx::query("DELETE FROM filler WHERE rowid > 50")
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+    let pages = pragma("PRAGMA page_count")
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+    drop(conn);
+    assert_eq!(store.compact_if_mostly_free(256).await.unwrap(), Some(0));
+    let mut conn = store.pool().acquire().await.unwrap();
+    let after = pragma("PRAGMA page_count")
+        .fetch_one(&mut *conn)
+        .await
+        .unwrap();
+    assert!(after * 5 < pages, "{after} pages after, {pages} before");
+    assert_eq!(
+        pragma("SELECT COUNT(*) FROM filler")
+            .fetch_one(&mut *conn)
+            .await
+            .unwrap(),
+        50
+    );
+}
