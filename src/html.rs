@@ -117,7 +117,11 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
     );
     let edge = format!("font:11px/{EDGE_PX}px {TEXT_FONTS};color:#555555");
     // `width`, `height` and `align` attributes repeat the styles' sizes and
-    // centring, so a client that strips styles still draws square squares.
+    // centring, so a client that strips styles still draws square squares:
+    // said once per column (the digits' row sets the widths), once per row
+    // (its rank digit sets the height) and once per row for the centring
+    // (`tr align`), not on each of the 64 squares: a board is sent with
+    // every move, and those repeats were a fifth of a reply's bytes.
     let (sq_px, edge_px) = (SQUARE_PX.to_string(), EDGE_PX.to_string());
     let files_row = html! {
         tr {
@@ -131,17 +135,17 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
             (files_row)
             @for row in &rows {
                 @let rank = u8::from(row[0].rank()) + 1;
-                tr {
-                    td width=(edge_px) height=(sq_px) align="center" style=(edge) { (rank) }
+                tr align="center" {
+                    td height=(sq_px) style=(edge) { (rank) }
                     @for &sq in row {
                         @let colour = square_colour(sq, last_move);
-                        td width=(sq_px) height=(sq_px) align="center" bgcolor=(colour) style={ "background:" (colour) } {
+                        td bgcolor=(colour) style={ "background:" (colour) } {
                             @if let Some(piece) = pos.board().piece_at(sq) {
                                 (piece_glyph(piece))
                             }
                         }
                     }
-                    td width=(edge_px) height=(sq_px) align="center" style=(edge) { (rank) }
+                    td style=(edge) { (rank) }
                 }
             }
             (files_row)
@@ -472,7 +476,7 @@ mod tests {
     fn board_cells(html: &str) -> Vec<Vec<String>> {
         let table = &html[..html.find("</table>").unwrap()];
         table
-            .split("<tr>")
+            .split("<tr")
             .skip(1)
             .map(|row| {
                 row.split("<td")
@@ -542,6 +546,24 @@ mod tests {
         assert_eq!(square_colour(Square::E4, last_move(&r)), LIGHT);
         assert_eq!(square_colour(Square::A1, None), DARK);
         assert_eq!(square_colour(Square::H1, None), LIGHT);
+    }
+
+    #[test]
+    fn sizes_and_centring_are_said_once_per_column_and_row_not_per_square() {
+        let r = Record::new(None).unwrap();
+        let html = board(r.position(), None, Color::White).into_string();
+        // The two rows of file digits set the ten column widths; each rank's
+        // left digit sets its row's height; each rank row centres its cells.
+        assert_eq!(html.matches(" width=").count(), 20, "{html}");
+        assert_eq!(html.matches(" height=").count(), 20 + 8, "{html}");
+        assert_eq!(html.matches("<tr align=\"center\">").count(), 8, "{html}");
+        for cells in board_cells(&html).iter().skip(1).take(8) {
+            for square in &cells[1..9] {
+                assert!(!square.contains("width"), "{square}");
+            }
+        }
+        let square = format!("<td bgcolor=\"{LIGHT}\" style=\"background:{LIGHT}\">");
+        assert!(html.contains(&square), "{html}");
     }
 
     #[test]
