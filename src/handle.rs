@@ -331,7 +331,8 @@ async fn decide_in(
         };
         decide::conditional::follow(&mut decision, g, sets);
     }
-    let (sender_lang, reply_view) = languages(tx, &intake, &decision, view).await?;
+    let (sender_lang, reply_view) =
+        languages(tx, &intake, &decision, view, history.sender_lang).await?;
     let mut letters = reply::write(
         &decision,
         &intake,
@@ -528,12 +529,12 @@ async fn languages(
     intake: &Intake,
     decision: &Decision,
     view: Option<&GameView>,
+    stored: Option<(Lang, players::LangSource)>,
 ) -> Result<(Lang, Option<GameView>), StoreError> {
     let mut view = view.cloned();
     let Some(from) = intake.from.as_deref() else {
         return Ok((Lang::En, view));
     };
-    let stored = players::lang(tx, from).await?;
     let hint = intake.lang;
     let guess = hint.guessed.filter(|_| hint.confident);
     let lang = match (hint.requested, stored, guess) {

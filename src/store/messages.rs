@@ -41,6 +41,8 @@ pub struct History {
     pub copy: Option<String>,
     /// What the last hour holds for a message from its sender to its game.
     pub recent: Recent,
+    /// The sender's stored language and how it was chosen, if any.
+    pub sender_lang: Option<(crate::i18n::Lang, super::players::LangSource)>,
 }
 
 /// The keys of a message that [`history`] looks up.
@@ -57,8 +59,8 @@ pub struct Keys<'a> {
     pub now: i64,
 }
 
-/// Everything the decision of one message reads from the messages and
-/// the outbox, in one statement: each statement is a round trip to the
+/// Everything the decision of one message reads from the messages, the
+/// outbox and the sender's player row, in one statement: each statement is a round trip to the
 /// database thread, and this runs for every message.
 pub async fn history(conn: &mut SqliteConnection, k: &Keys<'_>) -> Result<History, StoreError> {
     // Only answers to the sender's own messages that did not advance a game
@@ -85,7 +87,9 @@ pub async fn history(conn: &mut SqliteConnection, k: &Keys<'_>) -> Result<Histor
             CASE WHEN (SELECT id FROM g) IS NULL THEN 0 ELSE
                 (SELECT COUNT(*) FROM messages m JOIN outbox o ON o.message = m.id
                  WHERE m.game_id = (SELECT id FROM g) AND m.outcome IN (?8, ?9)
-                   AND o.created_at > ?7) END",
+                   AND o.created_at > ?7) END,
+            p.lang, p.lang_source
+         FROM (SELECT 1) LEFT JOIN players p ON p.email = ?10",
     )
     .bind(k.sha256)
     .bind(k.source)
@@ -96,9 +100,18 @@ pub async fn history(conn: &mut SqliteConnection, k: &Keys<'_>) -> Result<Histor
     .bind(k.now - 3600)
     .bind(Outcome::Stranger.as_str())
     .bind(Outcome::AuthFailed.as_str())
+    .bind(k.from.map(super::players::key))
     .fetch_one(&mut *conn)
     .await?;
     let replies: i64 = row.try_get(2)?;
+    let sender_lang = match (k.from, row.try_get::<Option<String>, _>(4)?) {
+        (Some(from), Some(lang)) => Some(super::players::parse_lang(
+            from,
+            &lang,
+            &row.try_get::<String, _>(5)?,
+        )?),
+        _ => None,
+    };
     let notices: i64 = row.try_get(3)?;
     Ok(History {
         seen: row.try_get(0)?,
@@ -107,6 +120,7 @@ pub async fn history(conn: &mut SqliteConnection, k: &Keys<'_>) -> Result<Histor
             replies_to_sender: u32::try_from(replies).unwrap_or(u32::MAX),
             security_notice_sent: notices > 0,
         },
+        sender_lang,
     })
 }
 

@@ -52,15 +52,19 @@ pub async fn lang(
     let Some(row) = row else {
         return Ok(None);
     };
-    let (lang, source): (String, String) = (row.get(0), row.get(1));
+    parse_lang(email, &row.get::<String, _>(0), &row.get::<String, _>(1)).map(Some)
+}
+
+/// A player's stored `lang` and `lang_source` columns, read.
+pub fn parse_lang(email: &str, lang: &str, source: &str) -> Result<(Lang, LangSource), StoreError> {
     let bad = |value: &str| StoreError::BadPlayer {
         email: key(email),
         value: value.to_owned(),
     };
-    Ok(Some((
-        Lang::from_code(&lang).ok_or_else(|| bad(&lang))?,
-        LangSource::parse(&source).ok_or_else(|| bad(&source))?,
-    )))
+    Ok((
+        Lang::from_code(lang).ok_or_else(|| bad(lang))?,
+        LangSource::parse(source).ok_or_else(|| bad(source))?,
+    ))
 }
 
 /// Stores `lang` for `email`, unless it is a guess and a language was
