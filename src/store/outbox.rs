@@ -68,8 +68,8 @@ pub async fn enqueue_all(
     // (a notice) reads its rows' ids back first.
     let sql = match message_row {
         Some(_) => format!(
-            "{sql};\n INSERT INTO outbox_bodies (id, raw)
-             SELECT o.id, v.column2 FROM (VALUES {bodies}) v
+            "{sql};\n INSERT INTO outbox_bodies (id, raw, packed)
+             SELECT o.id, v.column2, 1 FROM (VALUES {bodies}) v
              JOIN outbox o ON o.message = ? AND o.message_id = v.column1"
         ),
         None => format!("{sql} RETURNING id, message_id"),
@@ -88,7 +88,7 @@ pub async fn enqueue_all(
     }
     if let Some(message) = message_row {
         for (_, r) in mails {
-            insert = insert.bind(&r.message_id).bind(&r.raw);
+            insert = insert.bind(&r.message_id).bind(pack(&r.raw));
         }
         let written = insert.bind(message).execute(&mut *conn).await?;
         let expected = 2 * u64::try_from(mails.len()).unwrap_or(u64::MAX);
@@ -107,10 +107,13 @@ pub async fn enqueue_all(
         .into_iter()
         .map(|row| (row.get::<String, _>(1), row.get::<i64, _>(0)))
         .collect();
-    let sql = format!("INSERT INTO outbox_bodies (id, raw) VALUES {bodies}");
+    let bodies = vec!["(?, ?, 1)"; mails.len()].join(", ");
+    let sql = format!("INSERT INTO outbox_bodies (id, raw, packed) VALUES {bodies}");
     let mut insert = sqlx::query(&sql);
     for (_, r) in mails {
-        insert = insert.bind(ids.get(&r.message_id).copied()).bind(&r.raw);
+        insert = insert
+            .bind(ids.get(&r.message_id).copied())
+            .bind(pack(&r.raw));
     }
     insert.execute(&mut *conn).await?;
     Ok(())
@@ -184,12 +187,13 @@ async fn with_bodies(
     let ids = serde_json::to_string(&rows.iter().map(|r| r.id).collect::<Vec<_>>())
         .unwrap_or_else(|_| "[]".to_owned());
     let bodies: std::collections::HashMap<i64, Vec<u8>> = sqlx::query_as(
-        "SELECT id, raw FROM outbox_bodies WHERE id IN (SELECT value FROM json_each(?))",
+        "SELECT id, raw, packed FROM outbox_bodies WHERE id IN (SELECT value FROM json_each(?))",
     )
     .bind(ids)
     .fetch_all(&mut *conn)
     .await?
     .into_iter()
+    .filter_map(|(id, raw, packed): (i64, Vec<u8>, bool)| Some((id, unpack(id, raw, packed)?)))
     .collect();
     let mut bodies = bodies;
     Ok(rows
@@ -208,7 +212,7 @@ pub async fn due(
     limit: i64,
 ) -> Result<Vec<OutboxRow>, StoreError> {
     let rows = sqlx::query(
-        "SELECT o.id, o.message_id, o.sender, o.recipient, b.raw, o.attempts
+        "SELECT o.id, o.message_id, o.sender, o.recipient, b.raw, o.attempts, b.packed
          FROM outbox o JOIN outbox_bodies b ON b.id = o.id
          WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ?
          ORDER BY o.id LIMIT ?",
@@ -219,15 +223,55 @@ pub async fn due(
     .await?;
     Ok(rows
         .into_iter()
-        .map(|r| OutboxRow {
-            id: r.get(0),
-            message_id: r.get(1),
-            sender: r.get(2),
-            recipient: r.get(3),
-            raw: r.get(4),
-            attempts: r.get(5),
+        .filter_map(|r| {
+            let id = r.get(0);
+            Some(OutboxRow {
+                id,
+                message_id: r.get(1),
+                sender: r.get(2),
+                recipient: r.get(3),
+                raw: unpack(id, r.get(4), r.get(6))?,
+                attempts: r.get(5),
+            })
         })
         .collect())
+}
+
+/// The largest body [`unpack`] believes a packed row's length prefix
+/// about; a mail of wildt's is far smaller.
+const MAX_BODY: usize = 64 << 20;
+
+/// A body as stored: packed with LZ4, its length first.
+pub fn pack(raw: &[u8]) -> Vec<u8> {
+    lz4_flex::block::compress_prepend_size(raw)
+}
+
+/// A stored body as it is sent; `None` (logged) for a packed body that does
+/// not unpack (a damaged row): its mail is then left out of the batch, as
+/// one whose body is missing, and stays in the outbox for the organiser.
+pub fn unpack(id: i64, stored: Vec<u8>, packed: bool) -> Option<Vec<u8>> {
+    if !packed {
+        return Some(stored);
+    }
+    let claimed = stored
+        .get(..4)
+        .and_then(|b| <[u8; 4]>::try_from(b).ok())
+        .map(u32::from_le_bytes)
+        .and_then(|n| usize::try_from(n).ok());
+    let unpacked = match claimed {
+        Some(n) if n <= MAX_BODY => {
+            lz4_flex::block::decompress_size_prepended(&stored).map_err(|e| e.to_string())
+        }
+        Some(n) => Err(format!("length {n} over {MAX_BODY}")),
+        None => Err("no length".to_owned()),
+    };
+    match unpacked {
+        Ok(raw) => Some(raw),
+        Err(e) => {
+            tracing::error!(outbox_id = id, error = %e, "outbox: a stored body does not unpack; its mail is not sent");
+            None
+        }
+    }
 }
 
 /// Gives back every row `owner` claimed and has not finished with.

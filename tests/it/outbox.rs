@@ -644,3 +644,50 @@ async fn a_mostly_free_database_is_compacted_in_one_step_and_a_mostly_used_one_i
         50
     );
 }
+
+/// Bodies are stored packed; one stored before packing (an older
+/// database's waiting mail) is sent as it was, a packed one as it was
+/// written, and a damaged packed one is left out without stopping the rest.
+#[tokio::test]
+async fn packed_and_older_unpacked_bodies_are_sent_as_written_and_a_damaged_one_is_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("w.db");
+    let store = wildt::store::Store::open(&format!("sqlite://{}", path.display()))
+        .await
+        .unwrap();
+    let mail = |n: usize| -> Vec<u8> {
+        format!(
+            "From: chess@club.example\r\nTo: p{n}@example.org\r\nSubject: {n}\r\n\r\n{}\r\n",
+            "<td bgcolor=\"#f0d9b5\"></td>".repeat(200)
+        )
+        .into_bytes()
+    };
+    let mut damaged = wildt::store::outbox::pack(&mail(3));
+    let cut = damaged.len() / 2;
+    damaged.truncate(cut);
+    let packed = wildt::store::outbox::pack(&mail(2));
+    assert!(packed.len() * 5 < mail(2).len(), "{} packed", packed.len());
+    let rows: [(i64, Vec<u8>, i64); 3] = [(1, mail(1), 0), (2, packed, 1), (3, damaged, 1)];
+    let mut conn = store.pool().acquire().await.unwrap();
+    for (id, body, is_packed) in rows {
+        sqlx::query(
+            "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
+             VALUES (?1, 'm' || ?1 || '@club.example', 'chess@club.example', 'p' || ?1 || '@example.org', 'move-accepted', 0, 0)",
+        )
+        .bind(id)
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+        sqlx::query("INSERT INTO outbox_bodies (id, raw, packed) VALUES (?, ?, ?)")
+            .bind(id)
+            .bind(body)
+            .bind(is_packed)
+            .execute(&mut *conn)
+            .await
+            .unwrap();
+    }
+    drop(conn);
+    let claimed = store.claim_due_mail(10, 10, "test", 100).await.unwrap();
+    let got: Vec<(i64, Vec<u8>)> = claimed.into_iter().map(|r| (r.id, r.raw)).collect();
+    assert_eq!(got, [(1, mail(1)), (2, mail(2))]);
+}

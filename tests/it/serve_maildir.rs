@@ -423,7 +423,9 @@ async fn after_a_backlog_of_replies_is_sent_the_database_gives_its_space_back() 
         "kind = \"sendmail\"\ncommand = \"/bin/false\"\nretry_initial_secs = 1",
     );
     std::fs::write(&club.cfg, &broken).unwrap();
-    for n in 0..60 {
+    // Enough replies that, packed, they fill more pages than the worker
+    // keeps free.
+    for n in 0..400 {
         let g = club.new_game();
         club.deliver(
             &format!("{n}.eml"),
@@ -436,7 +438,7 @@ async fn after_a_backlog_of_replies_is_sent_the_database_gives_its_space_back() 
         );
     }
     let summary = club.serve_once();
-    assert!(summary.starts_with("60 messages"), "{summary}");
+    assert!(summary.starts_with("400 messages"), "{summary}");
     let db = club.dir.path().join("wildt.db");
     let pragma = |name: &'static str| {
         let db = db.clone();
@@ -466,7 +468,7 @@ async fn after_a_backlog_of_replies_is_sent_the_database_gives_its_space_back() 
     club.serve_once();
     assert_eq!(
         club.outbox().len(),
-        120,
+        800,
         "every reply sent once the folder is back"
     );
     assert_eq!(pragma("auto_vacuum").await, 2, "incremental");
