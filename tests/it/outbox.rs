@@ -568,81 +568,57 @@ async fn an_older_database_is_converted_to_give_free_pages_back_and_keeps_its_da
     );
 }
 
+/// A new store in a temporary folder (kept while the folder lives).
+async fn fresh_store() -> (tempfile::TempDir, wildt::store::Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", dir.path().join("w.db").display());
+    let store = wildt::store::Store::open(&url).await.unwrap();
+    (dir, store)
+}
+
+/// One number a statement returns, on a connection of the store's pool.
+async fn number(store: &wildt::store::Store, sql: &str) -> i64 {
+    let mut conn = store.pool().acquire().await.unwrap();
+    sqlx::query_scalar(sql).fetch_one(&mut *conn).await.unwrap()
+}
+
+async fn run(store: &wildt::store::Store, sql: &str) {
+    let mut conn = store.pool().acquire().await.unwrap();
+    sqlx::query(sql).execute(&mut *conn).await.unwrap();
+}
+
 /// After a backlog (most of the file free), stopping compacts the database
 /// in one step; while most of the file is in use, it is left to the steps
 /// of the idle outbox worker.
 #[tokio::test]
 async fn a_mostly_free_database_is_compacted_in_one_step_and_a_mostly_used_one_is_not() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.db");
-    let store = wildt::store::Store::open(&format!("sqlite://{}", path.display()))
-        .await
-        .unwrap();
-    let pragma = |sql: &'static str| sqlx::query_scalar::<_, i64>(sql);
-    let mut conn = store.pool().acquire().await.unwrap();
-    let fill = |rows: i64| {
+    let (_dir, store) = fresh_store().await;
+    let fill = |table: &str, rows: i64| {
         format!(
-            "INSERT INTO filler SELECT zeroblob(4000) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {rows}) SELECT i FROM n)"
+            "INSERT INTO {table} SELECT zeroblob(4000) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {rows}) SELECT i FROM n)"
         )
     };
-    sqlx::query("CREATE TABLE filler (x BLOB)")
-        .execute(&mut *conn)
-        .await
-        .unwrap();
+    run(&store, "CREATE TABLE filler (x BLOB)").await;
+    run(&store, "CREATE TABLE spill (x BLOB)").await;
     // Mostly in use: 600 pages kept, 300 freed.
-    sqlx::query(&fill(600)).execute(&mut *conn).await.unwrap();
-    sqlx::query("CREATE TABLE spill (x BLOB)")
-        .execute(&mut *conn)
-        .await
-        .unwrap();
-    sqlx::query(&fill(300).replace("INTO filler", "INTO spill"))
-        .execute(&mut *conn)
-        .await
-        .unwrap();
-    sqlx::query("DELETE FROM spill")
-        .execute(&mut *conn)
-        .await
-        .unwrap();
-    let free = pragma("PRAGMA freelist_count")
-        .fetch_one(&mut *conn)
-        .await
-        .unwrap();
+    run(&store, &fill("filler", 600)).await;
+    run(&store, &fill("spill", 300)).await;
+    run(&store, "DELETE FROM spill").await;
+    let free = number(&store, "PRAGMA freelist_count").await;
     assert!(free > 256, "{free}");
-    drop(conn);
     assert_eq!(store.compact_if_mostly_free(256).await.unwrap(), None);
-    let mut conn = store.pool().acquire().await.unwrap();
     assert_eq!(
-        pragma("PRAGMA freelist_count")
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap(),
+        number(&store, "PRAGMA freelist_count").await,
         free,
         "left alone"
     );
     // Mostly free: the kept rows go too.
-    sqlx::query("DELETE FROM filler WHERE rowid > 50")
-        .execute(&mut *conn)
-        .await
-        .unwrap();
-    let pages = pragma("PRAGMA page_count")
-        .fetch_one(&mut *conn)
-        .await
-        .unwrap();
-    drop(conn);
+    run(&store, "DELETE FROM filler WHERE rowid > 50").await;
+    let pages = number(&store, "PRAGMA page_count").await;
     assert_eq!(store.compact_if_mostly_free(256).await.unwrap(), Some(0));
-    let mut conn = store.pool().acquire().await.unwrap();
-    let after = pragma("PRAGMA page_count")
-        .fetch_one(&mut *conn)
-        .await
-        .unwrap();
+    let after = number(&store, "PRAGMA page_count").await;
     assert!(after * 5 < pages, "{after} pages after, {pages} before");
-    assert_eq!(
-        pragma("SELECT COUNT(*) FROM filler")
-            .fetch_one(&mut *conn)
-            .await
-            .unwrap(),
-        50
-    );
+    assert_eq!(number(&store, "SELECT COUNT(*) FROM filler").await, 50);
 }
 
 /// Bodies are stored packed; one stored before packing (an older
@@ -650,11 +626,7 @@ async fn a_mostly_free_database_is_compacted_in_one_step_and_a_mostly_used_one_i
 /// written, and a damaged packed one is left out without stopping the rest.
 #[tokio::test]
 async fn packed_and_older_unpacked_bodies_are_sent_as_written_and_a_damaged_one_is_left_out() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("w.db");
-    let store = wildt::store::Store::open(&format!("sqlite://{}", path.display()))
-        .await
-        .unwrap();
+    let (_dir, store) = fresh_store().await;
     let mail = |n: usize| -> Vec<u8> {
         format!(
             "From: chess@club.example\r\nTo: p{n}@example.org\r\nSubject: {n}\r\n\r\n{}\r\n",
