@@ -263,9 +263,10 @@ async fn decide_in(
     // before, so there only the digest says "seen before".
     let inbox_source =
         matches!(source, Source::Inbox(InboxId::Imap { .. })).then_some(source_key.as_str());
-    // Seen before, a copy seen before, and the last hour's replies: one
-    // read. Nothing this message's transaction writes before it uses them
-    // (a forfeit below writes no message and no answer to one) changes them.
+    // Seen before, a copy seen before, the last hour's replies and the
+    // sender's stored language: one read. Nothing this message's transaction
+    // writes before it uses them (a forfeit below writes no message, no
+    // answer to one and no player) changes them.
     let history = messages::history(
         tx,
         &messages::Keys {

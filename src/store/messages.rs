@@ -60,8 +60,8 @@ pub struct Keys<'a> {
 }
 
 /// Everything the decision of one message reads from the messages, the
-/// outbox and the sender's player row, in one statement: each statement is a round trip to the
-/// database thread, and this runs for every message.
+/// outbox and the sender's player row, in one statement: each statement is
+/// a round trip to the database thread, and this runs for every message.
 pub async fn history(conn: &mut SqliteConnection, k: &Keys<'_>) -> Result<History, StoreError> {
     // Only answers to the sender's own messages that did not advance a game
     // count against the hourly limit: the limit bounds a conversation (an
