@@ -557,9 +557,18 @@ mod tests {
         assert_eq!(html.matches(" width=").count(), 20, "{html}");
         assert_eq!(html.matches(" height=").count(), 20 + 8, "{html}");
         assert_eq!(html.matches("<tr align=\"center\">").count(), 8, "{html}");
-        for cells in board_cells(&html).iter().skip(1).take(8) {
-            for square in &cells[1..9] {
-                assert!(!square.contains("width"), "{square}");
+        // Each rank row's tags: its two digits and, between them, the 64
+        // squares, which carry their colour only.
+        for row in html.split("<tr").skip(2).take(8) {
+            let tags: Vec<&str> = row
+                .split("<td")
+                .skip(1)
+                .map(|td| &td[..td.find('>').unwrap()])
+                .collect();
+            assert_eq!(tags.len(), 10, "{row}");
+            for tag in &tags[1..9] {
+                assert!(tag.trim_start().starts_with("bgcolor="), "{tag}");
+                assert!(!tag.contains("width") && !tag.contains("height"), "{tag}");
             }
         }
         let square = format!("<td bgcolor=\"{LIGHT}\" style=\"background:{LIGHT}\">");

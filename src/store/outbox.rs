@@ -33,8 +33,8 @@ pub async fn enqueue(
 }
 
 /// Queues the rendered mails `mails` from `sender` at once, answering the
-/// processed message `message_row` if any: two statements for all of them
-/// (their rows, then their bodies) instead of two each.
+/// processed message `message_row` if any: one statement batch for all of
+/// them (their rows, then their bodies) instead of two statements each.
 pub async fn enqueue_all(
     conn: &mut SqliteConnection,
     message_row: Option<i64>,
@@ -48,7 +48,7 @@ pub async fn enqueue_all(
     let rows = vec!["(?, ?, ?, ?, ?, ?, ?, ?)"; mails.len()].join(", ");
     // `limited`: the mail answers its recipient's own message, and that
     // message changed no game: it counts against the sender's hourly reply
-    // limit (`messages::recent`), which then reads only such rows.
+    // limit (`messages::history`), which then reads only such rows.
     let changing = Outcome::CHANGING_GAME
         .iter()
         .map(|o| format!("'{}'", o.as_str()))
@@ -61,19 +61,15 @@ pub async fn enqueue_all(
                           FROM messages m WHERE m.id = v.column1), 0)
          FROM (VALUES {rows}) v"
     );
+    // The rows and their bodies in one statement batch (one round trip to
+    // the database thread), each body joined to its row by its Message-ID
+    // (unique, so indexed).
     let bodies = vec!["(?, ?)"; mails.len()].join(", ");
-    // The answers to a message: the rows and their bodies in one statement
-    // batch (one round trip to the database thread), each body joined to
-    // its row by the message (indexed) and Message-ID. Mail of no message
-    // (a notice) reads its rows' ids back first.
-    let sql = match message_row {
-        Some(_) => format!(
-            "{sql};\n INSERT INTO outbox_bodies (id, raw, packed)
-             SELECT o.id, v.column2, 1 FROM (VALUES {bodies}) v
-             JOIN outbox o ON o.message = ? AND o.message_id = v.column1"
-        ),
-        None => format!("{sql} RETURNING id, message_id"),
-    };
+    let sql = format!(
+        "{sql};\n INSERT INTO outbox_bodies (id, raw, packed)
+         SELECT o.id, v.column2, 1 FROM (VALUES {bodies}) v
+         JOIN outbox o ON o.message_id = v.column1"
+    );
     let mut insert = sqlx::query(&sql);
     for (mail, r) in mails {
         insert = insert
@@ -86,36 +82,18 @@ pub async fn enqueue_all(
             .bind(now)
             .bind(now);
     }
-    if let Some(message) = message_row {
-        for (_, r) in mails {
-            insert = insert.bind(&r.message_id).bind(pack(&r.raw));
-        }
-        let written = insert.bind(message).execute(&mut *conn).await?;
-        let expected = 2 * u64::try_from(mails.len()).unwrap_or(u64::MAX);
-        if written.rows_affected() != expected {
-            return Err(StoreError::Invariant(format!(
-                "outbox: {} rows written for {} mails of message {message}",
-                written.rows_affected(),
-                mails.len()
-            )));
-        }
-        return Ok(());
-    }
-    let ids: std::collections::HashMap<String, i64> = insert
-        .fetch_all(&mut *conn)
-        .await?
-        .into_iter()
-        .map(|row| (row.get::<String, _>(1), row.get::<i64, _>(0)))
-        .collect();
-    let bodies = vec!["(?, ?, 1)"; mails.len()].join(", ");
-    let sql = format!("INSERT INTO outbox_bodies (id, raw, packed) VALUES {bodies}");
-    let mut insert = sqlx::query(&sql);
     for (_, r) in mails {
-        insert = insert
-            .bind(ids.get(&r.message_id).copied())
-            .bind(pack(&r.raw));
+        insert = insert.bind(&r.message_id).bind(pack(&r.raw));
     }
-    insert.execute(&mut *conn).await?;
+    let written = insert.execute(&mut *conn).await?;
+    let expected = 2 * u64::try_from(mails.len()).unwrap_or(u64::MAX);
+    if written.rows_affected() != expected {
+        return Err(StoreError::Invariant(format!(
+            "outbox: {} rows written for {} mails",
+            written.rows_affected(),
+            mails.len()
+        )));
+    }
     Ok(())
 }
 
