@@ -155,5 +155,43 @@ fn hostile(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(engine, bench, hostile);
+/// A move's whole reply work as the daemon does it between the game loaded
+/// and the database: the decision, both mails rendered to bytes and packed
+/// for the outbox, at ply 0 and at ply 300 of a knight shuffle (the record
+/// every reply carries is what grows).
+fn reply_by_length(c: &mut Criterion) {
+    let rules = rules(1 << 20, Policy::Key, true);
+    let shuffle = ["7163", "7866", "6371", "6678"];
+    let mut g = c.benchmark_group("move and its two replies");
+    for ply in [0usize, 300] {
+        let plies: Vec<&str> = shuffle.iter().copied().cycle().take(ply).collect();
+        let game = game_17(&plies);
+        let raw = format!(
+            "From: Anna <anna@example.org>\r\nTo: chess+17-{}@club.example\r\nSubject: Re: Game 17\r\nMessage-ID: <r{ply}@example.org>\r\nDate: Sun, 22 Nov 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}\r\n",
+            wildt::fixtures::WHITE_KEY,
+            shuffle[ply % 4]
+        )
+        .into_bytes();
+        let (d, letters) = decide_whole(&raw, &rules, &game);
+        assert_eq!(d.outcome.as_str(), "moved", "{}", d.detail);
+        assert_eq!(letters.mails.len(), 2);
+        g.bench_function(format!("at ply {ply}"), |b| {
+            b.iter(|| {
+                let (_, letters) = decide_whole(black_box(&raw), &rules, &game);
+                letters
+                    .mails
+                    .iter()
+                    .map(|m| {
+                        let r = wildt::mail::render::render(m, &rules.referee, None, &[])
+                            .expect("renders");
+                        wildt::store::outbox::pack(&r.raw).len()
+                    })
+                    .sum::<usize>()
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(engine, bench, hostile, reply_by_length);
 criterion_main!(engine);

@@ -14,11 +14,11 @@
 //! interpolated value is escaped, so a player's address or event name cannot
 //! break the page.
 
-use maud::{DOCTYPE, Markup, html};
+use maud::{DOCTYPE, Markup, PreEscaped, html};
 use shakmaty::{Chess, Color, File, Piece, Position, Rank, Role, Square};
 
 use crate::game::Record;
-use crate::i18n::{self, Key, Lang, san::localize};
+use crate::i18n::{self, Key, Lang, san::push_localized};
 use crate::notation::Ply;
 
 /// Side of a square, in CSS pixels: large enough to read a piece on a phone
@@ -169,13 +169,34 @@ pub fn record(record: &Record, lang: Lang) -> Markup {
     let head = format!("{cell};text-align:left;color:#555555;font-weight:normal");
     let table =
         format!("border-collapse:collapse;margin:8px 0;font-family:{TEXT_FONTS};font-size:14px");
-    let ply = |ply: Option<&Ply>| {
-        html! {
-            @if let Some(p) = ply {
-                b { (p.iccf) } " (" (localize(&p.san, lang)) ")"
-            }
+    // The rows are written straight into one string (a template's markup
+    // per cell cost a string per ply, each reply, for every ply of the
+    // game); what they hold is digits and SAN, escaped all the same.
+    let mut body = String::with_capacity(rows.len() * 112);
+    let open_cell = format!("<td style=\"{cell}\">");
+    let mut san = String::new();
+    let mut ply = |out: &mut String, ply: Option<&Ply>| {
+        if let Some(p) = ply {
+            out.push_str("<b>");
+            p.iccf.push_to(out);
+            out.push_str("</b> (");
+            san.clear();
+            push_localized(&mut san, &p.san, lang);
+            escape_into(out, &san);
+            out.push(')');
         }
     };
+    for (number, white, black) in &rows {
+        body.push_str("<tr>");
+        body.push_str(&open_cell);
+        body.push_str(&number.to_string());
+        body.push_str(".</td>");
+        body.push_str(&open_cell);
+        ply(&mut body, *white);
+        body.push_str("</td><td>");
+        ply(&mut body, *black);
+        body.push_str("</td></tr>");
+    }
     html! {
         table cellspacing="0" cellpadding="0" border="0" style=(table) {
             tr {
@@ -183,15 +204,17 @@ pub fn record(record: &Record, lang: Lang) -> Markup {
                 th style=(head) { (i18n::text(lang, Key::ColumnWhite, &[])) }
                 th style=(head) { (i18n::text(lang, Key::ColumnBlack, &[])) }
             }
-            @for (number, white, black) in &rows {
-                tr {
-                    td style=(cell) { (number) "." }
-                    td style=(cell) { (ply(*white)) }
-                    td { (ply(*black)) }
-                }
-            }
+            (PreEscaped(body))
         }
     }
+}
+
+/// Appends `text` to `out` escaped as maud escapes it.
+fn escape_into(out: &mut String, text: &str) {
+    use std::fmt::Write;
+    // Writing into a String cannot fail.
+    let written = maud::Escaper::new(out).write_str(text);
+    debug_assert!(written.is_ok());
 }
 
 type RecordRow<'a> = (u32, Option<&'a Ply>, Option<&'a Ply>);
@@ -281,34 +304,49 @@ impl GamePage<'_> {
 
 /// The page as 7-bit text a mail can carry as it is: every character
 /// beyond ASCII as a numeric character reference (`&#9820;`), and a line
-/// break before each table cell, row, table and paragraph (whitespace HTML
-/// ignores there, or reads as the space it was), so no line comes near
-/// SMTP's 998-character limit. Then the mail needs no quoted-printable or
-/// base64 encoding (the board's pieces and accented words made lettre pick
-/// one, and `=` in every attribute grew by two bytes), and a client shows
-/// the same page. A line that would still be too long is left to lettre,
-/// which encodes the part then.
+/// break (CRLF, as the mail carries it) before each table cell, row, table
+/// and paragraph (whitespace HTML ignores there, or reads as the space it
+/// was), so no line comes near SMTP's 998-character limit. Then the mail
+/// needs no quoted-printable or base64 encoding (the board's pieces and
+/// accented words made lettre pick one, and `=` in every attribute grew by
+/// two bytes), and a client shows the same page. A line that would still
+/// be too long is left to lettre, which encodes the part then.
 fn seven_bit(html: &str) -> String {
-    const BREAK_BEFORE: [&str; 7] = ["<tr", "<td", "<th", "<table", "<p ", "<p>", "</table"];
+    const BREAK_BEFORE: [&[u8]; 7] = [
+        b"<tr", b"<td", b"<th", b"<table", b"<p ", b"<p>", b"</table",
+    ];
+    let bytes = html.as_bytes();
     let mut out = String::with_capacity(html.len() + html.len() / 8);
-    let mut rest = html;
-    // Runs of plain ASCII are copied whole; only `<` and characters beyond
-    // ASCII stop the copy.
-    while let Some(at) = rest.find(|c: char| c == '<' || !c.is_ascii()) {
-        out.push_str(&rest[..at]);
-        rest = &rest[at..];
-        let c = rest.chars().next().unwrap_or('<');
-        if c == '<' {
-            if !out.is_empty() && BREAK_BEFORE.iter().any(|t| rest.starts_with(t)) {
-                out.push('\n');
+    // Runs of plain ASCII are copied whole: `from` is where the run that is
+    // not copied yet starts; only `<` and bytes beyond ASCII stop it.
+    let mut from = 0;
+    let mut at = 0;
+    while let Some(n) = bytes[at..].iter().position(|&b| b == b'<' || !b.is_ascii()) {
+        at += n;
+        if bytes[at] == b'<' {
+            // Most tags are not a place to break: the byte after `<` (`t`,
+            // `p` or `/`) rules them out before the names are compared.
+            let may_break = matches!(bytes.get(at + 1), Some(b't' | b'p' | b'/'));
+            if may_break && at > 0 && BREAK_BEFORE.iter().any(|t| bytes[at..].starts_with(t)) {
+                out.push_str(&html[from..at]);
+                out.push_str("\r\n");
+                from = at;
             }
-            out.push('<');
+            at += 1;
         } else {
-            out.push_str(&format!("&#{};", u32::from(c)));
+            out.push_str(&html[from..at]);
+            let c = html[at..]
+                .chars()
+                .next()
+                .unwrap_or(char::REPLACEMENT_CHARACTER);
+            out.push_str("&#");
+            out.push_str(&u32::from(c).to_string());
+            out.push(';');
+            at += c.len_utf8();
+            from = at;
         }
-        rest = &rest[c.len_utf8()..];
     }
-    out.push_str(rest);
+    out.push_str(&html[from..]);
     out
 }
 
@@ -469,7 +507,7 @@ mod tests {
         // Black's king (U+265A) and the text-style selector (U+FE0E).
         assert!(html.contains("&#9818;&#65038;"));
         assert_eq!(seven_bit("<p>\u{e9}t\u{e9}</p>"), "<p>&#233;t&#233;</p>");
-        assert_eq!(seven_bit("<tr><td>1</td></tr>"), "<tr>\n<td>1</td></tr>");
+        assert_eq!(seven_bit("<tr><td>1</td></tr>"), "<tr>\r\n<td>1</td></tr>");
     }
 
     /// The text of each `<td>` of the board, row by row.

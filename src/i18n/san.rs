@@ -9,7 +9,7 @@ use shakmaty::{Position, Role};
 
 use super::Lang;
 use crate::game::Record;
-use crate::notation::{Ply, format_record};
+use crate::notation::write_record;
 
 /// The letter (or letters: Russian writes the king `Кр`) a language uses for
 /// a piece in SAN. Pawns have none in SAN; this is for the other five.
@@ -58,6 +58,16 @@ pub fn piece_letter(lang: Lang, role: Role) -> &'static str {
 /// ```
 pub fn localize(san: &str, lang: Lang) -> String {
     let mut out = String::with_capacity(san.len() + 2);
+    push_localized(&mut out, san, lang);
+    out
+}
+
+/// Appends [`localize`]`(san, lang)` to `out`.
+pub fn push_localized(out: &mut String, san: &str, lang: Lang) {
+    if lang == Lang::En {
+        out.push_str(san);
+        return;
+    }
     for c in san.chars() {
         // Files are lower case and castling is `O`: the only upper-case
         // letters other than `O` are pieces (the moving piece, or after `=`).
@@ -66,25 +76,20 @@ pub fn localize(san: &str, lang: Lang) -> String {
             _ => out.push(c),
         }
     }
-    out
 }
 
 /// The record as the text part prints it, `1. 5254 (e4) 5755 (e5) 2. 7163
 /// (Sf3)`, with SAN in `lang`'s letters; empty for no moves.
 pub fn record_text(record: &Record, lang: Lang) -> String {
-    let plies: Vec<Ply> = record
-        .plies()
-        .iter()
-        .map(|p| Ply {
-            iccf: p.iccf,
-            san: localize(&p.san, lang),
-        })
-        .collect();
-    format_record(
+    write_record(
         record.start().fullmoves().get(),
         record.start().turn(),
-        &plies,
-        true,
+        record.plies(),
+        |out, ply| {
+            out.push_str(" (");
+            push_localized(out, &ply.san, lang);
+            out.push(')');
+        },
     )
 }
 

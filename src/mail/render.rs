@@ -159,23 +159,48 @@ pub fn render(
 /// (at most 998 octets, no NUL), as `html::GamePage` writes it: no
 /// quoted-printable pass over every byte, no `=3D` for every `=`. lettre
 /// would choose quoted-printable for anything with a line of 76 or more;
-/// a page that does not fit is left to that choice.
+/// a page that does not fit is left to that choice. A page whose lines
+/// already end in CRLF (`GamePage`'s do) is used as it is, not copied.
 fn html_part(html: String) -> SinglePart {
-    let fits = html.is_ascii()
-        && !html.contains('\0')
-        && html
-            .split('\n')
-            .all(|line| line.trim_end_matches('\r').len() <= 998);
-    if !fits {
+    let Some(crlf) = seven_bit_lines(&html) else {
         return SinglePart::html(html);
-    }
-    let crlf = html.replace("\r\n", "\n").replace('\n', "\r\n");
+    };
+    let raw = if crlf {
+        html.into_bytes()
+    } else {
+        html.replace("\r\n", "\n")
+            .replace('\n', "\r\n")
+            .into_bytes()
+    };
     SinglePart::builder()
         .header(ContentType::TEXT_HTML)
         .body(Body::dangerous_pre_encoded(
-            crlf.into_bytes(),
+            raw,
             ContentTransferEncoding::SevenBit,
         ))
+}
+
+/// In one pass over `text`: `None` unless it is ASCII without NUL in lines
+/// of at most 998 octets (a line's CR not counted); then whether every line
+/// break already is CRLF.
+fn seven_bit_lines(text: &str) -> Option<bool> {
+    // `is_ascii`, `contains` and `split` search whole words at a time; a
+    // loop over each byte cost a tenth of rendering a long game's reply.
+    if !text.is_ascii() || text.as_bytes().contains(&0) {
+        return None;
+    }
+    let mut crlf = true;
+    let mut lines = text.split('\n').peekable();
+    while let Some(line) = lines.next() {
+        let content = line.strip_suffix('\r');
+        if lines.peek().is_some() {
+            crlf &= content.is_some();
+        }
+        if content.unwrap_or(line).len() > 998 {
+            return None;
+        }
+    }
+    Some(crlf)
 }
 
 #[cfg(test)]
@@ -254,5 +279,29 @@ mod tests {
             !raw.contains("multipart") && !raw.contains("text/html"),
             "{raw}"
         );
+    }
+
+    /// An HTML page goes out `7bit` only when SMTP can carry it as it is:
+    /// ASCII, no NUL, no line over 998 octets (its CR not counted). Lines
+    /// already ending in CRLF are taken as they are; bare LFs are made CRLF.
+    #[test]
+    fn only_ascii_pages_in_short_lines_go_out_as_they_are() {
+        let line = |n: usize| "a".repeat(n);
+        assert_eq!(seven_bit_lines("<p>\r\n<p>x"), Some(true));
+        assert_eq!(seven_bit_lines("<p>\n<p>x\r\n"), Some(false));
+        assert_eq!(seven_bit_lines(&format!("{}\r\nb", line(998))), Some(true));
+        assert_eq!(seven_bit_lines(&format!("{}\r\nb", line(999))), None);
+        assert_eq!(seven_bit_lines(&format!("b\n{}", line(999))), None);
+        assert_eq!(seven_bit_lines(&format!("b\n{}\r", line(998))), Some(false));
+        assert_eq!(seven_bit_lines("caf\u{e9}"), None);
+        assert_eq!(seven_bit_lines("a\0b"), None);
+
+        let bare = html_part("<p>one\n<p>two".to_owned()).formatted();
+        let bare = String::from_utf8(bare).unwrap();
+        assert!(bare.contains("Content-Transfer-Encoding: 7bit"), "{bare}");
+        assert!(bare.contains("\r\n\r\n<p>one\r\n<p>two"), "{bare:?}");
+        let long = html_part(format!("<p>{}", line(1200))).formatted();
+        let long = String::from_utf8(long).unwrap();
+        assert!(!long.contains("Content-Transfer-Encoding: 7bit"), "{long}");
     }
 }

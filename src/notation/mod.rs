@@ -17,7 +17,9 @@ mod legality;
 mod record;
 
 pub use legality::{CastlingBlock, IllegalMove, MoveError, parse_move};
-pub use record::{Ply, SanInputError, format_record, iccf_from_san, move_from_san, san};
+pub use record::{
+    Ply, SanInputError, format_record, iccf_from_san, move_from_san, san, write_record,
+};
 
 use std::fmt;
 use std::str::FromStr;
@@ -69,7 +71,8 @@ impl From<Square> for IccfSquare {
 
 impl fmt::Display for IccfSquare {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file_digit(), self.rank_digit())
+        let d = [b'0' + self.file_digit(), b'0' + self.rank_digit()];
+        f.write_str(std::str::from_utf8(&d).map_err(|_| fmt::Error)?)
     }
 }
 
@@ -236,13 +239,30 @@ fn parse_explained(text: &str) -> Result<IccfMove, ParseError> {
     })
 }
 
+impl IccfMove {
+    /// Appends the move's digits to `out` (`5254`, `67682`): what
+    /// `Display` writes, without the formatting machinery, for the records
+    /// every reply carries.
+    pub fn push_to(&self, out: &mut String) {
+        for d in [
+            self.from.file_digit(),
+            self.from.rank_digit(),
+            self.to.file_digit(),
+            self.to.rank_digit(),
+        ] {
+            out.push(char::from(b'0' + d));
+        }
+        if let Some(p) = self.promotion {
+            out.push(char::from(b'0' + p.digit()));
+        }
+    }
+}
+
 impl fmt::Display for IccfMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.from, self.to)?;
-        if let Some(p) = self.promotion {
-            write!(f, "{}", p.digit())?;
-        }
-        Ok(())
+        let mut text = String::with_capacity(5);
+        self.push_to(&mut text);
+        f.write_str(&text)
     }
 }
 

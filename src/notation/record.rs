@@ -17,7 +17,25 @@ pub struct Ply {
 /// describe where the record starts (from a FEN a record may start with Black:
 /// `12... 3746`). With `with_san`, each move is followed by its SAN in brackets.
 pub fn format_record(first_move: u32, first_turn: Color, plies: &[Ply], with_san: bool) -> String {
-    let mut out = String::new();
+    write_record(first_move, first_turn, plies, |out, ply| {
+        if with_san {
+            out.push_str(" (");
+            out.push_str(&ply.san);
+            out.push(')');
+        }
+    })
+}
+
+/// [`format_record`] with `after` writing what follows each ply's ICCF
+/// move (a SAN in brackets, in whichever letters): one string grown in
+/// place, however long the record.
+pub fn write_record(
+    first_move: u32,
+    first_turn: Color,
+    plies: &[Ply],
+    mut after: impl FnMut(&mut String, &Ply),
+) -> String {
+    let mut out = String::with_capacity(plies.len() * 16);
     let mut number = first_move;
     let mut turn = first_turn;
     for (i, ply) in plies.iter().enumerate() {
@@ -25,20 +43,36 @@ pub fn format_record(first_move: u32, first_turn: Color, plies: &[Ply], with_san
             out.push(' ');
         }
         match turn {
-            Color::White => out.push_str(&format!("{number}. ")),
-            Color::Black if i == 0 => out.push_str(&format!("{number}... ")),
+            Color::White => push_number(&mut out, number, ". "),
+            Color::Black if i == 0 => push_number(&mut out, number, "... "),
             Color::Black => {}
         }
-        out.push_str(&ply.iccf.to_string());
-        if with_san {
-            out.push_str(&format!(" ({})", ply.san));
-        }
+        ply.iccf.push_to(&mut out);
+        after(&mut out, ply);
         if turn == Color::Black {
             number += 1;
         }
         turn = !turn;
     }
     out
+}
+
+/// Appends `number` in decimal, then `tail`.
+fn push_number(out: &mut String, number: u32, tail: &str) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut n = number;
+    loop {
+        at -= 1;
+        // n % 10 < 10: the cast cannot truncate.
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+    out.push_str(tail);
 }
 
 impl Ply {
