@@ -117,7 +117,8 @@ pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
 }
 
 /// The game `id`, if it exists, with its record as stored: the plies with
-/// their SAN, the position after the last ply, and the repetition counts
+/// their SAN (one text from `records`, checked against the last ply in
+/// `moves`), the position after the last ply, and the repetition counts
 /// since the last irreversible move, in two statements whatever the game's
 /// length; nothing is replayed. A game with plies stored before their
 /// position keys were ([`backfill_keys`] fills them in) is replayed.
@@ -127,10 +128,11 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
                 g.result, g.termination, g.draw_offer, g.thread_root, g.created_at,
                 g.white_name, g.black_name, pw.lang, pb.lang,
                 (SELECT fen_after FROM moves WHERE game_id = g.id ORDER BY ply DESC LIMIT 1),
-                (SELECT group_concat(iccf || ' ' || san, ',' ORDER BY ply) FROM moves WHERE game_id = g.id),
-                (SELECT COUNT(*) FROM moves WHERE game_id = g.id AND key IS NULL),
+                (SELECT plies FROM records WHERE game_id = g.id),
+                EXISTS (SELECT 1 FROM moves INDEXED BY moves_unkeyed WHERE game_id = g.id AND key IS NULL),
                 g.time_control,
-                EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id)
+                EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id),
+                (SELECT MAX(ply) FROM moves WHERE game_id = g.id)
          FROM games g
          LEFT JOIN players pw ON pw.email = lower(g.white_email)
          LEFT JOIN players pb ON pb.email = lower(g.black_email)
@@ -147,23 +149,34 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
         value: value.to_owned(),
     };
     let start_fen: String = row.get(4);
-    let unkeyed: i64 = row.get(17);
-    let mut record = if unkeyed > 0 {
+    // Named: without statistics SQLite walks the game's plies by the
+    // primary key to find none unkeyed (31 µs at ply 300, per move); the
+    // partial index holds only unkeyed plies, normally none.
+    let unkeyed: bool = row.get(17);
+    let last_ply: Option<i64> = row.get(20);
+    let mut record = if unkeyed {
         replayed(conn, id, &start_fen).await?
     } else {
         let text: Option<String> = row.get(16);
-        let mut plies = Vec::new();
-        for ply in text
-            .as_deref()
-            .unwrap_or("")
-            .split(',')
-            .filter(|p| !p.is_empty())
-        {
-            let (iccf, san) = ply.split_once(' ').ok_or_else(|| bad(ply))?;
-            plies.push(Ply {
-                iccf: IccfMove::from_str(iccf).map_err(|_| bad(iccf))?,
-                san: san.to_owned(),
-            });
+        let mut plies = parse_plies(text.as_deref().unwrap_or(""), &bad)?;
+        let stored = usize::try_from(last_ply.unwrap_or(0)).unwrap_or(usize::MAX);
+        if plies.len() != stored {
+            // `records` is written in the same batch as `moves`; a
+            // difference means the database was changed by other hands.
+            // The moves are the record of truth.
+            tracing::warn!(
+                game = id,
+                in_records = plies.len(),
+                in_moves = stored,
+                "the game's plies text does not match its moves; reading the moves"
+            );
+            let text: Option<String> = sqlx::query_scalar(
+                "SELECT group_concat(iccf || ' ' || san, ',' ORDER BY ply) FROM moves WHERE game_id = ?",
+            )
+            .bind(id)
+            .fetch_one(&mut *conn)
+            .await?;
+            plies = parse_plies(text.as_deref().unwrap_or(""), &bad)?;
         }
         let now_fen: Option<String> = row.get(15);
         let corrupt = |source| StoreError::Corrupt { game: id, source };
@@ -232,6 +245,19 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
         },
         has_conditionals: row.get(19),
     }))
+}
+
+/// Plies from their stored text, `iccf san` joined by commas.
+fn parse_plies(text: &str, bad: &dyn Fn(&str) -> StoreError) -> Result<Vec<Ply>, StoreError> {
+    let mut plies = Vec::with_capacity(text.len() / 10 + 1);
+    for ply in text.split(',').filter(|p| !p.is_empty()) {
+        let (iccf, san) = ply.split_once(' ').ok_or_else(|| bad(ply))?;
+        plies.push(Ply {
+            iccf: IccfMove::from_str(iccf).map_err(|_| bad(iccf))?,
+            san: san.to_owned(),
+        });
+    }
+    Ok(plies)
 }
 
 /// How often each position stood on the board after the plies
@@ -320,7 +346,8 @@ pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreEr
 /// `message` is the processed message that caused it, if any; `arrived`,
 /// when the new plies arrived (they then cost reflection time: not `free`).
 /// One statement batch, one round trip to the database thread: the new
-/// plies in one INSERT, then the game's row.
+/// plies in one INSERT, their text appended to the game's `records` row,
+/// then the game's row.
 pub async fn save_change(
     conn: &mut SqliteConnection,
     game: i64,
@@ -338,8 +365,8 @@ pub async fn save_change(
         ),
         None => ("active", "*", None),
     };
-    // ?1 game, ?2 now, ?3 message, ?4 arrived; ?5..?8 the game's row; from
-    // ?9 on, five per new ply.
+    // ?1 game, ?2 now, ?3 message, ?4 arrived; ?5..?8 the game's row; ?9
+    // the new plies' text for `records`; from ?10 on, five per new ply.
     let mut sql = String::from(
         "UPDATE games SET status = ?5, result = ?6, termination = ?7, draw_offer = ?8, updated_at = ?2 WHERE id = ?1",
     );
@@ -355,6 +382,16 @@ pub async fn save_change(
     bind(query_args.add(termination))?;
     bind(query_args.add(after.draw_offer.map(color_str)))?;
     let new = after.plies().iter().enumerate().skip(before.plies().len());
+    let mut text = String::new();
+    for (_, ply) in new.clone() {
+        if !text.is_empty() {
+            text.push(',');
+        }
+        ply.iccf.push_to(&mut text);
+        text.push(' ');
+        text.push_str(&ply.san);
+    }
+    bind(query_args.add(text))?;
     let mut values = Vec::new();
     for (n, (i, ply)) in new.enumerate() {
         let position = after.position_after(i + 1);
@@ -365,7 +402,7 @@ pub async fn save_change(
         let key = position
             .as_ref()
             .map(|p| i64::from_ne_bytes(position_key(p).to_ne_bytes()));
-        let at = 9 + 5 * n;
+        let at = 10 + 5 * n;
         values.push(format!(
             "(?1, ?{}, ?{}, ?{}, ?{}, ?2, ?3, ?{}, ?4)",
             at,
@@ -382,7 +419,10 @@ pub async fn save_change(
     }
     if !values.is_empty() {
         sql = format!(
-            "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message, key, arrived_at) VALUES {};\n{sql}",
+            "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message, key, arrived_at) VALUES {};
+             INSERT INTO records (game_id, plies) VALUES (?1, ?9)
+                 ON CONFLICT (game_id) DO UPDATE SET plies = plies || ',' || excluded.plies;
+             {sql}",
             values.join(", ")
         );
     }

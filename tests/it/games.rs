@@ -836,3 +836,94 @@ async fn plies_stored_without_position_keys_are_replayed_and_then_filled_in() {
     assert_same_game(&loaded, &replay_of(&line), "with the filled-in keys");
     assert_eq!(loaded.repetitions(), 4);
 }
+
+/// The plies a game loads with are read from one text per game
+/// (`records`), written in the same batch as `moves`. One changed by other
+/// hands (here: a ply cut off and one altered) is not believed: the game
+/// loads from its moves, as its replay.
+#[tokio::test]
+async fn a_games_plies_text_that_disagrees_with_its_moves_is_not_believed() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let line = long_game();
+    let refs: Vec<&str> = line.iter().map(String::as_str).collect();
+    play(&t, id, &refs[..12]).await;
+    let text = || async {
+        sqlx::query_scalar::<_, String>("SELECT plies FROM records WHERE game_id = ?")
+            .bind(id)
+            .fetch_one(t.store.pool())
+            .await
+            .unwrap()
+    };
+    let whole = text().await;
+    let expected: Vec<String> = replay_of(&line[..12])
+        .plies()
+        .iter()
+        .map(|p| format!("{} {}", p.iccf, p.san))
+        .collect();
+    assert_eq!(whole, expected.join(","));
+    // The last ply cut off, the first one changed to another first move.
+    let cut = whole
+        .rsplit_once(',')
+        .unwrap()
+        .0
+        .replacen(&expected[0], "5254 e4", 1);
+    assert_ne!(cut.split(',').next(), Some(expected[0].as_str()));
+    sqlx::query("UPDATE records SET plies = ? WHERE game_id = ?")
+        .bind(&cut)
+        .bind(id)
+        .execute(t.store.pool())
+        .await
+        .unwrap();
+    let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+    assert_same_game(&loaded, &replay_of(&line[..12]), "with a cut plies text");
+}
+
+/// A database from before `records` (migration 17): opening it writes each
+/// game's plies text from its moves, and the games load as their replays
+/// and go on being played.
+#[tokio::test]
+async fn a_database_from_before_the_plies_texts_gets_one_for_every_game() {
+    let t = temp_store().await;
+    let line = long_game();
+    let refs: Vec<&str> = line.iter().map(String::as_str).collect();
+    let (a, b) = (new_game(&t, None).await, new_game(&t, None).await);
+    play(&t, a, &refs[..7]).await;
+    play(&t, b, &refs[..2]).await;
+    let fresh = new_game(&t, None).await;
+    for sql in [
+        "DROP TABLE records",
+        "DELETE FROM _sqlx_migrations WHERE version = 17",
+    ] {
+        sqlx::query(sql).execute(t.store.pool()).await.unwrap();
+    }
+    let reopened = Store::open(&t.config.database_url).await.unwrap();
+    let rows: Vec<(i64, String)> =
+        sqlx::query_as("SELECT game_id, plies FROM records ORDER BY game_id")
+            .fetch_all(reopened.pool())
+            .await
+            .unwrap();
+    assert_eq!(
+        rows.len(),
+        2,
+        "a game without moves needs no text: {rows:?}"
+    );
+    let two: Vec<String> = replay_of(&line[..2])
+        .plies()
+        .iter()
+        .map(|p| format!("{} {}", p.iccf, p.san))
+        .collect();
+    assert_eq!(rows[1], (b, two.join(",")));
+    for (id, n) in [(a, 7), (b, 2), (fresh, 0)] {
+        let loaded = reopened.game(id).await.unwrap().unwrap().view.record;
+        assert_same_game(&loaded, &replay_of(&line[..n]), &format!("game {id}"));
+    }
+    reopened.close().await;
+    play(&t, b, &refs[2..4]).await;
+    let loaded = t.store.game(b).await.unwrap().unwrap().view.record;
+    assert_same_game(
+        &loaded,
+        &replay_of(&line[..4]),
+        "played on after the upgrade",
+    );
+}
