@@ -156,24 +156,52 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
 /// The record as a table: move number, White's move and Black's, each as
 /// the numeric move with SAN in `lang`'s piece letters beside it.
 pub fn record(record: &Record, lang: Lang) -> Markup {
+    let mut rows = String::new();
+    write_rows(&mut rows, record, lang, "", escape_into);
+    record_table(lang, PreEscaped(rows))
+}
+
+/// The record's table around `rows`.
+fn record_table(lang: Lang, rows: PreEscaped<impl AsRef<str>>) -> Markup {
+    // The font is the table's, inherited. A row is written with as little
+    // as a mail client needs (every reply carries the whole record: at ply
+    // 300 the record was 45 KB of a 55 KB mail): the two first cells say
+    // their padding (the last needs none), the SAN is plain in brackets.
+    let head = format!("{RECORD_CELL};text-align:left;color:#555555;font-weight:normal");
+    let table =
+        format!("border-collapse:collapse;margin:8px 0;font-family:{TEXT_FONTS};font-size:14px");
+    html! {
+        table cellspacing="0" cellpadding="0" border="0" style=(table) {
+            tr {
+                th style=(head) {}
+                th style=(head) { (i18n::text(lang, Key::ColumnWhite, &[])) }
+                th style=(head) { (i18n::text(lang, Key::ColumnBlack, &[])) }
+            }
+            (rows)
+        }
+    }
+}
+
+const RECORD_CELL: &str = "padding:2px 10px 2px 0";
+
+/// Appends the record's rows to `out`, each tag that [`seven_bit`] breaks
+/// before preceded by `line_break`, the SAN written by `text` (escaped).
+/// The rows are written straight into one string (a template's markup per
+/// cell cost a string per ply, each reply, for every ply of the game).
+fn write_rows(
+    out: &mut String,
+    record: &Record,
+    lang: Lang,
+    line_break: &str,
+    text: fn(&mut String, &str),
+) {
     let rows = record_rows(
         record.start().fullmoves().get(),
         record.start().turn(),
         record.plies(),
     );
-    // The font is the table's, inherited. A row is written with as little
-    // as a mail client needs (every reply carries the whole record: at ply
-    // 300 the record was 45 KB of a 55 KB mail): the two first cells say
-    // their padding (the last needs none), the SAN is plain in brackets.
-    let cell = "padding:2px 10px 2px 0";
-    let head = format!("{cell};text-align:left;color:#555555;font-weight:normal");
-    let table =
-        format!("border-collapse:collapse;margin:8px 0;font-family:{TEXT_FONTS};font-size:14px");
-    // The rows are written straight into one string (a template's markup
-    // per cell cost a string per ply, each reply, for every ply of the
-    // game); what they hold is digits and SAN, escaped all the same.
-    let mut body = String::with_capacity(rows.len() * 112);
-    let open_cell = format!("<td style=\"{cell}\">");
+    out.reserve(rows.len() * (112 + 4 * line_break.len()));
+    let open_cell = format!("{line_break}<td style=\"{RECORD_CELL}\">");
     let mut san = String::new();
     let mut ply = |out: &mut String, ply: Option<&Ply>| {
         if let Some(p) = ply {
@@ -182,29 +210,60 @@ pub fn record(record: &Record, lang: Lang) -> Markup {
             out.push_str("</b> (");
             san.clear();
             push_localized(&mut san, &p.san, lang);
-            escape_into(out, &san);
+            text(out, &san);
             out.push(')');
         }
     };
     for (number, white, black) in &rows {
-        body.push_str("<tr>");
-        body.push_str(&open_cell);
-        body.push_str(&number.to_string());
-        body.push_str(".</td>");
-        body.push_str(&open_cell);
-        ply(&mut body, *white);
-        body.push_str("</td><td>");
-        ply(&mut body, *black);
-        body.push_str("</td></tr>");
+        out.push_str(line_break);
+        out.push_str("<tr>");
+        out.push_str(&open_cell);
+        out.push_str(&number.to_string());
+        out.push_str(".</td>");
+        out.push_str(&open_cell);
+        ply(out, *white);
+        out.push_str("</td>");
+        out.push_str(line_break);
+        out.push_str("<td>");
+        ply(out, *black);
+        out.push_str("</td></tr>");
     }
-    html! {
-        table cellspacing="0" cellpadding="0" border="0" style=(table) {
-            tr {
-                th style=(head) {}
-                th style=(head) { (i18n::text(lang, Key::ColumnWhite, &[])) }
-                th style=(head) { (i18n::text(lang, Key::ColumnBlack, &[])) }
+}
+
+/// Where [`GamePage::render`] puts the record and the record its rows
+/// until [`seven_bit`] has been over the rest: tags no template writes,
+/// and escaped text cannot hold a `<`.
+const RECORD_MARK: &str = "<wildt-record/>";
+const ROWS_MARK: &str = "<wildt-rows/>";
+
+/// Appends what [`seven_bit`] makes of [`record`] after other content, written
+/// without a pass over the rows: they are written 7-bit with their line
+/// breaks in place. Only the table's head goes through `seven_bit`.
+fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) {
+    let shell = seven_bit(&record_table(lang, PreEscaped(ROWS_MARK)).into_string());
+    let (head, tail) = shell.split_once(ROWS_MARK).unwrap_or((&shell, ""));
+    // The table follows the caption: `seven_bit` breaks before it.
+    out.push_str("\r\n");
+    out.push_str(head);
+    write_rows(out, record, lang, "\r\n", seven_bit_text);
+    out.push_str(tail);
+}
+
+/// Appends `text` escaped as maud escapes it, every character beyond ASCII
+/// as a numeric character reference, as [`seven_bit`] writes it.
+fn seven_bit_text(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c if c.is_ascii() => out.push(c),
+            c => {
+                out.push_str("&#");
+                out.push_str(&u32::from(c).to_string());
+                out.push(';');
             }
-            (PreEscaped(body))
         }
     }
 }
@@ -276,6 +335,7 @@ impl GamePage<'_> {
     pub fn render(&self) -> String {
         let caption_style =
             format!("margin:12px 0 4px 0;font-family:{TEXT_FONTS};font-size:13px;color:#555555");
+        let has_record = !self.record.plies().is_empty();
         let markup = html! {
             (DOCTYPE)
             html lang=(self.lang.code()) {
@@ -290,15 +350,28 @@ impl GamePage<'_> {
                         (i18n::text(self.lang, Key::BoardCaption, &[("color", i18n::color_arg(self.viewer))]))
                     }
                     (board(self.record.position(), last_move(self.record), self.viewer))
-                    @if !self.record.plies().is_empty() {
+                    @if has_record {
                         p style=(caption_style) { (i18n::text(self.lang, Key::RecordHeading, &[])) }
-                        (record(self.record, self.lang))
+                        (PreEscaped(RECORD_MARK))
                     }
                     (paragraphs(self.outro))
                 }
             }
         };
-        seven_bit(&markup.into_string())
+        let page = seven_bit(&markup.into_string());
+        // The record, the part of the page that grows with the game, is
+        // written 7-bit where the template marked its place, not passed over
+        // again.
+        match page.split_once(RECORD_MARK) {
+            Some((before, after)) if has_record => {
+                let mut out = String::with_capacity(page.len() + self.record.plies().len() * 70);
+                out.push_str(before);
+                push_record_seven_bit(&mut out, self.record, self.lang);
+                out.push_str(after);
+                out
+            }
+            _ => page,
+        }
     }
 }
 
@@ -635,6 +708,41 @@ mod tests {
         let rows = record_rows(1, Color::White, r.plies());
         assert_eq!(rows.len(), 2);
         assert!(rows[1].2.is_none());
+    }
+
+    /// The page's record is written 7-bit where the template marks its
+    /// place, without a pass over it: it must be exactly what `seven_bit`
+    /// makes of the record's table after the caption, in every language
+    /// (Russian's pieces are Cyrillic), with captures, castling, checks,
+    /// promotions, and for a record that starts with Black.
+    #[test]
+    fn the_pages_record_is_the_seven_bit_form_of_the_record_table() {
+        let from_fen = |fen: &str, moves: &[&str]| {
+            Record::replay(Some(fen), moves.iter().map(|m| m.parse().unwrap())).unwrap()
+        };
+        let records = [
+            played(&[
+                "5254", "5755", "7163", "2836", "6125", "7866", "5171", "6654", "6151",
+            ]),
+            // Black to move first; promotions to a knight and a queen, a
+            // capture and a check.
+            from_fen(
+                "4k3/1P6/8/8/8/8/6p1/4K2R b K - 0 40",
+                &["72714", "8171", "5848", "27281"],
+            ),
+        ];
+        for r in &records {
+            for lang in Lang::ALL {
+                let html = page(r, Color::White, lang);
+                assert!(!html.contains("<wildt-"), "a mark was left: {html}");
+                // The caption before it is content, so the table is broken
+                // before as `seven_bit` breaks it inside a page.
+                let table = seven_bit(&format!("<p>{}", record(r, lang).into_string()));
+                let table = table.strip_prefix("<p>").unwrap();
+                assert!(table.starts_with("\r\n<table"), "{table}");
+                assert!(html.contains(table), "{lang:?}: {table}\n---\n{html}");
+            }
+        }
     }
 
     /// Every reply carries the whole record: 150 moves stay about 21 KB
