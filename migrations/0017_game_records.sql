@@ -6,9 +6,16 @@
 -- truth; wildt checks the two agree when it loads a game and reads `moves`
 -- when they do not. A table of its own, so that the games table, which
 -- sweeps and lists read whole, stays small.
+--
+-- `window_keys`: the position keys (`moves.key`, 8 bytes each, little
+-- endian) of the positions a repetition claim counts, those since the last
+-- capture or pawn move, the position now last; the start position's key is
+-- not in `moves`, so games from before this migration start with NULL
+-- (counted from `moves` as before) until their next capture or pawn move.
 CREATE TABLE records (
-    game_id INTEGER PRIMARY KEY REFERENCES games (id),
-    plies   TEXT NOT NULL
+    game_id     INTEGER PRIMARY KEY REFERENCES games (id),
+    plies       TEXT NOT NULL,
+    window_keys BLOB
 );
 INSERT INTO records (game_id, plies)
 SELECT game_id, group_concat(iccf || ' ' || san, ',' ORDER BY ply)

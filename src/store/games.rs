@@ -132,7 +132,8 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
                 EXISTS (SELECT 1 FROM moves INDEXED BY moves_unkeyed WHERE game_id = g.id AND key IS NULL),
                 g.time_control,
                 EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id),
-                (SELECT MAX(ply) FROM moves WHERE game_id = g.id)
+                (SELECT MAX(ply) FROM moves WHERE game_id = g.id),
+                (SELECT window_keys FROM records WHERE game_id = g.id)
          FROM games g
          LEFT JOIN players pw ON pw.email = lower(g.white_email)
          LEFT JOIN players pb ON pb.email = lower(g.black_email)
@@ -192,7 +193,14 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
             None => 0,
         };
         let from = n - halfmoves.min(n);
-        let counts = earlier_keys(conn, id, &start_fen, from, n).await?;
+        let window: Option<Vec<u8>> = row.get(21);
+        let counts = match window
+            .as_deref()
+            .and_then(|w| window_counts(w, from, n, now.as_ref()))
+        {
+            Some(counts) => counts,
+            None => earlier_keys(conn, id, &start_fen, from, n).await?,
+        };
         Record::from_stored(&start_fen, plies, now, counts, from).map_err(corrupt)?
     };
     let result: String = row.get(6);
@@ -245,6 +253,32 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
         },
         has_conditionals: row.get(19),
     }))
+}
+
+/// The repetition counts [`earlier_keys`] reads from `moves`, from the
+/// game's stored window (`records.window_keys`: the keys of the positions
+/// after the plies `from..=n`, the start's as ply 0, the position now
+/// last); `None` if the window does not fit: not that long, or not ending
+/// in the position now.
+fn window_counts(
+    window: &[u8],
+    from: usize,
+    n: usize,
+    now: Option<&shakmaty::Chess>,
+) -> Option<HashMap<u64, usize>> {
+    let (keys, rest) = window.as_chunks::<8>();
+    if !rest.is_empty() || keys.len() != n - from + 1 {
+        return None;
+    }
+    let (last, earlier) = keys.split_last()?;
+    if position_key(now?) != u64::from_le_bytes(*last) {
+        return None;
+    }
+    let mut counts = HashMap::with_capacity(earlier.len());
+    for key in earlier {
+        *counts.entry(u64::from_le_bytes(*key)).or_insert(0) += 1;
+    }
+    Some(counts)
 }
 
 /// Plies from their stored text, `iccf san` joined by commas.
@@ -366,7 +400,8 @@ pub async fn save_change(
         None => ("active", "*", None),
     };
     // ?1 game, ?2 now, ?3 message, ?4 arrived; ?5..?8 the game's row; ?9
-    // the new plies' text for `records`; from ?10 on, five per new ply.
+    // the new plies' text for `records`, ?10..?12 its repetition window;
+    // from ?13 on, five per new ply.
     let mut sql = String::from(
         "UPDATE games SET status = ?5, result = ?6, termination = ?7, draw_offer = ?8, updated_at = ?2 WHERE id = ?1",
     );
@@ -392,6 +427,37 @@ pub async fn save_change(
         text.push_str(&ply.san);
     }
     bind(query_args.add(text))?;
+    // The window of keys a repetition claim counts (see `window_counts`):
+    // started again at the last new ply that was a capture or pawn move,
+    // else the new plies' keys appended (to the start's for a first row).
+    let first = before.plies().len() + 1;
+    let keys: Vec<(u64, u32)> = (first..=after.plies().len())
+        .map(|p| {
+            after
+                .position_after(p)
+                .map(|pos| (position_key(&pos), pos.halfmoves()))
+                .ok_or(StoreError::BadValue {
+                    game,
+                    value: format!("no position after ply {p}"),
+                })
+        })
+        .collect::<Result<_, _>>()?;
+    let restart = keys.iter().rposition(|&(_, halfmoves)| halfmoves == 0);
+    let tail: Vec<u8> = keys[restart.unwrap_or(0)..]
+        .iter()
+        .flat_map(|(k, _)| k.to_le_bytes())
+        .collect();
+    let fresh = match restart {
+        Some(_) => tail.clone(),
+        None => {
+            let mut w = position_key(after.start()).to_le_bytes().to_vec();
+            w.extend_from_slice(&tail);
+            w
+        }
+    };
+    bind(query_args.add(tail))?;
+    bind(query_args.add(fresh))?;
+    bind(query_args.add(restart.is_some()))?;
     let mut values = Vec::new();
     for (n, (i, ply)) in new.enumerate() {
         let position = after.position_after(i + 1);
@@ -402,7 +468,7 @@ pub async fn save_change(
         let key = position
             .as_ref()
             .map(|p| i64::from_ne_bytes(position_key(p).to_ne_bytes()));
-        let at = 10 + 5 * n;
+        let at = 13 + 5 * n;
         values.push(format!(
             "(?1, ?{}, ?{}, ?{}, ?{}, ?2, ?3, ?{}, ?4)",
             at,
@@ -420,8 +486,9 @@ pub async fn save_change(
     if !values.is_empty() {
         sql = format!(
             "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message, key, arrived_at) VALUES {};
-             INSERT INTO records (game_id, plies) VALUES (?1, ?9)
-                 ON CONFLICT (game_id) DO UPDATE SET plies = plies || ',' || excluded.plies;
+             INSERT INTO records (game_id, plies, window_keys) VALUES (?1, ?9, ?11)
+                 ON CONFLICT (game_id) DO UPDATE SET plies = plies || ',' || excluded.plies,
+                     window_keys = CASE WHEN ?12 THEN ?10 ELSE CAST(window_keys || ?10 AS BLOB) END;
              {sql}",
             values.join(", ")
         );

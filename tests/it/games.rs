@@ -918,12 +918,70 @@ async fn a_database_from_before_the_plies_texts_gets_one_for_every_game() {
         let loaded = reopened.game(id).await.unwrap().unwrap().view.record;
         assert_same_game(&loaded, &replay_of(&line[..n]), &format!("game {id}"));
     }
+    let window = || async {
+        sqlx::query_scalar::<_, Option<Vec<u8>>>(
+            "SELECT window_keys FROM records WHERE game_id = ?",
+        )
+        .bind(b)
+        .fetch_one(t.store.pool())
+        .await
+        .unwrap()
+    };
+    assert_eq!(window().await, None, "the start's key is not in moves");
     reopened.close().await;
-    play(&t, b, &refs[2..4]).await;
+    // The third and fourth plies are pawn moves (d4, f6): the window is
+    // started again, with the position now alone in it.
+    assert_eq!(&line[2..4], ["4244", "6766"]);
+    play(&t, b, &refs[2..3]).await;
+    assert_eq!(window().await.map(|w| w.len()), Some(8), "started at d4");
+    play(&t, b, &refs[3..4]).await;
+    assert_eq!(window().await.map(|w| w.len()), Some(8), "started at f6");
     let loaded = t.store.game(b).await.unwrap().unwrap().view.record;
     assert_same_game(
         &loaded,
         &replay_of(&line[..4]),
         "played on after the upgrade",
     );
+}
+
+/// The positions a repetition claim counts are read from the game's stored
+/// window of keys; a window that does not fit the game (not as long as
+/// the plies since the last capture or pawn move, or not ending in the
+/// position now) is not believed: they are counted from the moves.
+#[tokio::test]
+async fn a_repetition_window_that_does_not_fit_the_game_is_not_believed() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let line = knight_shuffle(3);
+    let refs: Vec<&str> = line.iter().map(String::as_str).collect();
+    play(&t, id, &refs).await;
+    let stored: Vec<u8> = sqlx::query_scalar("SELECT window_keys FROM records WHERE game_id = ?")
+        .bind(id)
+        .fetch_one(t.store.pool())
+        .await
+        .unwrap();
+    // The start and the twelve positions after it: nothing irreversible.
+    assert_eq!(stored.len(), 13 * 8);
+    let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+    assert_same_game(&loaded, &replay_of(&line), "from the window");
+    assert_eq!(loaded.repetitions(), 4);
+    let now = stored[12 * 8..].to_vec();
+    let changed = [
+        // The first key lost: one position short.
+        stored[8..].to_vec(),
+        // Every key the position now's, one too many: a count of 14.
+        now.repeat(14),
+        // The right length, but ending in another position.
+        [&stored[..12 * 8], &stored[..8]].concat(),
+    ];
+    for (i, w) in changed.into_iter().enumerate() {
+        sqlx::query("UPDATE records SET window_keys = ? WHERE game_id = ?")
+            .bind(w)
+            .bind(id)
+            .execute(t.store.pool())
+            .await
+            .unwrap();
+        let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+        assert_same_game(&loaded, &replay_of(&line), &format!("changed window {i}"));
+    }
 }
