@@ -204,7 +204,7 @@ fn game_json(g: &StoredGame, referee: &wildt::config::RefereeConfig) -> Value {
                 "ply": i + 1,
                 "number": MoveNumberText(r.number_of_ply(i)).to_string(),
                 "iccf": p.iccf.to_string(),
-                "san": p.san,
+                "san": p.san.as_str(),
             })
         })
         .collect();
@@ -506,7 +506,7 @@ pub async fn run(config: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCo
                 v["verdict"] = match &verdict {
                     Verdict::Rejected(why) => json!({"rejected": why.to_string()}),
                     Verdict::Moved { ply, number, .. } => {
-                        json!({"moved": {"iccf": ply.iccf.to_string(), "san": ply.san, "number": MoveNumberText(*number).to_string()}})
+                        json!({"moved": {"iccf": ply.iccf.to_string(), "san": ply.san.as_str(), "number": MoveNumberText(*number).to_string()}})
                     }
                     other => json!({"accepted": format!("{other:?}")}),
                 };

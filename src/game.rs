@@ -253,7 +253,10 @@ impl Record {
         let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
         let mut after = pos;
         after.play_unchecked(m);
-        self.plies.push(Ply { iccf, san });
+        self.plies.push(Ply {
+            iccf,
+            san: san.into(),
+        });
         self.positions.push(after);
     }
 

@@ -472,7 +472,10 @@ fn play(record: &Record, seat: Color, line: &[WrittenMove], extras: PlayExtras) 
                 }
             }
             Verdict::Moved {
-                ply: Ply { iccf: mv, san },
+                ply: Ply {
+                    iccf: mv,
+                    san: san.into(),
+                },
                 number: next,
                 mover: seat,
                 fen_after: fen_of(&after),

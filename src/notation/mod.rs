@@ -18,7 +18,7 @@ mod record;
 
 pub use legality::{CastlingBlock, IllegalMove, MoveError, parse_move};
 pub use record::{
-    Ply, SanInputError, format_record, iccf_from_san, move_from_san, san, write_record,
+    Ply, SanInputError, SanText, format_record, iccf_from_san, move_from_san, san, write_record,
 };
 
 use std::fmt;

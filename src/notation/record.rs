@@ -10,7 +10,90 @@ use super::{IccfMove, list_moves, sort_moves};
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Ply {
     pub iccf: IccfMove,
-    pub san: String,
+    pub san: SanText,
+}
+
+/// A ply's SAN as the record keeps it (`Nf3`, `exd8=Q+`): held in place,
+/// as shakmaty writes at most seven characters, so a record of hundreds of
+/// plies is loaded, copied into each reply and dropped without a heap
+/// allocation per ply. A longer text (only from a database changed by other
+/// hands) is kept on the heap. Reads as a `str`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct SanText(SanRepr);
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum SanRepr {
+    /// The text's length, then its bytes (the rest zero).
+    Inline(u8, [u8; SAN_INLINE]),
+    Heap(Box<str>),
+}
+
+const SAN_INLINE: usize = 14;
+
+impl SanText {
+    pub fn new(text: &str) -> SanText {
+        match u8::try_from(text.len()) {
+            Ok(len) if text.len() <= SAN_INLINE => {
+                let mut bytes = [0; SAN_INLINE];
+                bytes[..text.len()].copy_from_slice(text.as_bytes());
+                SanText(SanRepr::Inline(len, bytes))
+            }
+            _ => SanText(SanRepr::Heap(text.into())),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            // The bytes were a whole `str`: they stay one.
+            SanRepr::Inline(len, bytes) => {
+                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
+            }
+            SanRepr::Heap(text) => text,
+        }
+    }
+}
+
+impl std::ops::Deref for SanText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl From<&str> for SanText {
+    fn from(text: &str) -> SanText {
+        SanText::new(text)
+    }
+}
+
+impl From<String> for SanText {
+    fn from(text: String) -> SanText {
+        SanText::new(&text)
+    }
+}
+
+impl std::fmt::Display for SanText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for SanText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq<str> for SanText {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for SanText {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
 }
 
 /// Writes a record as `1. 5254 5755 2. 7163`; `first_move` and `first_turn`
@@ -80,7 +163,7 @@ impl Ply {
     pub fn new(pos: &Chess, m: Move) -> Ply {
         Ply {
             iccf: IccfMove::from_move(m),
-            san: san(pos, m),
+            san: san(pos, m).into(),
         }
     }
 }
@@ -179,6 +262,36 @@ pub fn iccf_from_san(pos: &Chess, text: &str) -> Result<IccfMove, SanInputError>
 mod tests {
     use super::super::test_support::{CASTLES, START, mv, pos};
     use super::*;
+
+    /// The longest SAN there is fits in place; a longer text from a hand-
+    /// edited database is kept whole on the heap; both read and compare as
+    /// their text.
+    #[test]
+    fn san_text_keeps_any_text_and_reads_as_it() {
+        for text in [
+            "e4",
+            "Qa1xb2+",
+            "exd8=Q#",
+            "O-O-O+",
+            "",
+            "Nf3!?",
+            "\u{41a}f3",
+        ] {
+            let san = SanText::new(text);
+            assert!(matches!(san.0, SanRepr::Inline(..)), "{text}");
+            assert_eq!(san.as_str(), text);
+            assert_eq!(san, text);
+            assert_eq!(san.to_string(), text);
+            assert_eq!(format!("{san:?}"), format!("{text:?}"));
+        }
+        let long = "a SAN column written by hand";
+        let san = SanText::from(long.to_owned());
+        assert!(matches!(san.0, SanRepr::Heap(_)));
+        assert_eq!(&*san, long);
+        assert_eq!(san, SanText::new(long));
+        assert_ne!(SanText::new("e4"), SanText::new("e5"));
+        assert_ne!(SanText::new("e4"), SanText::new("e4+"));
+    }
 
     #[test]
     fn san_has_check_and_mate_marks() {

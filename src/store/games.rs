@@ -11,7 +11,7 @@ use super::{StoreError, now_secs};
 use crate::decide::{GameView, Player};
 use crate::game::{GameEnd, GameResult, Record, Termination, position_key};
 use crate::i18n::Lang;
-use crate::notation::{IccfMove, Ply};
+use crate::notation::{IccfMove, Ply, SanText};
 
 /// A game as stored, with its replayed record.
 #[derive(Debug, Clone)]
@@ -288,7 +288,7 @@ fn parse_plies(text: &str, bad: &dyn Fn(&str) -> StoreError) -> Result<Vec<Ply>,
         let (iccf, san) = ply.split_once(' ').ok_or_else(|| bad(ply))?;
         plies.push(Ply {
             iccf: IccfMove::from_str(iccf).map_err(|_| bad(iccf))?,
-            san: san.to_owned(),
+            san: SanText::new(san),
         });
     }
     Ok(plies)
@@ -479,7 +479,7 @@ pub async fn save_change(
         ));
         bind(query_args.add(i64::try_from(i + 1).unwrap_or(i64::MAX)))?;
         bind(query_args.add(ply.iccf.to_string()))?;
-        bind(query_args.add(ply.san.clone()))?;
+        bind(query_args.add(ply.san.to_string()))?;
         bind(query_args.add(fen))?;
         bind(query_args.add(key))?;
     }
