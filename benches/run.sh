@@ -33,7 +33,7 @@ if [ $QUICK = 1 ]; then
   SCALE=(--games 50 --ply 40 --big 5000 --rounds 1); CRIT=(--warm-up-time 0.5 --measurement-time 1)
 else
   PIPE=(--games 1000 --plies 10); SERV=(--games 500 --plies 2); DAEM=(--moves 200 --idle-secs 60 --baseline-poll 1); BURST=(--games 500 --plies 2 --probes 30)
-  SCALE=(--games 200 --ply 300 --big 100000 --rounds 3); CRIT=(--warm-up-time 1 --measurement-time 3)
+  SCALE=(--games 200 --ply 300 --big 100000 --rounds 7); CRIT=(--warm-up-time 1 --measurement-time 3)
 fi
 
 RIG_STARTED=0
