@@ -341,25 +341,27 @@ async fn decide_in(
         &rules.referee,
         sender_lang,
     );
-    let message_row = messages::insert(
-        tx,
-        &MessageRow {
-            sha256: &sha,
-            body_sha256: &body_sha,
-            source: &source_key,
-            message_id: intake.message_id.as_deref(),
-            from: intake.from.as_deref(),
-            game: view.map(|g| g.id),
-            outcome: decision.outcome,
-            detail: &decision.detail,
-            received_at: now,
-            replies_held_back: letters.rate_limited,
-        },
-    )
-    .await?;
-    if let (Some(after), Some(g)) = (decision.final_record(), view) {
-        games::save_change(tx, g.id, &g.record, after, Some(message_row), Some(arrival)).await?;
-    }
+    let row = MessageRow {
+        sha256: &sha,
+        body_sha256: &body_sha,
+        source: &source_key,
+        message_id: intake.message_id.as_deref(),
+        from: intake.from.as_deref(),
+        game: view.map(|g| g.id),
+        outcome: decision.outcome,
+        detail: &decision.detail,
+        received_at: now,
+        replies_held_back: letters.rate_limited,
+    };
+    // A move's message row is written in the batch of its plies.
+    let message_row = match (decision.final_record(), view) {
+        (Some(after), Some(g)) => {
+            games::save_change(tx, g.id, &g.record, after, Some(&row), Some(arrival))
+                .await?
+                .ok_or_else(|| StoreError::Invariant("a saved move without its message".into()))?
+        }
+        _ => messages::insert(tx, &row).await?,
+    };
     if let Some(g) = view
         && timed
         && let Some(clocked) = deadlines::TimedGame::load(tx, g.id).await?

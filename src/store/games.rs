@@ -7,6 +7,7 @@ use std::str::FromStr;
 use shakmaty::{Color, Position as _};
 use sqlx::{Row, SqliteConnection};
 
+use super::messages::MessageRow;
 use super::{StoreError, now_secs};
 use crate::decide::{GameView, Player};
 use crate::game::{GameEnd, GameResult, Record, Termination, position_key};
@@ -377,19 +378,20 @@ pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreEr
 
 /// Persists the difference between `before` and `after`: new plies, result,
 /// draw offer. The primary key (game, ply) makes a doubled move impossible.
-/// `message` is the processed message that caused it, if any; `arrived`,
-/// when the new plies arrived (they then cost reflection time: not `free`).
-/// One statement batch, one round trip to the database thread: the new
-/// plies in one INSERT, their text appended to the game's `records` row,
-/// then the game's row.
+/// `message` is the processed message that caused it, if any, inserted
+/// here (its row id is returned); `arrived`, when the new plies arrived
+/// (they then cost reflection time: not `free`). One statement batch, one
+/// round trip to the database thread: the message's row, the new plies in
+/// one INSERT (pointing at the message by its unique digest), their text
+/// appended to the game's `records` row, then the game's row.
 pub async fn save_change(
     conn: &mut SqliteConnection,
     game: i64,
     before: &Record,
     after: &Record,
-    message: Option<i64>,
+    message: Option<&MessageRow<'_>>,
     arrived: Option<i64>,
-) -> Result<(), StoreError> {
+) -> Result<Option<i64>, StoreError> {
     let now = now_secs();
     let (status, result, termination) = match after.end {
         Some(end) => (
@@ -399,104 +401,104 @@ pub async fn save_change(
         ),
         None => ("active", "*", None),
     };
-    // ?1 game, ?2 now, ?3 message, ?4 arrived; ?5..?8 the game's row; ?9
-    // the new plies' text for `records`, ?10..?12 its repetition window;
-    // from ?13 on, five per new ply.
-    let mut sql = String::from(
-        "UPDATE games SET status = ?5, result = ?6, termination = ?7, draw_offer = ?8, updated_at = ?2 WHERE id = ?1",
-    );
-    let mut query_args = sqlx::sqlite::SqliteArguments::default();
+    // The statements' parameters are plain `?`, bound in the order they
+    // appear: sqlx binds `?NNN` by absolute index but counts the unnamed
+    // gaps below each statement's highest index positionally across the
+    // batch, and stops binding (leaving NULLs) once that count passes the
+    // arguments given.
+    let mut args = sqlx::sqlite::SqliteArguments::default();
     let bind = |v: Result<(), sqlx::error::BoxDynError>| v.map_err(sqlx::Error::Encode);
     use sqlx::Arguments as _;
-    bind(query_args.add(game))?;
-    bind(query_args.add(now))?;
-    bind(query_args.add(message))?;
-    bind(query_args.add(arrived))?;
-    bind(query_args.add(status))?;
-    bind(query_args.add(result))?;
-    bind(query_args.add(termination))?;
-    bind(query_args.add(after.draw_offer.map(color_str)))?;
+    let mut sql = String::new();
+    let digest = message.map(|m| m.sha256.to_owned());
+    if let Some(m) = message {
+        sql.push_str(super::messages::insert_sql(m, &mut args)?);
+        sql.push_str(";\n");
+    }
     let new = after.plies().iter().enumerate().skip(before.plies().len());
-    let mut text = String::new();
-    for (_, ply) in new.clone() {
-        if !text.is_empty() {
-            text.push(',');
+    if new.len() > 0 {
+        let mut rows = Vec::new();
+        let mut text = String::new();
+        for (i, ply) in new {
+            let position = after.position_after(i + 1).ok_or(StoreError::BadValue {
+                game,
+                value: format!("no position after ply {}", i + 1),
+            })?;
+            rows.push("(?, ?, ?, ?, ?, ?, (SELECT id FROM messages WHERE sha256 = ?), ?, ?)");
+            bind(args.add(game))?;
+            bind(args.add(i64::try_from(i + 1).unwrap_or(i64::MAX)))?;
+            bind(args.add(ply.iccf.to_string()))?;
+            bind(args.add(ply.san.to_string()))?;
+            bind(args.add(crate::game::fen_of(&position)))?;
+            bind(args.add(now))?;
+            bind(args.add(digest.clone()))?;
+            bind(args.add(i64::from_ne_bytes(position_key(&position).to_ne_bytes())))?;
+            bind(args.add(arrived))?;
+            if !text.is_empty() {
+                text.push(',');
+            }
+            ply.iccf.push_to(&mut text);
+            text.push(' ');
+            text.push_str(&ply.san);
         }
-        ply.iccf.push_to(&mut text);
-        text.push(' ');
-        text.push_str(&ply.san);
-    }
-    bind(query_args.add(text))?;
-    // The window of keys a repetition claim counts (see `window_counts`):
-    // started again at the last new ply that was a capture or pawn move,
-    // else the new plies' keys appended (to the start's for a first row).
-    let first = before.plies().len() + 1;
-    let keys: Vec<(u64, u32)> = (first..=after.plies().len())
-        .map(|p| {
-            after
-                .position_after(p)
-                .map(|pos| (position_key(&pos), pos.halfmoves()))
-                .ok_or(StoreError::BadValue {
-                    game,
-                    value: format!("no position after ply {p}"),
-                })
-        })
-        .collect::<Result<_, _>>()?;
-    let restart = keys.iter().rposition(|&(_, halfmoves)| halfmoves == 0);
-    let tail: Vec<u8> = keys[restart.unwrap_or(0)..]
-        .iter()
-        .flat_map(|(k, _)| k.to_le_bytes())
-        .collect();
-    let fresh = match restart {
-        Some(_) => tail.clone(),
-        None => {
-            let mut w = position_key(after.start()).to_le_bytes().to_vec();
-            w.extend_from_slice(&tail);
-            w
-        }
-    };
-    bind(query_args.add(tail))?;
-    bind(query_args.add(fresh))?;
-    bind(query_args.add(restart.is_some()))?;
-    let mut values = Vec::new();
-    for (n, (i, ply)) in new.enumerate() {
-        let position = after.position_after(i + 1);
-        let fen = position
-            .as_ref()
-            .map(crate::game::fen_of)
-            .unwrap_or_default();
-        let key = position
-            .as_ref()
-            .map(|p| i64::from_ne_bytes(position_key(p).to_ne_bytes()));
-        let at = 13 + 5 * n;
-        values.push(format!(
-            "(?1, ?{}, ?{}, ?{}, ?{}, ?2, ?3, ?{}, ?4)",
-            at,
-            at + 1,
-            at + 2,
-            at + 3,
-            at + 4
+        sql.push_str(&format!(
+            "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message, key, arrived_at) VALUES {};\n",
+            rows.join(", ")
         ));
-        bind(query_args.add(i64::try_from(i + 1).unwrap_or(i64::MAX)))?;
-        bind(query_args.add(ply.iccf.to_string()))?;
-        bind(query_args.add(ply.san.to_string()))?;
-        bind(query_args.add(fen))?;
-        bind(query_args.add(key))?;
-    }
-    if !values.is_empty() {
-        sql = format!(
-            "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message, key, arrived_at) VALUES {};
-             INSERT INTO records (game_id, plies, window_keys) VALUES (?1, ?9, ?11)
+        // The window of keys a repetition claim counts (see
+        // `window_counts`): started again at the last new ply that was a
+        // capture or pawn move, else the new plies' keys appended (to the
+        // start's for a game's first row).
+        let first = before.plies().len() + 1;
+        let keys: Vec<(u64, u32)> = (first..=after.plies().len())
+            .filter_map(|p| after.position_after(p))
+            .map(|pos| (position_key(&pos), pos.halfmoves()))
+            .collect();
+        let restart = keys.iter().rposition(|&(_, halfmoves)| halfmoves == 0);
+        let tail: Vec<u8> = keys[restart.unwrap_or(0)..]
+            .iter()
+            .flat_map(|(k, _)| k.to_le_bytes())
+            .collect();
+        let fresh = match restart {
+            Some(_) => tail.clone(),
+            None => {
+                let mut w = position_key(after.start()).to_le_bytes().to_vec();
+                w.extend_from_slice(&tail);
+                w
+            }
+        };
+        sql.push_str(
+            "INSERT INTO records (game_id, plies, window_keys) VALUES (?, ?, ?)
                  ON CONFLICT (game_id) DO UPDATE SET plies = plies || ',' || excluded.plies,
-                     window_keys = CASE WHEN ?12 THEN ?10 ELSE CAST(window_keys || ?10 AS BLOB) END;
-             {sql}",
-            values.join(", ")
+                     window_keys = CASE WHEN ? THEN ? ELSE CAST(window_keys || ? AS BLOB) END;\n",
         );
+        bind(args.add(game))?;
+        bind(args.add(text))?;
+        bind(args.add(fresh))?;
+        bind(args.add(restart.is_some()))?;
+        bind(args.add(tail.clone()))?;
+        bind(args.add(tail))?;
     }
-    sqlx::query_with(&sql, query_args)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
+    sql.push_str(
+        "UPDATE games SET status = ?, result = ?, termination = ?, draw_offer = ?, updated_at = ? WHERE id = ?",
+    );
+    bind(args.add(status))?;
+    bind(args.add(result))?;
+    bind(args.add(termination))?;
+    bind(args.add(after.draw_offer.map(color_str)))?;
+    bind(args.add(now))?;
+    bind(args.add(game))?;
+    let Some(digest) = digest else {
+        sqlx::query_with(&sql, args).execute(&mut *conn).await?;
+        return Ok(None);
+    };
+    sql.push_str(";\nSELECT id FROM messages WHERE sha256 = ?");
+    bind(args.add(digest))?;
+    let id: i64 = sqlx::query_with(&sql, args)
+        .fetch_one(&mut *conn)
+        .await?
+        .get(0);
+    Ok(Some(id))
 }
 
 /// Marks ply `ply` (1-based) of game `game` as a prepared answer played from

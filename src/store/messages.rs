@@ -4,6 +4,7 @@
 //! decision counts.
 //! [IO: SQLite]
 
+use sqlx::sqlite::SqliteArguments;
 use sqlx::{Row, SqliteConnection};
 
 use super::StoreError;
@@ -126,21 +127,35 @@ pub async fn history(conn: &mut SqliteConnection, k: &Keys<'_>) -> Result<Histor
 
 /// Inserts a processed message; returns its row id.
 pub async fn insert(conn: &mut SqliteConnection, m: &MessageRow<'_>) -> Result<i64, StoreError> {
-    Ok(sqlx::query(
+    let mut args = SqliteArguments::default();
+    let sql = format!("{} RETURNING id", insert_sql(m, &mut args)?);
+    Ok(sqlx::query_with(&sql, args)
+        .fetch_one(&mut *conn)
+        .await?
+        .get(0))
+}
+
+/// The INSERT of message `m`, its ten values bound to `args` in the order
+/// of its `?`s, for a batch of statements that shares its arguments (see
+/// `games::save_change`).
+pub(crate) fn insert_sql(
+    m: &MessageRow<'_>,
+    args: &mut SqliteArguments<'_>,
+) -> Result<&'static str, StoreError> {
+    use sqlx::Arguments as _;
+    let bind = |v: Result<(), sqlx::error::BoxDynError>| v.map_err(sqlx::Error::Encode);
+    bind(args.add(m.sha256.to_owned()))?;
+    bind(args.add(m.source.to_owned()))?;
+    bind(args.add(m.message_id.map(str::to_owned)))?;
+    bind(args.add(m.from.map(str::to_owned)))?;
+    bind(args.add(m.game))?;
+    bind(args.add(m.outcome.as_str()))?;
+    bind(args.add(m.detail.to_owned()))?;
+    bind(args.add(m.received_at))?;
+    bind(args.add(i64::try_from(m.replies_held_back).unwrap_or(i64::MAX)))?;
+    bind(args.add(m.body_sha256.to_owned()))?;
+    Ok(
         "INSERT INTO messages (sha256, source, message_id, from_addr, game_id, outcome, detail, received_at, replies_held_back, body_sha256)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
-    .bind(m.sha256)
-    .bind(m.source)
-    .bind(m.message_id)
-    .bind(m.from)
-    .bind(m.game)
-    .bind(m.outcome.as_str())
-    .bind(m.detail)
-    .bind(m.received_at)
-    .bind(i64::try_from(m.replies_held_back).unwrap_or(i64::MAX))
-    .bind(m.body_sha256)
-    .fetch_one(&mut *conn)
-    .await?
-    .get(0))
 }
