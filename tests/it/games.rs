@@ -985,3 +985,52 @@ async fn a_repetition_window_that_does_not_fit_the_game_is_not_believed() {
         assert_same_game(&loaded, &replay_of(&line), &format!("changed window {i}"));
     }
 }
+
+/// A game set up from a position whose halfmove clock already runs (here
+/// 30: no capture or pawn move for fifteen moves before it): the start
+/// counts for repetitions as long as nothing irreversible is played, then
+/// a capture starts the window again; after every ply the loaded game
+/// reads as its replay, repetitions included, through the stored window.
+#[tokio::test]
+async fn a_game_from_a_set_up_position_counts_its_repetitions_through_the_window() {
+    // Kings, knights and a black pawn the white knight can take.
+    let fen = "4k1n1/8/8/8/8/2p5/8/1N2K3 w - - 30 40";
+    let t = temp_store().await;
+    let id = new_game(&t, Some(fen)).await;
+    // Nb1-d2, Ng8-f6, Nd2-b1, Nf6-g8 twice (the start three times), then
+    // Nb1xc3 and the shuffle again from there.
+    let line: Vec<String> = [
+        "2142", "7866", "4221", "6678", "2142", "7866", "4221", "6678", "2133", "7866", "3321",
+        "6678", "2133",
+    ]
+    .iter()
+    .map(|m| (*m).to_owned())
+    .collect();
+    let replay = |n: usize| {
+        wildt::game::Record::replay(Some(fen), line[..n].iter().map(|m| m.parse().unwrap()))
+            .unwrap()
+    };
+    let window = || async {
+        sqlx::query_scalar::<_, Vec<u8>>("SELECT window_keys FROM records WHERE game_id = ?")
+            .bind(id)
+            .fetch_one(t.store.pool())
+            .await
+            .unwrap()
+    };
+    for (i, ply) in line.iter().enumerate() {
+        play(&t, id, &[ply.as_str()]).await;
+        let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+        assert_same_game(&loaded, &replay(i + 1), &format!("after {} plies", i + 1));
+        // The start and every ply until Nxc3 (ply 9); from it, Nxc3 on.
+        let keys = if i < 8 { i + 2 } else { i - 7 };
+        assert_eq!(window().await.len(), 8 * keys, "after {} plies", i + 1);
+    }
+    let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+    assert_eq!(
+        loaded.repetitions(),
+        2,
+        "the position after Nxc3, twice since"
+    );
+    let after_eight = replay(8);
+    assert_eq!(after_eight.repetitions(), 3, "the start, three times");
+}
