@@ -240,29 +240,38 @@ fn parse_explained(text: &str) -> Result<IccfMove, ParseError> {
 }
 
 impl IccfMove {
-    /// Appends the move's digits to `out` (`5254`, `67682`): what
-    /// `Display` writes, without the formatting machinery, for the records
-    /// every reply carries.
-    pub fn push_to(&self, out: &mut String) {
-        for d in [
+    /// The move's digits (`5254`, `67682`) and how many there are: what
+    /// `Display` writes and [`IccfMove::push_to`] appends, without the
+    /// formatting machinery, for the records every reply carries.
+    fn digits(&self) -> ([u8; 5], usize) {
+        let mut d = [
             self.from.file_digit(),
             self.from.rank_digit(),
             self.to.file_digit(),
             self.to.rank_digit(),
-        ] {
-            out.push(char::from(b'0' + d));
-        }
-        if let Some(p) = self.promotion {
-            out.push(char::from(b'0' + p.digit()));
-        }
+            0,
+        ];
+        let len = match self.promotion {
+            Some(p) => {
+                d[4] = p.digit();
+                5
+            }
+            None => 4,
+        };
+        (d.map(|x| b'0' + x), len)
+    }
+
+    /// Appends the move's digits to `out`.
+    pub fn push_to(&self, out: &mut String) {
+        let (d, len) = self.digits();
+        out.extend(d[..len].iter().map(|&b| char::from(b)));
     }
 }
 
 impl fmt::Display for IccfMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut text = String::with_capacity(5);
-        self.push_to(&mut text);
-        f.write_str(&text)
+        let (d, len) = self.digits();
+        f.write_str(std::str::from_utf8(&d[..len]).map_err(|_| fmt::Error)?)
     }
 }
 

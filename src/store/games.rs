@@ -419,6 +419,8 @@ pub async fn save_change(
     if new.len() > 0 {
         let mut rows = Vec::new();
         let mut text = String::new();
+        // Each new position's key and halfmove clock, for the window below.
+        let mut keys: Vec<(u64, u32)> = Vec::new();
         for (i, ply) in new {
             let position = after.position_after(i + 1).ok_or(StoreError::BadValue {
                 game,
@@ -432,7 +434,9 @@ pub async fn save_change(
             bind(args.add(crate::game::fen_of(&position)))?;
             bind(args.add(now))?;
             bind(args.add(digest.clone()))?;
-            bind(args.add(i64::from_ne_bytes(position_key(&position).to_ne_bytes())))?;
+            let key = position_key(&position);
+            keys.push((key, position.halfmoves()));
+            bind(args.add(i64::from_ne_bytes(key.to_ne_bytes())))?;
             bind(args.add(arrived))?;
             if !text.is_empty() {
                 text.push(',');
@@ -449,11 +453,6 @@ pub async fn save_change(
         // `window_counts`): started again at the last new ply that was a
         // capture or pawn move, else the new plies' keys appended (to the
         // start's for a game's first row).
-        let first = before.plies().len() + 1;
-        let keys: Vec<(u64, u32)> = (first..=after.plies().len())
-            .filter_map(|p| after.position_after(p))
-            .map(|pos| (position_key(&pos), pos.halfmoves()))
-            .collect();
         let restart = keys.iter().rposition(|&(_, halfmoves)| halfmoves == 0);
         let tail: Vec<u8> = keys[restart.unwrap_or(0)..]
             .iter()
