@@ -122,7 +122,10 @@ pub async fn handle_message_at(
     let mut tx = store.begin().await?;
     let handled = decide_in(&mut tx, rules, &incoming.source, read).await?;
     match mode {
-        Mode::Commit => tx.commit().await?,
+        Mode::Commit => {
+            tx.commit().await?;
+            keep_fresh(store, &handled);
+        }
         Mode::DryRun => tx.rollback().await?,
     }
     Ok(handled)
@@ -196,7 +199,18 @@ pub async fn handle_group(
         at: None,
         error: e.into(),
     })?;
+    for h in &handled {
+        keep_fresh(store, h);
+    }
     Ok(handled)
+}
+
+/// Hands the bodies of a committed message's mails to this process's
+/// sender, which then need not read them back from the database.
+fn keep_fresh(store: &Store, handled: &Handled) {
+    if let Handled::Decided { mails, .. } = handled {
+        store.keep_fresh(mails);
+    }
 }
 
 /// Why a group was not kept: the message at index `at` failed (`None`: the

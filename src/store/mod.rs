@@ -9,6 +9,7 @@ pub mod clocks;
 pub mod conditionals;
 pub mod events;
 pub mod failures;
+pub mod fresh;
 pub mod games;
 pub mod messages;
 pub mod outbox;
@@ -88,6 +89,8 @@ impl StoreError {
 #[derive(Clone)]
 pub struct Store {
     pool: SqlitePool,
+    /// Bodies this process committed to the outbox, for its own sender.
+    fresh: std::sync::Arc<fresh::FreshBodies>,
 }
 
 impl Store {
@@ -127,7 +130,10 @@ impl Store {
             .connect_with(options)
             .await?;
         sqlx::migrate!("./migrations").run(&pool).await?;
-        let store = Store { pool };
+        let store = Store {
+            pool,
+            fresh: Default::default(),
+        };
         store.convert_to_incremental_vacuum().await;
         // Plies stored by a version before position keys: filled in once.
         let unkeyed: Option<i64> =
@@ -185,7 +191,25 @@ impl Store {
         owner: &str,
         until: i64,
     ) -> Result<Vec<OutboxRow>, StoreError> {
-        outbox::claim_due(&mut *self.pool.acquire().await?, now, limit, owner, until).await
+        let conn = &mut *self.pool.acquire().await?;
+        outbox::claim_due(conn, now, limit, owner, until, &self.fresh).await
+    }
+
+    /// Bytes of outbox bodies kept in memory for this process's sender.
+    pub fn fresh_bytes(&self) -> usize {
+        self.fresh.bytes()
+    }
+
+    /// Keeps the bodies of `mails`, whose outbox rows were just committed,
+    /// for this process's sender (see [`fresh`]). Call only after the
+    /// commit: a body kept is one the sender may send.
+    pub fn keep_fresh<'a>(
+        &self,
+        mails: impl IntoIterator<Item = &'a crate::mail::render::Rendered>,
+    ) {
+        for m in mails {
+            self.fresh.keep(&m.message_id, &m.raw);
+        }
     }
 
     /// Seconds until the next pending row is due, if any is pending.

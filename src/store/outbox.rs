@@ -109,6 +109,7 @@ pub async fn claim_due(
     limit: i64,
     owner: &str,
     until: i64,
+    fresh: &super::fresh::FreshBodies,
 ) -> Result<Vec<OutboxRow>, StoreError> {
     // Half the batch from each end of what is due: the oldest mail goes on
     // draining, and a reply to a fresh move does not wait behind a whole
@@ -137,20 +138,31 @@ pub async fn claim_due(
     .bind(limit - newest)
     .fetch_all(&mut *conn)
     .await?;
-    let mut rows: Vec<OutboxRow> = rows
-        .into_iter()
-        .map(|r| OutboxRow {
-            id: r.get(0),
-            message_id: r.get(1),
-            sender: r.get(2),
-            recipient: r.get(3),
-            raw: Vec::new(),
-            attempts: r.get(4),
-        })
-        .collect();
+    let rows = rows.into_iter().map(|r| OutboxRow {
+        id: r.get(0),
+        message_id: r.get(1),
+        sender: r.get(2),
+        recipient: r.get(3),
+        raw: Vec::new(),
+        attempts: r.get(4),
+    });
+    // A body this process committed a moment ago is taken from memory;
+    // the others are read from the database.
+    let mut ready = Vec::with_capacity(rows.len());
+    let mut unread = Vec::new();
+    for mut r in rows {
+        match fresh.take(&r.message_id) {
+            Some(raw) => {
+                r.raw = raw;
+                ready.push(r);
+            }
+            None => unread.push(r),
+        }
+    }
+    ready.extend(with_bodies(conn, unread).await?);
     // RETURNING gives no order.
-    rows.sort_by_key(|r| r.id);
-    with_bodies(conn, rows).await
+    ready.sort_by_key(|r| r.id);
+    Ok(ready)
 }
 
 /// Fills in the bodies of `rows` (one statement for all of them). A row

@@ -562,6 +562,73 @@ async fn mail_to(t: &TempStore, to: &str, from: &str, n: usize, body: &str) -> A
     }
 }
 
+/// The replies of a move this process committed are sent from memory with
+/// exactly the bytes stored for them, and only by this process: the
+/// stored bodies are damaged before the claim, and the claim still has
+/// them whole; another process (a fresh store on the same database) reads
+/// the damaged rows and leaves them out; a dry run keeps nothing.
+#[tokio::test]
+async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let other = Store::open(&t.config.database_url).await.unwrap();
+    assert_eq!(mail_move(&t, id, Color::White, 0, "1. 5254").await, 0);
+    let stored: Vec<(String, Vec<u8>)> = other
+        .due_mail(i64::MAX, 10)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.message_id, r.raw))
+        .collect();
+    assert_eq!(stored.len(), 2, "the confirmation and the relay");
+    sqlx::query("UPDATE outbox_bodies SET raw = x'00', packed = 1")
+        .execute(other.pool())
+        .await
+        .unwrap();
+    assert!(other.due_mail(i64::MAX, 10).await.unwrap().is_empty());
+    let claimed: Vec<(String, Vec<u8>)> = t
+        .store
+        .claim_due_mail(wildt::store::now_secs(), 10, "this", i64::MAX)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.message_id, r.raw))
+        .collect();
+    assert_eq!(claimed, stored);
+    // Taken once: the claim given back, the next one reads the database.
+    t.store.release_claims("this").await.unwrap();
+    let again = t
+        .store
+        .claim_due_mail(wildt::store::now_secs(), 10, "this", i64::MAX)
+        .await
+        .unwrap();
+    assert!(again.is_empty(), "{} sent from memory twice", again.len());
+
+    // A dry run's mails were never committed: nothing of them is kept.
+    let g = t.store.game(id).await.unwrap().unwrap();
+    let black = g.view.player(Color::Black);
+    let to = wildt::decide::game_address(&t.config.referee, id, &black.key);
+    let raw = format!(
+        "From: {}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <dry@example.org>\r\n\r\n1... 5755\r\n",
+        black.email
+    );
+    let source = Source::Inbox(InboxId::Maildir { id: "dry".into() });
+    let rules = t.config.rules();
+    let dry = handle_message(
+        &t.store,
+        &rules,
+        &source,
+        raw.as_bytes(),
+        raw.len(),
+        Mode::DryRun,
+    );
+    let Handled::Decided { mails, .. } = dry.await.unwrap() else {
+        panic!("not decided")
+    };
+    assert_eq!(mails.len(), 2);
+    assert_eq!(t.store.fresh_bytes(), 0);
+}
+
 #[tokio::test]
 async fn relays_of_the_opponents_moves_do_not_use_up_a_players_reply_limit() {
     let mut t = temp_store().await;
