@@ -27,6 +27,7 @@ use crate::mail::render::{Rendered, render};
 use crate::referee::Verdict;
 use crate::reply::{self, Letters};
 use crate::reply::{LeaveChange, OutMail};
+use crate::store::batch::Batch;
 use crate::store::messages::MessageRow;
 use crate::store::players::{self, LangSource};
 use crate::store::{Store, StoreError, clocks, conditionals, games, messages, now_secs, outbox};
@@ -120,7 +121,9 @@ pub async fn handle_message_at(
     };
     let read = Read::new(rules, &incoming, now_secs());
     let mut tx = store.begin().await?;
-    let handled = decide_in(&mut tx, rules, &incoming.source, read).await?;
+    let mut writes = Batch::default();
+    let handled = decide_in(&mut tx, rules, &incoming.source, read, &mut writes).await?;
+    writes.run(&mut tx).await?;
     match mode {
         Mode::Commit => {
             tx.commit().await?;
@@ -176,12 +179,17 @@ pub async fn handle_group(
         .await
         .map_err(|error| GroupError { at: None, error })?;
     let mut handled = Vec::with_capacity(group.len());
+    // A message's writes go to the database with the next message's reads
+    // (the statements run in the same order, in one round trip fewer); a
+    // failure there is reported at the next message, and the caller takes
+    // the group's messages again one at a time anyway.
+    let mut writes = Batch::default();
     for (i, m) in group.iter().enumerate() {
         if i > 0 && started.elapsed() >= budget {
             break;
         }
         let read = Read::new(rules, m, now);
-        match decide_in(&mut tx, rules, &m.source, read).await {
+        match decide_in(&mut tx, rules, &m.source, read, &mut writes).await {
             Ok(h) => handled.push(h),
             Err(error) => {
                 // Dropping the transaction rolls it back; said here for the reader.
@@ -193,6 +201,13 @@ pub async fn handle_group(
         }
         crate::failpoint::hit("group-handled", i + 1);
         between();
+    }
+    if let Err(error) = writes.run(&mut tx).await {
+        let at = Some(handled.len().saturating_sub(1));
+        if let Err(e) = tx.rollback().await {
+            tracing::warn!(error = %e, "group not rolled back cleanly; SQLite rolls it back when the connection is reused");
+        }
+        return Err(GroupError { at, error });
     }
     crate::failpoint::hit("group-before-commit", handled.len());
     tx.commit().await.map_err(|e| GroupError {
@@ -257,11 +272,18 @@ impl Read {
 
 /// Everything of one message that runs under the write lock: the lookups,
 /// the pure decision, and the writes, on the caller's transaction.
+///
+/// The message's own writes are left in `writes`, after what was there
+/// (the writes of the message before, sent with this one's reads): the
+/// caller runs them before the commit. Writes that a later read of this
+/// message needs (a clock, a stored set, a leave, an event table) are run
+/// before it.
 async fn decide_in(
     tx: &mut SqliteConnection,
     rules: &Rules,
     source: &Source,
     read: Read,
+    writes: &mut Batch,
 ) -> Result<Handled, StoreError> {
     let Read {
         sha,
@@ -281,24 +303,37 @@ async fn decide_in(
     // sender's stored language: one read. Nothing this message's transaction
     // writes before it uses them (a forfeit below writes no message, no
     // answer to one and no player) changes them.
-    let history = messages::history(
-        tx,
-        &messages::Keys {
-            sha256: &sha,
-            source: inbox_source,
-            message_id: intake.message_id.as_deref(),
-            from: intake.from.as_deref(),
-            game: intake.game_address.as_ref().map(|a| a.game),
-            body_sha256: &body_sha,
-            now,
-        },
-    )
-    .await?;
+    let keys = messages::Keys {
+        sha256: &sha,
+        source: inbox_source,
+        message_id: intake.message_id.as_deref(),
+        from: intake.from.as_deref(),
+        game: intake.game_address.as_ref().map(|a| a.game),
+        body_sha256: &body_sha,
+        now,
+    };
+    // The writes waiting (the message before's), then the history and the
+    // game: one round trip.
+    let mut batch = std::mem::take(writes);
+    let waiting = batch.len();
+    messages::history_into(&mut batch, &keys)?;
+    if let Some(a) = &intake.game_address {
+        games::load_into(&mut batch, a.game)?;
+    }
+    let mut reads = batch.run(&mut *tx).await?.into_iter().skip(waiting);
+    let history = reads
+        .next()
+        .and_then(|rows| rows.into_iter().next())
+        .ok_or_else(|| StoreError::Invariant("the history read gave no row".into()))?;
+    let history = messages::history_of(&keys, &history)?;
     if let Some(outcome) = history.seen {
         return Ok(Handled::Duplicate { outcome });
     }
     let mut stored = match &intake.game_address {
-        Some(a) => games::load(tx, a.game).await?,
+        Some(a) => {
+            let row = reads.next().and_then(|rows| rows.into_iter().next());
+            games::load_of(tx, a.game, row).await?
+        }
         None => None,
     };
     // Only a game with a limited time control has clocks to keep: an
@@ -367,37 +402,47 @@ async fn decide_in(
         received_at: now,
         replies_held_back: letters.rate_limited,
     };
-    // A move's message row is written in the batch of its plies.
-    let message_row = match (decision.final_record(), view) {
+    // The message's row, with a move's plies: written in one batch, which
+    // waits for the next message's reads unless a read below needs it.
+    let mut mine = Batch::default();
+    match (decision.final_record(), view) {
         (Some(after), Some(g)) => {
-            games::save_change(tx, g.id, &g.record, after, Some(&row), Some(arrival))
-                .await?
-                .ok_or_else(|| StoreError::Invariant("a saved move without its message".into()))?
+            games::save_change_into(&mut mine, g.id, &g.record, after, Some(&row), Some(arrival))?
         }
-        _ => messages::insert(tx, &row).await?,
-    };
+        _ => messages::insert_into(&mut mine, &row)?,
+    }
     if let Some(g) = view
         && timed
-        && let Some(clocked) = deadlines::TimedGame::load(tx, g.id).await?
     {
-        let state = clocked.state(&rules.clock, arrival);
-        reply::add_clocks(&mut letters, g.id, &state);
+        mine.run_now(tx).await?;
+        if let Some(clocked) = deadlines::TimedGame::load(tx, g.id).await? {
+            let state = clocked.state(&rules.clock, arrival);
+            reply::add_clocks(&mut letters, g.id, &state);
+        }
     }
     if let (Some(sequel), Some(g)) = (&decision.sequel, view) {
+        mine.run_now(tx).await?;
         save_sequel(tx, g.id, sequel).await?;
     }
     // Notices of a leave to the opponents of the player's other games: each
     // threaded in its own game.
     let mut other_games = Vec::new();
     if let (Some(req), Some(seat), Some(g)) = (&decision.leave, decision.seat, view) {
+        mine.run_now(tx).await?;
         let answering = intake.message_id.as_deref();
         let (mails, others) = leave_by_mail(tx, rules, g.id, seat, req, now, answering).await?;
         letters.mails.extend(mails);
         other_games = others;
     }
-    if let Some(g) = view {
+    if let Some(g) = view
+        && letters
+            .mails
+            .iter()
+            .any(|m| m.event == reply::Event::GameOver)
+    {
         // An event game's game-over mails end with the player's standing,
         // counted with this result (a prepared answer's included).
+        mine.run_now(tx).await?;
         crate::organise::event::add_standing(tx, g.id, &mut letters.mails).await?;
     }
     let root = stored.as_ref().map(|g| g.thread_root.as_str());
@@ -415,8 +460,15 @@ async fn decide_in(
         rendered.push((mail, r));
     }
     let queued: Vec<(&OutMail, &Rendered)> = rendered.iter().map(|(m, r)| (*m, r)).collect();
-    outbox::enqueue_all(tx, Some(message_row), &queued, &rules.referee.address, now).await?;
+    let answering = outbox::Answering::Digest(&sha);
+    outbox::enqueue_into(&mut mine, answering, &queued, &rules.referee.address, now)?;
     let mut rendered: Vec<Rendered> = rendered.into_iter().map(|(_, r)| r).collect();
+    let message_row = if other_games.is_empty() {
+        None
+    } else {
+        mine.run_now(tx).await?;
+        Some(messages::id_of(tx, &sha).await?)
+    };
     for other in other_games {
         let mail = other.mail;
         let queued = deadlines::queue_in_thread(
@@ -424,13 +476,14 @@ async fn decide_in(
             &rules.referee,
             &mail,
             &other.thread_root,
-            Some(message_row),
+            message_row,
             now,
         )
         .await?;
         rendered.extend(queued);
         letters.mails.push(mail);
     }
+    *writes = mine;
     Ok(Handled::Decided {
         intake: Box::new(intake),
         decision: Box::new(decision),

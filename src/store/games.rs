@@ -124,26 +124,45 @@ pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
 /// length; nothing is replayed. A game with plies stored before their
 /// position keys were ([`backfill_keys`] fills them in) is replayed.
 pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredGame>, StoreError> {
-    let Some(row) = sqlx::query(
+    let mut batch = super::batch::Batch::default();
+    load_into(&mut batch, id)?;
+    let mut rows = batch.run(&mut *conn).await?;
+    let row = rows.pop().and_then(|mut r| r.pop());
+    load_of(conn, id, row).await
+}
+
+/// [`load`]'s statement, added to `batch`; its row (none: no such game)
+/// is read by [`load_of`].
+pub fn load_into(batch: &mut super::batch::Batch, id: i64) -> Result<(), StoreError> {
+    batch.push(
         "SELECT g.white_email, g.black_email, g.white_key, g.black_key, g.start_fen, g.event,
-                g.result, g.termination, g.draw_offer, g.thread_root, g.created_at,
-                g.white_name, g.black_name, pw.lang, pb.lang,
-                (SELECT fen_after FROM moves WHERE game_id = g.id ORDER BY ply DESC LIMIT 1),
-                (SELECT plies FROM records WHERE game_id = g.id),
-                EXISTS (SELECT 1 FROM moves INDEXED BY moves_unkeyed WHERE game_id = g.id AND key IS NULL),
-                g.time_control,
-                EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id),
-                (SELECT MAX(ply) FROM moves WHERE game_id = g.id),
-                (SELECT window_keys FROM records WHERE game_id = g.id)
-         FROM games g
-         LEFT JOIN players pw ON pw.email = lower(g.white_email)
-         LEFT JOIN players pb ON pb.email = lower(g.black_email)
-         WHERE g.id = ?",
-    )
-    .bind(id)
-    .fetch_optional(&mut *conn)
-    .await?
-    else {
+                    g.result, g.termination, g.draw_offer, g.thread_root, g.created_at,
+                    g.white_name, g.black_name, pw.lang, pb.lang,
+                    (SELECT fen_after FROM moves WHERE game_id = g.id ORDER BY ply DESC LIMIT 1),
+                    (SELECT plies FROM records WHERE game_id = g.id),
+                    EXISTS (SELECT 1 FROM moves INDEXED BY moves_unkeyed WHERE game_id = g.id AND key IS NULL),
+                    g.time_control,
+                    EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id),
+                    (SELECT MAX(ply) FROM moves WHERE game_id = g.id),
+                    (SELECT window_keys FROM records WHERE game_id = g.id)
+             FROM games g
+             LEFT JOIN players pw ON pw.email = lower(g.white_email)
+             LEFT JOIN players pb ON pb.email = lower(g.black_email)
+             WHERE g.id = ?",
+        None,
+        "game",
+    );
+    batch.bind(id)
+}
+
+/// Game `id` from the row of its [`load_into`] statement; reads more only
+/// when the stored record and its plies disagree.
+pub async fn load_of(
+    conn: &mut SqliteConnection,
+    id: i64,
+    row: Option<sqlx::sqlite::SqliteRow>,
+) -> Result<Option<StoredGame>, StoreError> {
+    let Some(row) = row else {
         return Ok(None);
     };
     let bad = |value: &str| StoreError::BadValue {
@@ -392,6 +411,37 @@ pub async fn save_change(
     message: Option<&MessageRow<'_>>,
     arrived: Option<i64>,
 ) -> Result<Option<i64>, StoreError> {
+    let mut batch = super::batch::Batch::default();
+    save_change_into(&mut batch, game, before, after, message, arrived)?;
+    let Some(m) = message else {
+        batch.run(conn).await?;
+        return Ok(None);
+    };
+    batch.push(
+        "SELECT id FROM messages WHERE sha256 = ?",
+        None,
+        "message id",
+    );
+    batch.bind(m.sha256.to_owned())?;
+    let rows = batch.run(conn).await?;
+    let id = rows
+        .last()
+        .and_then(|r| r.first())
+        .map(|r| r.try_get(0))
+        .transpose()?;
+    Ok(id)
+}
+
+/// [`save_change`]'s statements, added to `batch`: they run when the batch
+/// does (`handle` sends a message's writes with the next message's reads).
+pub fn save_change_into(
+    batch: &mut super::batch::Batch,
+    game: i64,
+    before: &Record,
+    after: &Record,
+    message: Option<&MessageRow<'_>>,
+    arrived: Option<i64>,
+) -> Result<(), StoreError> {
     let now = now_secs();
     let (status, result, termination) = match after.end {
         Some(end) => (
@@ -401,43 +451,33 @@ pub async fn save_change(
         ),
         None => ("active", "*", None),
     };
-    // The statements' parameters are plain `?`, bound in the order they
-    // appear: sqlx binds `?NNN` by absolute index but counts the unnamed
-    // gaps below each statement's highest index positionally across the
-    // batch, and stops binding (leaving NULLs) once that count passes the
-    // arguments given.
-    let mut args = sqlx::sqlite::SqliteArguments::default();
-    let bind = |v: Result<(), sqlx::error::BoxDynError>| v.map_err(sqlx::Error::Encode);
-    use sqlx::Arguments as _;
-    let mut sql = String::new();
     let digest = message.map(|m| m.sha256.to_owned());
     if let Some(m) = message {
-        sql.push_str(super::messages::insert_sql(m, &mut args)?);
-        sql.push_str(";\n");
+        super::messages::insert_into(batch, m)?;
     }
     let new = after.plies().iter().enumerate().skip(before.plies().len());
-    if new.len() > 0 {
-        let mut rows = Vec::new();
+    let count = new.len();
+    if count > 0 {
+        let mut rows = Vec::with_capacity(count);
         let mut text = String::new();
         // Each new position's key and halfmove clock, for the window below.
         let mut keys: Vec<(u64, u32)> = Vec::new();
+        let mut values = Vec::with_capacity(count);
         for (i, ply) in new {
             let position = after.position_after(i + 1).ok_or(StoreError::BadValue {
                 game,
                 value: format!("no position after ply {}", i + 1),
             })?;
             rows.push("(?, ?, ?, ?, ?, ?, (SELECT id FROM messages WHERE sha256 = ?), ?, ?)");
-            bind(args.add(game))?;
-            bind(args.add(i64::try_from(i + 1).unwrap_or(i64::MAX)))?;
-            bind(args.add(ply.iccf.to_string()))?;
-            bind(args.add(ply.san.to_string()))?;
-            bind(args.add(crate::game::fen_of(&position)))?;
-            bind(args.add(now))?;
-            bind(args.add(digest.clone()))?;
             let key = position_key(&position);
             keys.push((key, position.halfmoves()));
-            bind(args.add(i64::from_ne_bytes(key.to_ne_bytes())))?;
-            bind(args.add(arrived))?;
+            values.push((
+                i64::try_from(i + 1).unwrap_or(i64::MAX),
+                ply.iccf.to_string(),
+                ply.san.to_string(),
+                crate::game::fen_of(&position),
+                i64::from_ne_bytes(key.to_ne_bytes()),
+            ));
             if !text.is_empty() {
                 text.push(',');
             }
@@ -445,10 +485,25 @@ pub async fn save_change(
             text.push(' ');
             text.push_str(&ply.san);
         }
-        sql.push_str(&format!(
-            "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message, key, arrived_at) VALUES {};\n",
-            rows.join(", ")
-        ));
+        batch.push(
+            &format!(
+                "INSERT INTO moves (game_id, ply, iccf, san, fen_after, played_at, message, key, arrived_at) VALUES {}",
+                rows.join(", ")
+            ),
+            Some(u64::try_from(count).unwrap_or(u64::MAX)),
+            "plies",
+        );
+        for (ply, iccf, san, fen, key) in values {
+            batch.bind(game)?;
+            batch.bind(ply)?;
+            batch.bind(iccf)?;
+            batch.bind(san)?;
+            batch.bind(fen)?;
+            batch.bind(now)?;
+            batch.bind(digest.clone())?;
+            batch.bind(key)?;
+            batch.bind(arrived)?;
+        }
         // The window of keys a repetition claim counts (see
         // `window_counts`): started again at the last new ply that was a
         // capture or pawn move, else the new plies' keys appended (to the
@@ -466,38 +521,31 @@ pub async fn save_change(
                 w
             }
         };
-        sql.push_str(
+        batch.push(
             "INSERT INTO records (game_id, plies, window_keys) VALUES (?, ?, ?)
                  ON CONFLICT (game_id) DO UPDATE SET plies = plies || ',' || excluded.plies,
-                     window_keys = CASE WHEN ? THEN ? ELSE CAST(window_keys || ? AS BLOB) END;\n",
+                     window_keys = CASE WHEN ? THEN ? ELSE CAST(window_keys || ? AS BLOB) END",
+            Some(1),
+            "record",
         );
-        bind(args.add(game))?;
-        bind(args.add(text))?;
-        bind(args.add(fresh))?;
-        bind(args.add(restart.is_some()))?;
-        bind(args.add(tail.clone()))?;
-        bind(args.add(tail))?;
+        batch.bind(game)?;
+        batch.bind(text)?;
+        batch.bind(fresh)?;
+        batch.bind(restart.is_some())?;
+        batch.bind(tail.clone())?;
+        batch.bind(tail)?;
     }
-    sql.push_str(
+    batch.push(
         "UPDATE games SET status = ?, result = ?, termination = ?, draw_offer = ?, updated_at = ? WHERE id = ?",
+        Some(1),
+        "game",
     );
-    bind(args.add(status))?;
-    bind(args.add(result))?;
-    bind(args.add(termination))?;
-    bind(args.add(after.draw_offer.map(color_str)))?;
-    bind(args.add(now))?;
-    bind(args.add(game))?;
-    let Some(digest) = digest else {
-        sqlx::query_with(&sql, args).execute(&mut *conn).await?;
-        return Ok(None);
-    };
-    sql.push_str(";\nSELECT id FROM messages WHERE sha256 = ?");
-    bind(args.add(digest))?;
-    let id: i64 = sqlx::query_with(&sql, args)
-        .fetch_one(&mut *conn)
-        .await?
-        .get(0);
-    Ok(Some(id))
+    batch.bind(status)?;
+    batch.bind(result)?;
+    batch.bind(termination)?;
+    batch.bind(after.draw_offer.map(color_str))?;
+    batch.bind(now)?;
+    batch.bind(game)
 }
 
 /// Marks ply `ply` (1-based) of game `game` as a prepared answer played from

@@ -4,10 +4,11 @@
 //! decision counts.
 //! [IO: SQLite]
 
-use sqlx::sqlite::SqliteArguments;
+use sqlx::sqlite::SqliteRow;
 use sqlx::{Row, SqliteConnection};
 
 use super::StoreError;
+use super::batch::Batch;
 use crate::decide::{Outcome, Recent};
 
 /// A processed message's row.
@@ -64,6 +65,19 @@ pub struct Keys<'a> {
 /// outbox and the sender's player row, in one statement: each statement is
 /// a round trip to the database thread, and this runs for every message.
 pub async fn history(conn: &mut SqliteConnection, k: &Keys<'_>) -> Result<History, StoreError> {
+    let mut batch = Batch::default();
+    history_into(&mut batch, k)?;
+    let rows = batch.run(conn).await?;
+    let row = rows
+        .first()
+        .and_then(|r| r.first())
+        .ok_or_else(|| StoreError::Invariant("the history read gave no row".into()))?;
+    history_of(k, row)
+}
+
+/// [`history`]'s statement, added to `batch`; its one row is read by
+/// [`history_of`].
+pub fn history_into(batch: &mut Batch, k: &Keys<'_>) -> Result<(), StoreError> {
     // Only answers to the sender's own messages that did not advance a game
     // count against the hourly limit: the limit bounds a conversation (an
     // autoresponder ping-pong). Relays of an opponent's moves are not one,
@@ -72,38 +86,56 @@ pub async fn history(conn: &mut SqliteConnection, k: &Keys<'_>) -> Result<Histor
     // rejections and notices. `limited` is set at insert
     // (`outbox::enqueue_all`) for exactly those answers; the partial index
     // holds only them.
-    let row = sqlx::query(
-        "WITH g(id) AS (SELECT id FROM games WHERE id = ?5)
+    batch.push(
+        "WITH g(id) AS (SELECT id FROM games WHERE id = ?)
          SELECT
             (SELECT outcome FROM messages
-             WHERE sha256 = ?1 OR (?2 IS NOT NULL AND source = ?2) LIMIT 1),
-            CASE WHEN ?3 IS NULL OR ?3 = '' OR ?4 IS NULL THEN NULL ELSE
+             WHERE sha256 = ? OR (? IS NOT NULL AND source = ?) LIMIT 1),
+            CASE WHEN ? IS NULL OR ? = '' OR ? IS NULL THEN NULL ELSE
                 (SELECT outcome FROM messages
-                 WHERE message_id = ?3 AND from_addr = ?4 AND game_id IS (SELECT id FROM g)
-                   AND body_sha256 = ?6 AND outcome NOT IN (?8, ?9)
+                 WHERE message_id = ? AND from_addr = ? AND game_id IS (SELECT id FROM g)
+                   AND body_sha256 = ? AND outcome NOT IN (?, ?)
                  ORDER BY id LIMIT 1) END,
-            CASE WHEN ?4 IS NULL THEN 0 ELSE
+            CASE WHEN ? IS NULL THEN 0 ELSE
                 (SELECT COUNT(*) FROM outbox
-                 WHERE limited = 1 AND recipient = ?4 AND created_at > ?7) END,
+                 WHERE limited = 1 AND recipient = ? AND created_at > ?) END,
             CASE WHEN (SELECT id FROM g) IS NULL THEN 0 ELSE
                 (SELECT COUNT(*) FROM messages m JOIN outbox o ON o.message = m.id
-                 WHERE m.game_id = (SELECT id FROM g) AND m.outcome IN (?8, ?9)
-                   AND o.created_at > ?7) END,
+                 WHERE m.game_id = (SELECT id FROM g) AND m.outcome IN (?, ?)
+                   AND o.created_at > ?) END,
             p.lang, p.lang_source
-         FROM (SELECT 1) LEFT JOIN players p ON p.email = ?10",
-    )
-    .bind(k.sha256)
-    .bind(k.source)
-    .bind(k.message_id)
-    .bind(k.from)
-    .bind(k.game)
-    .bind(k.body_sha256)
-    .bind(k.now - 3600)
-    .bind(Outcome::Stranger.as_str())
-    .bind(Outcome::AuthFailed.as_str())
-    .bind(k.from.map(super::players::key))
-    .fetch_one(&mut *conn)
-    .await?;
+         FROM (SELECT 1) LEFT JOIN players p ON p.email = ?",
+        None,
+        "history",
+    );
+    let message_id = k.message_id.map(str::to_owned);
+    let from = k.from.map(str::to_owned);
+    let hour_ago = k.now - 3600;
+    batch.bind(k.game)?;
+    batch.bind(k.sha256.to_owned())?;
+    batch.bind(k.source.map(str::to_owned))?;
+    batch.bind(k.source.map(str::to_owned))?;
+    batch.bind(message_id.clone())?;
+    batch.bind(message_id.clone())?;
+    batch.bind(from.clone())?;
+    batch.bind(message_id)?;
+    batch.bind(from.clone())?;
+    batch.bind(k.body_sha256.to_owned())?;
+    batch.bind(Outcome::Stranger.as_str())?;
+    batch.bind(Outcome::AuthFailed.as_str())?;
+    batch.bind(from.clone())?;
+    batch.bind(from)?;
+    batch.bind(hour_ago)?;
+    batch.bind(Outcome::Stranger.as_str())?;
+    batch.bind(Outcome::AuthFailed.as_str())?;
+    batch.bind(hour_ago)?;
+    batch.bind(k.from.map(super::players::key))?;
+    Ok(())
+}
+
+/// The [`History`] of the message with keys `k` from the row of its
+/// [`history_into`] statement.
+pub fn history_of(k: &Keys<'_>, row: &SqliteRow) -> Result<History, StoreError> {
     let replies: i64 = row.try_get(2)?;
     let sender_lang = match (k.from, row.try_get::<Option<String>, _>(4)?) {
         (Some(from), Some(lang)) => Some(super::players::parse_lang(
@@ -127,35 +159,48 @@ pub async fn history(conn: &mut SqliteConnection, k: &Keys<'_>) -> Result<Histor
 
 /// Inserts a processed message; returns its row id.
 pub async fn insert(conn: &mut SqliteConnection, m: &MessageRow<'_>) -> Result<i64, StoreError> {
-    let mut args = SqliteArguments::default();
-    let sql = format!("{} RETURNING id", insert_sql(m, &mut args)?);
-    Ok(sqlx::query_with(&sql, args)
-        .fetch_one(&mut *conn)
-        .await?
-        .get(0))
+    let mut batch = Batch::default();
+    insert_into(&mut batch, m)?;
+    batch.push(
+        "SELECT id FROM messages WHERE sha256 = ?",
+        None,
+        "message id",
+    );
+    batch.bind(m.sha256.to_owned())?;
+    let rows = batch.run(conn).await?;
+    rows.last()
+        .and_then(|r| r.first())
+        .map(|r| r.try_get(0))
+        .transpose()?
+        .ok_or_else(|| StoreError::Invariant("a message inserted without its row".into()))
 }
 
-/// The INSERT of message `m`, its ten values bound to `args` in the order
-/// of its `?`s, for a batch of statements that shares its arguments (see
-/// `games::save_change`).
-pub(crate) fn insert_sql(
-    m: &MessageRow<'_>,
-    args: &mut SqliteArguments<'_>,
-) -> Result<&'static str, StoreError> {
-    use sqlx::Arguments as _;
-    let bind = |v: Result<(), sqlx::error::BoxDynError>| v.map_err(sqlx::Error::Encode);
-    bind(args.add(m.sha256.to_owned()))?;
-    bind(args.add(m.source.to_owned()))?;
-    bind(args.add(m.message_id.map(str::to_owned)))?;
-    bind(args.add(m.from.map(str::to_owned)))?;
-    bind(args.add(m.game))?;
-    bind(args.add(m.outcome.as_str()))?;
-    bind(args.add(m.detail.to_owned()))?;
-    bind(args.add(m.received_at))?;
-    bind(args.add(i64::try_from(m.replies_held_back).unwrap_or(i64::MAX)))?;
-    bind(args.add(m.body_sha256.to_owned()))?;
-    Ok(
+/// The row id of the message with digest `sha256`.
+pub async fn id_of(conn: &mut SqliteConnection, sha256: &str) -> Result<i64, StoreError> {
+    sqlx::query_scalar("SELECT id FROM messages WHERE sha256 = ?")
+        .bind(sha256)
+        .fetch_optional(&mut *conn)
+        .await?
+        .ok_or_else(|| StoreError::Invariant("a message inserted without its row".into()))
+}
+
+/// The INSERT of message `m` (one row), added to `batch`; later statements
+/// of the batch find the row by its unique digest.
+pub fn insert_into(batch: &mut Batch, m: &MessageRow<'_>) -> Result<(), StoreError> {
+    batch.push(
         "INSERT INTO messages (sha256, source, message_id, from_addr, game_id, outcome, detail, received_at, replies_held_back, body_sha256)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    )
+        Some(1),
+        "message",
+    );
+    batch.bind(m.sha256.to_owned())?;
+    batch.bind(m.source.to_owned())?;
+    batch.bind(m.message_id.map(str::to_owned))?;
+    batch.bind(m.from.map(str::to_owned))?;
+    batch.bind(m.game)?;
+    batch.bind(m.outcome.as_str())?;
+    batch.bind(m.detail.to_owned())?;
+    batch.bind(m.received_at)?;
+    batch.bind(i64::try_from(m.replies_held_back).unwrap_or(i64::MAX))?;
+    batch.bind(m.body_sha256.to_owned())
 }

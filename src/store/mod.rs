@@ -5,6 +5,7 @@
 //! arrives is `handle`, what the organiser does is `organise`; both drive
 //! these functions inside one `BEGIN IMMEDIATE` transaction ([`Store::begin`]).
 
+pub mod batch;
 pub mod clocks;
 pub mod conditionals;
 pub mod events;

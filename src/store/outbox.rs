@@ -3,6 +3,7 @@
 
 use sqlx::{Row, SqliteConnection};
 
+use super::batch::Batch;
 use super::{StoreError, now_secs};
 use crate::decide::Outcome;
 use crate::mail::render::Rendered;
@@ -42,10 +43,42 @@ pub async fn enqueue_all(
     sender: &str,
     now: i64,
 ) -> Result<(), StoreError> {
+    let mut batch = Batch::default();
+    let answering = match message_row {
+        Some(id) => Answering::Row(id),
+        None => Answering::Nothing,
+    };
+    enqueue_into(&mut batch, answering, mails, sender, now)?;
+    batch.run(conn).await?;
+    Ok(())
+}
+
+/// The processed message a queued mail answers.
+#[derive(Debug, Clone, Copy)]
+pub enum Answering<'a> {
+    Nothing,
+    Row(i64),
+    /// The message with this digest, inserted earlier in the same batch.
+    Digest(&'a str),
+}
+
+/// [`enqueue_all`]'s statements, added to `batch`.
+pub fn enqueue_into(
+    batch: &mut Batch,
+    answering: Answering<'_>,
+    mails: &[(&OutMail, &Rendered)],
+    sender: &str,
+    now: i64,
+) -> Result<(), StoreError> {
     if mails.is_empty() {
         return Ok(());
     }
-    let rows = vec!["(?, ?, ?, ?, ?, ?, ?, ?)"; mails.len()].join(", ");
+    let message = match answering {
+        Answering::Digest(_) => "(SELECT id FROM messages WHERE sha256 = ?)",
+        Answering::Row(_) | Answering::Nothing => "?",
+    };
+    let row = format!("({message}, ?, ?, ?, ?, ?, ?, ?)");
+    let rows = vec![row.as_str(); mails.len()].join(", ");
     // `limited`: the mail answers its recipient's own message, and that
     // message changed no game: it counts against the sender's hourly reply
     // limit (`messages::history`), which then reads only such rows.
@@ -54,45 +87,47 @@ pub async fn enqueue_all(
         .map(|o| format!("'{}'", o.as_str()))
         .collect::<Vec<_>>()
         .join(", ");
-    let sql = format!(
-        "INSERT INTO outbox (message, game_id, message_id, sender, recipient, event, created_at, next_attempt_at, limited)
-         SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8,
-                COALESCE((SELECT m.from_addr = v.column5 AND m.outcome NOT IN ({changing})
-                          FROM messages m WHERE m.id = v.column1), 0)
-         FROM (VALUES {rows}) v"
+    let count = u64::try_from(mails.len()).unwrap_or(u64::MAX);
+    batch.push(
+        &format!(
+            "INSERT INTO outbox (message, game_id, message_id, sender, recipient, event, created_at, next_attempt_at, limited)
+             SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8,
+                    COALESCE((SELECT m.from_addr = v.column5 AND m.outcome NOT IN ({changing})
+                              FROM messages m WHERE m.id = v.column1), 0)
+             FROM (VALUES {rows}) v"
+        ),
+        Some(count),
+        "outbox rows",
     );
-    // The rows and their bodies in one statement batch (one round trip to
-    // the database thread), each body joined to its row by its Message-ID
-    // (unique, so indexed).
-    let bodies = vec!["(?, ?)"; mails.len()].join(", ");
-    let sql = format!(
-        "{sql};\n INSERT INTO outbox_bodies (id, raw, packed)
-         SELECT o.id, v.column2, 1 FROM (VALUES {bodies}) v
-         JOIN outbox o ON o.message_id = v.column1"
-    );
-    let mut insert = sqlx::query(&sql);
     for (mail, r) in mails {
-        insert = insert
-            .bind(message_row)
-            .bind(mail.game)
-            .bind(&r.message_id)
-            .bind(sender)
-            .bind(&mail.to)
-            .bind(mail.event.as_str())
-            .bind(now)
-            .bind(now);
+        match answering {
+            Answering::Digest(sha) => batch.bind(sha.to_owned())?,
+            Answering::Row(id) => batch.bind(id)?,
+            Answering::Nothing => batch.bind(None::<i64>)?,
+        }
+        batch.bind(mail.game)?;
+        batch.bind(r.message_id.clone())?;
+        batch.bind(sender.to_owned())?;
+        batch.bind(mail.to.clone())?;
+        batch.bind(mail.event.as_str())?;
+        batch.bind(now)?;
+        batch.bind(now)?;
     }
+    // The bodies, each joined to its row by its Message-ID (unique, so
+    // indexed).
+    let bodies = vec!["(?, ?)"; mails.len()].join(", ");
+    batch.push(
+        &format!(
+            "INSERT INTO outbox_bodies (id, raw, packed)
+             SELECT o.id, v.column2, 1 FROM (VALUES {bodies}) v
+             JOIN outbox o ON o.message_id = v.column1"
+        ),
+        Some(count),
+        "outbox bodies",
+    );
     for (_, r) in mails {
-        insert = insert.bind(&r.message_id).bind(pack(&r.raw));
-    }
-    let written = insert.execute(&mut *conn).await?;
-    let expected = 2 * u64::try_from(mails.len()).unwrap_or(u64::MAX);
-    if written.rows_affected() != expected {
-        return Err(StoreError::Invariant(format!(
-            "outbox: {} rows written for {} mails",
-            written.rows_affected(),
-            mails.len()
-        )));
+        batch.bind(r.message_id.clone())?;
+        batch.bind(pack(&r.raw))?;
     }
     Ok(())
 }

@@ -653,6 +653,138 @@ async fn relays_of_the_opponents_moves_do_not_use_up_a_players_reply_limit() {
     }
 }
 
+/// Mails from the players of `game`, as one group through the daemon's path
+/// (`handle_group`, one transaction): each (seat, body) is the `n`th
+/// message of a Maildir inbox from `first` on; the outcomes in order.
+async fn group_of(t: &TempStore, game: i64, first: usize, mails: &[(Color, &str)]) -> Vec<Handled> {
+    let g = t.store.game(game).await.unwrap().unwrap();
+    let raws: Vec<(Source, String)> = mails
+        .iter()
+        .enumerate()
+        .map(|(i, (seat, body))| {
+            let player = g.view.player(*seat);
+            let to = wildt::decide::game_address(&t.config.referee, game, &player.key);
+            let n = first + i;
+            let raw = format!(
+                "From: {}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <mail-{n}@example.org>\r\n\r\n{body}\r\n",
+                player.email
+            );
+            (Source::Inbox(InboxId::Maildir { id: format!("test-{n}") }), raw)
+        })
+        .collect();
+    let group: Vec<wildt::handle::Incoming<'_>> = raws
+        .iter()
+        .map(|(source, raw)| wildt::handle::Incoming {
+            source: source.clone(),
+            raw: raw.as_bytes(),
+            size: raw.len(),
+            arrived: None,
+        })
+        .collect();
+    let rules = t.config.rules();
+    let long = std::time::Duration::from_secs(3600);
+    let handled = wildt::handle::handle_group(&t.store, &rules, &group, long, || {})
+        .await
+        .unwrap();
+    assert_eq!(handled.len(), mails.len(), "the whole group was taken");
+    handled
+}
+
+fn held_back(h: &Handled) -> usize {
+    match h {
+        Handled::Decided { letters, .. } => letters.rate_limited,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Within one group (one transaction) each message reads what the ones
+/// before it wrote: the hourly limit counts the answers queued earlier in
+/// the group.
+#[tokio::test]
+async fn a_sender_writing_again_and_again_within_one_group_gets_at_most_the_hourly_replies() {
+    let mut t = temp_store().await;
+    t.config.limits.replies_per_sender_per_hour = 4;
+    let id = new_game(&t, None).await;
+    let mails = [(Color::White, "hello again"); 6];
+    let handled = group_of(&t, id, 0, &mails).await;
+    let dropped: Vec<usize> = handled.iter().map(held_back).collect();
+    assert_eq!(dropped, [0, 0, 0, 0, 1, 1]);
+}
+
+/// A move and the answer to it in one group: the answer is judged on the
+/// game with the move in it.
+#[tokio::test]
+async fn a_move_and_its_answer_within_one_group_are_both_recorded() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let mails = [
+        (Color::White, "1. 5254"),
+        (Color::Black, "1... 5755"),
+        (Color::White, "2. 7163"),
+    ];
+    let handled = group_of(&t, id, 0, &mails).await;
+    for h in &handled {
+        let Handled::Decided { decision, .. } = h else {
+            panic!("{h:?}")
+        };
+        assert_eq!(decision.outcome.as_str(), "moved", "{}", decision.detail);
+    }
+    assert_eq!(plies(&t, id).await, 3);
+    let queued = number_of(&t, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL").await;
+    assert_eq!(queued, 6, "a confirmation and a relay for each move");
+    let unlinked = number_of(&t, "SELECT COUNT(*) FROM outbox WHERE message IS NULL").await;
+    assert_eq!(unlinked, 0, "every reply points at the message it answers");
+}
+
+/// The same message twice in one group (a Maildir file copied under
+/// another name): decided once, the copy seen as a duplicate.
+#[tokio::test]
+async fn the_same_message_twice_within_one_group_is_decided_once() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let g = t.store.game(id).await.unwrap().unwrap();
+    let white = g.view.player(Color::White);
+    let to = wildt::decide::game_address(&t.config.referee, id, &white.key);
+    let raw = format!(
+        "From: {}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <twice@example.org>\r\n\r\n1. 5254\r\n",
+        white.email
+    );
+    let group: Vec<wildt::handle::Incoming<'_>> = ["a", "b"]
+        .iter()
+        .map(|name| wildt::handle::Incoming {
+            source: Source::Inbox(InboxId::Maildir {
+                id: (*name).to_owned(),
+            }),
+            raw: raw.as_bytes(),
+            size: raw.len(),
+            arrived: None,
+        })
+        .collect();
+    let rules = t.config.rules();
+    let long = std::time::Duration::from_secs(3600);
+    let handled = wildt::handle::handle_group(&t.store, &rules, &group, long, || {})
+        .await
+        .unwrap();
+    assert!(
+        matches!(handled[0], Handled::Decided { .. }),
+        "{:?}",
+        handled[0]
+    );
+    assert!(
+        matches!(handled[1], Handled::Duplicate { .. }),
+        "{:?}",
+        handled[1]
+    );
+    assert_eq!(plies(&t, id).await, 1);
+}
+
+async fn number_of(t: &TempStore, sql: &str) -> i64 {
+    sqlx::query_scalar(sql)
+        .fetch_one(t.store.pool())
+        .await
+        .unwrap()
+}
+
 /// The limit still bounds a conversation with one sender.
 #[tokio::test]
 async fn a_sender_writing_again_and_again_gets_at_most_the_hourly_replies() {
