@@ -121,9 +121,9 @@ pub async fn handle_message_at(
     };
     let read = Read::new(rules, &incoming, now_secs());
     let mut tx = store.begin().await?;
-    let mut writes = Batch::default();
-    let handled = decide_in(&mut tx, rules, &incoming.source, read, &mut writes).await?;
-    writes.run(&mut tx).await?;
+    let mut carry = Carry::default();
+    let handled = decide_in(&mut tx, rules, &incoming.source, read, &mut carry, None).await?;
+    carry.writes.run(&mut tx).await?;
     match mode {
         Mode::Commit => {
             tx.commit().await?;
@@ -179,17 +179,21 @@ pub async fn handle_group(
         .await
         .map_err(|error| GroupError { at: None, error })?;
     let mut handled = Vec::with_capacity(group.len());
-    // A message's writes go to the database with the next message's reads
-    // (the statements run in the same order, in one round trip fewer); a
-    // failure there is reported at the next message, and the caller takes
-    // the group's messages again one at a time anyway.
-    let mut writes = Batch::default();
+    // A message's queued replies go to the database with the next
+    // message's reads (the statements run in the same order, in one round
+    // trip fewer); a failure there is reported at the next message, and the
+    // caller takes the group's messages again one at a time anyway.
+    let mut carry = Carry::default();
     for (i, m) in group.iter().enumerate() {
         if i > 0 && started.elapsed() >= budget {
             break;
         }
-        let read = Read::new(rules, m, now);
-        match decide_in(&mut tx, rules, &m.source, read, &mut writes).await {
+        let read = match carry.next.take() {
+            Some(read) => read,
+            None => Read::new(rules, m, now),
+        };
+        let ahead = group.get(i + 1).map(|next| (next, now));
+        match decide_in(&mut tx, rules, &m.source, read, &mut carry, ahead).await {
             Ok(h) => handled.push(h),
             Err(error) => {
                 // Dropping the transaction rolls it back; said here for the reader.
@@ -202,7 +206,7 @@ pub async fn handle_group(
         crate::failpoint::hit("group-handled", i + 1);
         between();
     }
-    if let Err(error) = writes.run(&mut tx).await {
+    if let Err(error) = carry.writes.run(&mut tx).await {
         let at = Some(handled.len().saturating_sub(1));
         if let Err(e) = tx.rollback().await {
             tracing::warn!(error = %e, "group not rolled back cleanly; SQLite rolls it back when the connection is reused");
@@ -236,6 +240,14 @@ pub struct GroupError {
     pub at: Option<usize>,
     #[source]
     pub error: StoreError,
+}
+
+/// What a message of a group leaves for the next: its replies to queue
+/// (sent with the next message's reads), and the next message's reading.
+#[derive(Default)]
+struct Carry {
+    writes: Batch,
+    next: Option<Read>,
 }
 
 /// What is read from a message before any lock is taken: its digests, the
@@ -273,17 +285,17 @@ impl Read {
 /// Everything of one message that runs under the write lock: the lookups,
 /// the pure decision, and the writes, on the caller's transaction.
 ///
-/// The message's own writes are left in `writes`, after what was there
-/// (the writes of the message before, sent with this one's reads): the
-/// caller runs them before the commit. Writes that a later read of this
-/// message needs (a clock, a stored set, a leave, an event table) are run
-/// before it.
+/// The writes left in `carry` (the message before's replies) are sent with
+/// this message's reads, and this message's replies are left there: the
+/// caller runs them before the commit. `ahead`, the next message of the
+/// group, is read while the database works, into `carry.next`.
 async fn decide_in(
     tx: &mut SqliteConnection,
     rules: &Rules,
     source: &Source,
     read: Read,
-    writes: &mut Batch,
+    carry: &mut Carry,
+    ahead: Option<(&Incoming<'_>, i64)>,
 ) -> Result<Handled, StoreError> {
     let Read {
         sha,
@@ -314,13 +326,18 @@ async fn decide_in(
     };
     // The writes waiting (the message before's), then the history and the
     // game: one round trip.
-    let mut batch = std::mem::take(writes);
+    let mut batch = std::mem::take(&mut carry.writes);
     let waiting = batch.len();
     messages::history_into(&mut batch, &keys)?;
     if let Some(a) = &intake.game_address {
         games::load_into(&mut batch, a.game)?;
     }
-    let mut reads = batch.run(&mut *tx).await?.into_iter().skip(waiting);
+    // The next message of the group is read meanwhile.
+    let (rows, next) = tokio::join!(batch.run(&mut *tx), async {
+        ahead.map(|(m, now)| Read::new(rules, m, now))
+    });
+    carry.next = next;
+    let mut reads = rows?.into_iter().skip(waiting);
     let history = reads
         .next()
         .and_then(|rows| rows.into_iter().next())
@@ -446,19 +463,27 @@ async fn decide_in(
         crate::organise::event::add_standing(tx, g.id, &mut letters.mails).await?;
     }
     let root = stored.as_ref().map(|g| g.thread_root.as_str());
-    let mut rendered = Vec::with_capacity(letters.mails.len());
-    for mail in &letters.mails {
-        let r = match render(mail, &rules.referee, root, &intake.references) {
-            Ok(r) => r,
-            Err(e) => {
-                // An address lettre cannot write (e.g. a malformed From):
-                // that one mail is skipped; the message is still recorded.
-                tracing::warn!(recipient = %mail.to, error = %e, "reply not rendered");
-                continue;
-            }
-        };
-        rendered.push((mail, r));
-    }
+    let render_all = async {
+        let mut rendered = Vec::with_capacity(letters.mails.len());
+        for mail in &letters.mails {
+            let r = match render(mail, &rules.referee, root, &intake.references) {
+                Ok(r) => r,
+                Err(e) => {
+                    // An address lettre cannot write (e.g. a malformed From):
+                    // that one mail is skipped; the message is still recorded.
+                    tracing::warn!(recipient = %mail.to, error = %e, "reply not rendered");
+                    continue;
+                }
+            };
+            rendered.push((mail, r));
+        }
+        rendered
+    };
+    // The database writes the message and its plies while its replies are
+    // rendered: two threads at work, and the writes' results are waiting
+    // when the replies are done (no wake-up of this thread per statement).
+    let (saved, rendered) = tokio::join!(mine.run_now(tx), render_all);
+    saved?;
     let queued: Vec<(&OutMail, &Rendered)> = rendered.iter().map(|(m, r)| (*m, r)).collect();
     let answering = outbox::Answering::Digest(&sha);
     outbox::enqueue_into(&mut mine, answering, &queued, &rules.referee.address, now)?;
@@ -483,7 +508,7 @@ async fn decide_in(
         rendered.extend(queued);
         letters.mails.push(mail);
     }
-    *writes = mine;
+    carry.writes = mine;
     Ok(Handled::Decided {
         intake: Box::new(intake),
         decision: Box::new(decision),
