@@ -92,8 +92,15 @@ fn notify_nonblocking(state: &[sd_notify::NotifyState<'_>]) -> std::io::Result<(
 /// timeout once, [`Transport::parallelism`] at a time. Over SMTP a claim is
 /// [`CLAIM_ROUNDS`] rounds of the pool: the next claim, whose first half
 /// is the newest due mail, follows soon, so a fresh reply does not wait
-/// behind a long batch of a backlog. A file outbox takes the whole batch.
+/// behind a long batch of a backlog. A file outbox takes
+/// [`FILE_CLAIM_BATCH`].
 const CLAIM_BATCH: i64 = 32;
+/// Rows a file outbox claims at once: a file is written in microseconds,
+/// and each claim and each commit of the sent marks waits for its turn at
+/// the write lock behind the intake's group (up to [`GROUP_TIME`]): with
+/// 32 a claim, a backlog of replies outgrew the outbox while the inbox was
+/// drained.
+const FILE_CLAIM_BATCH: i64 = 512;
 const CLAIM_ROUNDS: i64 = 4;
 const CLAIM_LEASE_SECS: i64 = 600;
 
@@ -156,7 +163,7 @@ pub async fn flush_outbox(
             Transport::Smtp(_) => (CLAIM_ROUNDS
                 * i64::try_from(transport.parallelism()).unwrap_or(1))
             .min(CLAIM_BATCH),
-            _ => CLAIM_BATCH,
+            _ => FILE_CLAIM_BATCH,
         };
         let rows = store
             .claim_due_mail(now, batch, owner, now + CLAIM_LEASE_SECS)
