@@ -11,8 +11,11 @@ use super::maildir::MaildirInbox;
 use crate::config::InboxConfig;
 
 /// At most this many Maildir messages per [`Inbox::fetch_waiting`] (IMAP has
-/// its own batch, [`super::imap::FETCH_BATCH`]).
-const BATCH: usize = 200;
+/// its own batch, [`super::imap::FETCH_BATCH`]). A listing holds names and
+/// sizes only (bodies are read a group at a time), while each listing reads
+/// the whole folder: with 200, a backlog of 10,000 mails was listed 50
+/// times, 4 % of the CPU of taking it.
+const BATCH: usize = 2000;
 
 /// The inbox behind the loop.
 pub enum Inbox {
