@@ -663,3 +663,62 @@ async fn packed_and_older_unpacked_bodies_are_sent_as_written_and_a_damaged_one_
     let got: Vec<(i64, Vec<u8>)> = claimed.into_iter().map(|r| (r.id, r.raw)).collect();
     assert_eq!(got, [(1, mail(1)), (2, mail(2))]);
 }
+
+/// While this process's intake holds its turn at the write lock (a group's
+/// transaction), the outbox's claim and its marking of sent mail wait for
+/// the turn, not in SQLite's busy wait: they run as soon as the turn is
+/// given back, between two groups, instead of losing the lock to the next
+/// group. (With the turn not taken they run at once, the lock being free.)
+#[tokio::test]
+async fn the_outbox_waits_for_the_intakes_turn_at_the_write_lock_and_then_writes() {
+    let (_dir, store) = fresh_store().await;
+    run(
+        &store,
+        "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
+         VALUES (1, 'm1@club.example', 'chess@club.example', 'anna@example.org', 'move-accepted', 0, 0)",
+    )
+    .await;
+    run(
+        &store,
+        "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
+         VALUES (2, 'm2@club.example', 'chess@club.example', 'anna@example.org', 'move-accepted', 0, 0)",
+    )
+    .await;
+    run(
+        &store,
+        "INSERT INTO outbox_bodies (id, raw) VALUES (1, 'x'), (2, 'y')",
+    )
+    .await;
+    let turn = store.write_turn().await;
+    let claim = tokio::spawn({
+        let store = store.clone();
+        async move { store.claim_due_mail(1, 10, "test", 1000).await }
+    });
+    let mark = tokio::spawn({
+        let store = store.clone();
+        async move { store.mark_sent_many(&[2]).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(!claim.is_finished(), "claimed during the intake's turn");
+    assert!(!mark.is_finished(), "marked sent during the intake's turn");
+    assert_eq!(
+        number(
+            &store,
+            "SELECT COUNT(*) FROM outbox WHERE claimed_by IS NOT NULL OR sent_at IS NOT NULL"
+        )
+        .await,
+        0
+    );
+    drop(turn);
+    let claimed = claim.await.unwrap().unwrap();
+    assert!(claimed.iter().any(|r| r.id == 1), "{claimed:?}");
+    mark.await.unwrap().unwrap();
+    assert_eq!(
+        number(
+            &store,
+            "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL"
+        )
+        .await,
+        1
+    );
+}
