@@ -133,7 +133,9 @@ pub fn enqueue_into(
 }
 
 /// Claims up to `limit` rows due at `now` for `owner` until `until`: half
-/// of them the newest due, the rest the oldest; returns them oldest first.
+/// of them the newest due that are first in their recipient's queue (no
+/// older mail to the same address waits), the rest the oldest due; returns
+/// them oldest first.
 /// One statement: SQLite runs it under its write lock, so two processes
 /// never claim the same row. A row claimed by another
 /// owner whose lease has not run out is left alone; an expired lease (its
@@ -148,16 +150,24 @@ pub async fn claim_due(
 ) -> Result<Vec<OutboxRow>, StoreError> {
     // Half the batch from each end of what is due: the oldest mail goes on
     // draining, and a reply to a fresh move does not wait behind a whole
-    // backlog (a burst of a thousand moves), only behind one batch.
+    // backlog (a burst of a thousand moves), only behind one batch. The
+    // newest half takes only the heads of the recipients' queues: in a
+    // burst the newest mail is the burst's own, and a player outside it
+    // would wait behind every reply queued after the player's; mail to one
+    // recipient keeps its order.
     let newest = limit / 2;
     let rows = sqlx::query(
         "UPDATE outbox SET claimed_by = ?1, claimed_until = ?2
          WHERE id IN (
             SELECT id FROM (
-                SELECT id FROM outbox
-                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?3
-                  AND (claimed_until IS NULL OR claimed_until <= ?3 OR claimed_by = ?1)
-                ORDER BY id DESC LIMIT ?4)
+                SELECT o.id FROM outbox o
+                WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ?3
+                  AND (o.claimed_until IS NULL OR o.claimed_until <= ?3 OR o.claimed_by = ?1)
+                  AND NOT EXISTS (
+                    SELECT 1 FROM outbox p INDEXED BY outbox_queues
+                    WHERE p.recipient = o.recipient AND p.id < o.id
+                      AND p.sent_at IS NULL AND p.failed_at IS NULL)
+                ORDER BY o.id DESC LIMIT ?4)
             UNION
             SELECT id FROM (
                 SELECT id FROM outbox

@@ -453,10 +453,10 @@ async fn the_store_commits_with_synchronous_full() {
     store.close().await;
 }
 
-/// A backlog of 100 due mails (ids 1 to 100) claimed ten at a time: the
-/// first batch holds the newest mail as well as the oldest, so a reply to
-/// a fresh move waits for one batch, not for the backlog; and every mail is
-/// claimed exactly once as batches are sent.
+/// A backlog of 100 due mails (ids 1 to 100, each to another player)
+/// claimed ten at a time: the first batch holds the newest mail as well as
+/// the oldest, so a reply to a fresh move waits for one batch, not for the
+/// backlog; and every mail is claimed exactly once as batches are sent.
 #[tokio::test]
 async fn claims_take_the_newest_mail_besides_the_oldest_and_each_mail_once() {
     let dir = tempfile::tempdir().unwrap();
@@ -465,10 +465,11 @@ async fn claims_take_the_newest_mail_besides_the_oldest_and_each_mail_once() {
     for i in 1..=100i64 {
         sqlx::query(
             "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
-             VALUES (?, ?, 'chess@club.example', 'anna@example.org', 'move-accepted', 0, 0)",
+             VALUES (?, ?, 'chess@club.example', ?, 'move-accepted', 0, 0)",
         )
         .bind(i)
         .bind(format!("m{i}@club.example"))
+        .bind(format!("p{i}@example.org"))
         .execute(store.pool())
         .await
         .unwrap();
@@ -721,4 +722,59 @@ async fn the_outbox_waits_for_the_intakes_turn_at_the_write_lock_and_then_writes
         .await,
         1
     );
+}
+
+/// A burst of replies to four players (ids 1 to 41), among them, as id 30,
+/// one to a player outside the burst: the first claim of ten takes it,
+/// although eleven of the burst's were queued after it; and each player's
+/// mail is claimed in the order it was queued.
+#[tokio::test]
+async fn a_claim_takes_a_fresh_players_mail_before_a_bursts_and_each_players_mail_in_order() {
+    let (_dir, store) = fresh_store().await;
+    let recipient = |i: i64| {
+        if i == 30 {
+            "probe@example.org".to_owned()
+        } else {
+            format!("p{}@example.org", i % 4)
+        }
+    };
+    for i in 1..=41i64 {
+        sqlx::query(
+            "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
+             VALUES (?, ?, 'chess@club.example', ?, 'move-accepted', 0, 0)",
+        )
+        .bind(i)
+        .bind(format!("m{i}@club.example"))
+        .bind(recipient(i))
+        .execute(store.pool())
+        .await
+        .unwrap();
+        sqlx::query("INSERT INTO outbox_bodies (id, raw) VALUES (?, 'x')")
+            .bind(i)
+            .execute(store.pool())
+            .await
+            .unwrap();
+    }
+    let mut order: std::collections::HashMap<String, Vec<i64>> = Default::default();
+    let mut rounds = 0;
+    loop {
+        let rows = store.claim_due_mail(1, 10, "test", 1000).await.unwrap();
+        if rows.is_empty() {
+            break;
+        }
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        if rounds == 0 {
+            assert!(ids.contains(&30), "the fresh player's mail waits: {ids:?}");
+        }
+        for r in &rows {
+            order.entry(r.recipient.clone()).or_default().push(r.id);
+        }
+        store.mark_sent_many(&ids).await.unwrap();
+        rounds += 1;
+    }
+    for (to, ids) in &order {
+        assert!(ids.is_sorted(), "{to}'s mail out of order: {ids:?}");
+    }
+    let sent: usize = order.values().map(Vec::len).sum();
+    assert_eq!(sent, 41);
 }
