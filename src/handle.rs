@@ -493,8 +493,7 @@ async fn decide_in(
     let message_row = if other_games.is_empty() {
         None
     } else {
-        mine.run_now(tx).await?;
-        Some(messages::id_of(tx, &sha).await?)
+        Some(messages::run_for_id(tx, std::mem::take(&mut mine), &sha).await?)
     };
     for other in other_games {
         let mail = other.mail;

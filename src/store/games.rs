@@ -417,19 +417,9 @@ pub async fn save_change(
         batch.run(conn).await?;
         return Ok(None);
     };
-    batch.push(
-        "SELECT id FROM messages WHERE sha256 = ?",
-        None,
-        "message id",
-    );
-    batch.bind(m.sha256.to_owned())?;
-    let rows = batch.run(conn).await?;
-    let id = rows
-        .last()
-        .and_then(|r| r.first())
-        .map(|r| r.try_get(0))
-        .transpose()?;
-    Ok(id)
+    Ok(Some(
+        super::messages::run_for_id(conn, batch, m.sha256).await?,
+    ))
 }
 
 /// [`save_change`]'s statements, added to `batch`: they run when the batch

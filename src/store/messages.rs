@@ -161,26 +161,27 @@ pub fn history_of(k: &Keys<'_>, row: &SqliteRow) -> Result<History, StoreError> 
 pub async fn insert(conn: &mut SqliteConnection, m: &MessageRow<'_>) -> Result<i64, StoreError> {
     let mut batch = Batch::default();
     insert_into(&mut batch, m)?;
+    run_for_id(conn, batch, m.sha256).await
+}
+
+/// Runs `batch`, which inserts the message with digest `sha256`, and reads
+/// that message's row id in the same round trip.
+pub async fn run_for_id(
+    conn: &mut SqliteConnection,
+    mut batch: Batch,
+    sha256: &str,
+) -> Result<i64, StoreError> {
     batch.push(
         "SELECT id FROM messages WHERE sha256 = ?",
         None,
         "message id",
     );
-    batch.bind(m.sha256.to_owned())?;
+    batch.bind(sha256.to_owned())?;
     let rows = batch.run(conn).await?;
     rows.last()
         .and_then(|r| r.first())
         .map(|r| r.try_get(0))
         .transpose()?
-        .ok_or_else(|| StoreError::Invariant("a message inserted without its row".into()))
-}
-
-/// The row id of the message with digest `sha256`.
-pub async fn id_of(conn: &mut SqliteConnection, sha256: &str) -> Result<i64, StoreError> {
-    sqlx::query_scalar("SELECT id FROM messages WHERE sha256 = ?")
-        .bind(sha256)
-        .fetch_optional(&mut *conn)
-        .await?
         .ok_or_else(|| StoreError::Invariant("a message inserted without its row".into()))
 }
 
