@@ -421,8 +421,8 @@ async fn decide_in(
         received_at: now,
         replies_held_back: letters.rate_limited,
     };
-    // The message's row, with a move's plies: written in one batch, which
-    // waits for the next message's reads unless a read below needs it.
+    // The message's row, with a move's plies: one batch, written while the
+    // replies are rendered below, or before a read below that needs it.
     let mut mine = Batch::default();
     match (decision.final_record(), view) {
         (Some(after), Some(g)) => {
