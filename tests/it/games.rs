@@ -672,6 +672,12 @@ async fn group_of(t: &TempStore, game: i64, first: usize, mails: &[(Color, &str)
             (Source::Inbox(InboxId::Maildir { id: format!("test-{n}") }), raw)
         })
         .collect();
+    take_as_group(t, &raws).await
+}
+
+/// The messages `raws` (where each came from, its bytes) as one group
+/// through `handle_group`, all of them taken; the outcomes in order.
+async fn take_as_group(t: &TempStore, raws: &[(Source, String)]) -> Vec<Handled> {
     let group: Vec<wildt::handle::Incoming<'_>> = raws
         .iter()
         .map(|(source, raw)| wildt::handle::Incoming {
@@ -686,7 +692,7 @@ async fn group_of(t: &TempStore, game: i64, first: usize, mails: &[(Color, &str)
     let handled = wildt::handle::handle_group(&t.store, &rules, &group, long, || {})
         .await
         .unwrap();
-    assert_eq!(handled.len(), mails.len(), "the whole group was taken");
+    assert_eq!(handled.len(), raws.len(), "the whole group was taken");
     handled
 }
 
@@ -749,22 +755,14 @@ async fn the_same_message_twice_within_one_group_is_decided_once() {
         "From: {}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <twice@example.org>\r\n\r\n1. 5254\r\n",
         white.email
     );
-    let group: Vec<wildt::handle::Incoming<'_>> = ["a", "b"]
+    let raws: Vec<(Source, String)> = ["a", "b"]
         .iter()
-        .map(|name| wildt::handle::Incoming {
-            source: Source::Inbox(InboxId::Maildir {
-                id: (*name).to_owned(),
-            }),
-            raw: raw.as_bytes(),
-            size: raw.len(),
-            arrived: None,
+        .map(|name| {
+            let id = (*name).to_owned();
+            (Source::Inbox(InboxId::Maildir { id }), raw.clone())
         })
         .collect();
-    let rules = t.config.rules();
-    let long = std::time::Duration::from_secs(3600);
-    let handled = wildt::handle::handle_group(&t.store, &rules, &group, long, || {})
-        .await
-        .unwrap();
+    let handled = take_as_group(&t, &raws).await;
     assert!(
         matches!(handled[0], Handled::Decided { .. }),
         "{:?}",

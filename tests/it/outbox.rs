@@ -463,21 +463,7 @@ async fn claims_take_the_newest_mail_besides_the_oldest_and_each_mail_once() {
     let url = format!("sqlite://{}", dir.path().join("wildt.db").display());
     let store = wildt::store::Store::open(&url).await.unwrap();
     for i in 1..=100i64 {
-        sqlx::query(
-            "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
-             VALUES (?, ?, 'chess@club.example', ?, 'move-accepted', 0, 0)",
-        )
-        .bind(i)
-        .bind(format!("m{i}@club.example"))
-        .bind(format!("p{i}@example.org"))
-        .execute(store.pool())
-        .await
-        .unwrap();
-        sqlx::query("INSERT INTO outbox_bodies (id, raw) VALUES (?, 'x')")
-            .bind(i)
-            .execute(store.pool())
-            .await
-            .unwrap();
+        queue_due(&store, i, &format!("p{i}@example.org")).await;
     }
     let mut claimed = Vec::new();
     let mut first = Vec::new();
@@ -739,21 +725,7 @@ async fn a_claim_takes_a_fresh_players_mail_before_a_bursts_and_each_players_mai
         }
     };
     for i in 1..=41i64 {
-        sqlx::query(
-            "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
-             VALUES (?, ?, 'chess@club.example', ?, 'move-accepted', 0, 0)",
-        )
-        .bind(i)
-        .bind(format!("m{i}@club.example"))
-        .bind(recipient(i))
-        .execute(store.pool())
-        .await
-        .unwrap();
-        sqlx::query("INSERT INTO outbox_bodies (id, raw) VALUES (?, 'x')")
-            .bind(i)
-            .execute(store.pool())
-            .await
-            .unwrap();
+        queue_due(&store, i, &recipient(i)).await;
     }
     let mut order: std::collections::HashMap<String, Vec<i64>> = Default::default();
     let mut rounds = 0;
@@ -777,4 +749,23 @@ async fn a_claim_takes_a_fresh_players_mail_before_a_bursts_and_each_players_mai
     }
     let sent: usize = order.values().map(Vec::len).sum();
     assert_eq!(sent, 41);
+}
+
+/// Queues mail `id` to `recipient`, due since time 0, with the body `x`.
+async fn queue_due(store: &wildt::store::Store, id: i64, recipient: &str) {
+    sqlx::query(
+        "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
+         VALUES (?, ?, 'chess@club.example', ?, 'move-accepted', 0, 0)",
+    )
+    .bind(id)
+    .bind(format!("m{id}@club.example"))
+    .bind(recipient)
+    .execute(store.pool())
+    .await
+    .unwrap();
+    sqlx::query("INSERT INTO outbox_bodies (id, raw) VALUES (?, 'x')")
+        .bind(id)
+        .execute(store.pool())
+        .await
+        .unwrap();
 }
