@@ -278,7 +278,7 @@ pub async fn play_by_hand_at(
     let mut after = stored.view.record.clone();
     after.apply(&verdict);
     if !matches!(verdict, Verdict::Rejected(_) | Verdict::Status) {
-        games::save_change(&mut tx, game, &stored.view.record, &after, None, Some(at)).await?;
+        games::save_change(&mut tx, game, &stored.view.record, &after, Some(at)).await?;
     }
     tx.commit().await?;
     Ok(verdict)
@@ -402,7 +402,7 @@ pub async fn adjudicate(
     let mut after = g.view.record.clone();
     after.end = Some(end);
     after.draw_offer = None;
-    games::save_change(&mut tx, game, &g.view.record, &after, None, None).await?;
+    games::save_change(&mut tx, game, &g.view.record, &after, None).await?;
     let mut view = g.view.clone();
     view.record = after;
     let mails = reply::with_game(&view, referee, |ctx| {

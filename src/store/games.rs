@@ -395,35 +395,29 @@ pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreEr
     Ok(games.len())
 }
 
-/// Persists the difference between `before` and `after`: new plies, result,
-/// draw offer. The primary key (game, ply) makes a doubled move impossible.
-/// `message` is the processed message that caused it, if any, inserted
-/// here (its row id is returned); `arrived`, when the new plies arrived
-/// (they then cost reflection time: not `free`). One statement batch, one
-/// round trip to the database thread: the message's row, the new plies in
-/// one INSERT (pointing at the message by its unique digest), their text
-/// appended to the game's `records` row, then the game's row.
+/// Persists the difference between `before` and `after`, made by hand or
+/// by a deadline (no message caused it): new plies, result, draw offer. The
+/// primary key (game, ply) makes a doubled move impossible. `arrived`, when
+/// the new plies arrived (they then cost reflection time: not `free`). One
+/// statement batch, one round trip to the database thread: the new plies in
+/// one INSERT, their text appended to the game's `records` row, then the
+/// game's row.
 pub async fn save_change(
     conn: &mut SqliteConnection,
     game: i64,
     before: &Record,
     after: &Record,
-    message: Option<&MessageRow<'_>>,
     arrived: Option<i64>,
-) -> Result<Option<i64>, StoreError> {
+) -> Result<(), StoreError> {
     let mut batch = super::batch::Batch::default();
-    save_change_into(&mut batch, game, before, after, message, arrived)?;
-    let Some(m) = message else {
-        batch.run(conn).await?;
-        return Ok(None);
-    };
-    Ok(Some(
-        super::messages::run_for_id(conn, batch, m.sha256).await?,
-    ))
+    save_change_into(&mut batch, game, before, after, None, arrived)?;
+    batch.run(conn).await?;
+    Ok(())
 }
 
-/// [`save_change`]'s statements, added to `batch`: they run when the batch
-/// does (`handle` sends a message's writes with the next message's reads).
+/// [`save_change`]'s statements, added to `batch`, led by the row of
+/// `message` when a processed message caused the change (the plies point
+/// at it by its unique digest): they run when the batch does.
 pub fn save_change_into(
     batch: &mut super::batch::Batch,
     game: i64,

@@ -47,7 +47,7 @@ pub struct History {
     pub sender_lang: Option<(crate::i18n::Lang, super::players::LangSource)>,
 }
 
-/// The keys of a message that [`history`] looks up.
+/// The keys of a message that [`history_into`] looks up.
 pub struct Keys<'a> {
     pub sha256: &'a str,
     /// Its inbox coordinates, for an inbox whose coordinates name one
@@ -62,21 +62,9 @@ pub struct Keys<'a> {
 }
 
 /// Everything the decision of one message reads from the messages, the
-/// outbox and the sender's player row, in one statement: each statement is
-/// a round trip to the database thread, and this runs for every message.
-pub async fn history(conn: &mut SqliteConnection, k: &Keys<'_>) -> Result<History, StoreError> {
-    let mut batch = Batch::default();
-    history_into(&mut batch, k)?;
-    let rows = batch.run(conn).await?;
-    let row = rows
-        .first()
-        .and_then(|r| r.first())
-        .ok_or_else(|| StoreError::Invariant("the history read gave no row".into()))?;
-    history_of(k, row)
-}
-
-/// [`history`]'s statement, added to `batch`; its one row is read by
-/// [`history_of`].
+/// outbox and the sender's player row, as one statement added to `batch`
+/// (`handle` sends it with the game's read and the writes before it); its
+/// one row is read by [`history_of`].
 pub fn history_into(batch: &mut Batch, k: &Keys<'_>) -> Result<(), StoreError> {
     // Only answers to the sender's own messages that did not advance a game
     // count against the hourly limit: the limit bounds a conversation (an

@@ -81,7 +81,7 @@ pub fn enqueue_into(
     let rows = vec![row.as_str(); mails.len()].join(", ");
     // `limited`: the mail answers its recipient's own message, and that
     // message changed no game: it counts against the sender's hourly reply
-    // limit (`messages::history`), which then reads only such rows.
+    // limit (`messages::history_into`), which then reads only such rows.
     let changing = Outcome::CHANGING_GAME
         .iter()
         .map(|o| format!("'{}'", o.as_str()))
