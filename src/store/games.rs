@@ -118,8 +118,8 @@ pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
 }
 
 /// The game `id`, if it exists, with its record as stored: the plies with
-/// their SAN (one text from `records`, checked against the last ply in
-/// `moves`), the position after the last ply, and the repetition counts
+/// their SAN (the texts of `record_parts` and `records`, checked against
+/// the last ply in `moves`), the position after the last ply, and the repetition counts
 /// since the last irreversible move, in two statements whatever the game's
 /// length; nothing is replayed. A game with plies stored before their
 /// position keys were ([`backfill_keys`] fills them in) is replayed.
@@ -144,7 +144,8 @@ pub fn load_into(batch: &mut super::batch::Batch, id: i64) -> Result<(), StoreEr
                     g.time_control,
                     EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id),
                     (SELECT MAX(ply) FROM moves WHERE game_id = g.id),
-                    (SELECT window_keys FROM records WHERE game_id = g.id)
+                    (SELECT window_keys FROM records WHERE game_id = g.id),
+                    (SELECT group_concat(plies, ',' ORDER BY part) FROM record_parts WHERE game_id = g.id)
              FROM games g
              LEFT JOIN players pw ON pw.email = lower(g.white_email)
              LEFT JOIN players pb ON pb.email = lower(g.black_email)
@@ -178,8 +179,11 @@ pub async fn load_of(
     let mut record = if unkeyed {
         replayed(conn, id, &start_fen).await?
     } else {
+        // The sealed parts (every full 64 plies), then the plies after them.
+        let parts: Option<String> = row.get(22);
         let text: Option<String> = row.get(16);
-        let mut plies = parse_plies(text.as_deref().unwrap_or(""), &bad)?;
+        let mut plies = parse_plies(parts.as_deref().unwrap_or(""), &bad)?;
+        plies.extend(parse_plies(text.as_deref().unwrap_or(""), &bad)?);
         let stored = usize::try_from(last_ply.unwrap_or(0)).unwrap_or(usize::MAX);
         if plies.len() != stored {
             // `records` is written in the same batch as `moves`; a
@@ -299,6 +303,27 @@ fn window_counts(
         *counts.entry(u64::from_le_bytes(*key)).or_insert(0) += 1;
     }
     Some(counts)
+}
+
+/// How many plies a sealed part of a game's plies text holds
+/// (`record_parts`): the plies after the last full part are in `records`,
+/// the row each move rewrites (at most 63 plies, some 600 bytes, instead of
+/// the whole game: 2.7 KB at ply 300, an overflow page freed and taken
+/// again with every move).
+pub const RECORD_PART: usize = 64;
+
+/// Plies as they are stored, `iccf san` joined by commas.
+fn plies_text(plies: &[Ply]) -> String {
+    let mut text = String::with_capacity(plies.len() * 10);
+    for ply in plies {
+        if !text.is_empty() {
+            text.push(',');
+        }
+        ply.iccf.push_to(&mut text);
+        text.push(' ');
+        text.push_str(&ply.san);
+    }
+    text
 }
 
 /// Plies from their stored text, `iccf san` joined by commas.
@@ -443,7 +468,6 @@ pub fn save_change_into(
     let count = new.len();
     if count > 0 {
         let mut rows = Vec::with_capacity(count);
-        let mut text = String::new();
         // Each new position's key and halfmove clock, for the window below.
         let mut keys: Vec<(u64, u32)> = Vec::new();
         let mut values = Vec::with_capacity(count);
@@ -462,12 +486,6 @@ pub fn save_change_into(
                 crate::game::fen_of(&position),
                 i64::from_ne_bytes(key.to_ne_bytes()),
             ));
-            if !text.is_empty() {
-                text.push(',');
-            }
-            ply.iccf.push_to(&mut text);
-            text.push(' ');
-            text.push_str(&ply.san);
         }
         batch.push(
             &format!(
@@ -505,9 +523,38 @@ pub fn save_change_into(
                 w
             }
         };
+        // The plies text: every full RECORD_PART plies sealed in a part of
+        // their own, written once; `records` holds the plies after the
+        // last full part, so the row a move rewrites stays small.
+        let plies = after.plies();
+        let (sealed_before, sealed_after) = (
+            before.plies().len() / RECORD_PART,
+            plies.len() / RECORD_PART,
+        );
+        for part in sealed_before..sealed_after {
+            batch.push(
+                "INSERT INTO record_parts (game_id, part, plies) VALUES (?, ?, ?)
+                 ON CONFLICT (game_id, part) DO UPDATE SET plies = excluded.plies",
+                Some(1),
+                "record part",
+            );
+            batch.bind(game)?;
+            batch.bind(i64::try_from(part).unwrap_or(i64::MAX))?;
+            batch.bind(plies_text(
+                &plies[part * RECORD_PART..(part + 1) * RECORD_PART],
+            ))?;
+        }
+        let sealed = sealed_after > sealed_before;
+        let text = if sealed {
+            plies_text(&plies[sealed_after * RECORD_PART..])
+        } else {
+            plies_text(&plies[before.plies().len()..])
+        };
         batch.push(
             "INSERT INTO records (game_id, plies, window_keys) VALUES (?, ?, ?)
-                 ON CONFLICT (game_id) DO UPDATE SET plies = plies || ',' || excluded.plies,
+                 ON CONFLICT (game_id) DO UPDATE SET
+                     plies = CASE WHEN ? OR plies = '' THEN excluded.plies
+                                  ELSE plies || ',' || excluded.plies END,
                      window_keys = CASE WHEN ? THEN ? ELSE CAST(window_keys || ? AS BLOB) END",
             Some(1),
             "record",
@@ -515,6 +562,7 @@ pub fn save_change_into(
         batch.bind(game)?;
         batch.bind(text)?;
         batch.bind(fresh)?;
+        batch.bind(sealed)?;
         batch.bind(restart.is_some())?;
         batch.bind(tail.clone())?;
         batch.bind(tail)?;

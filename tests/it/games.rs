@@ -1034,6 +1034,117 @@ async fn plies_stored_without_position_keys_are_replayed_and_then_filled_in() {
     assert_eq!(loaded.repetitions(), 4);
 }
 
+/// What a game's plies text is stored as: the plies of each sealed part
+/// (counted), in order, and the plies text in `records`.
+async fn stored_plies(t: &TempStore, id: i64) -> (Vec<usize>, String) {
+    let parts: Vec<String> =
+        sqlx::query_scalar("SELECT plies FROM record_parts WHERE game_id = ? ORDER BY part")
+            .bind(id)
+            .fetch_all(t.store.pool())
+            .await
+            .unwrap();
+    let tail: String = sqlx::query_scalar("SELECT plies FROM records WHERE game_id = ?")
+        .bind(id)
+        .fetch_one(t.store.pool())
+        .await
+        .unwrap();
+    (parts.iter().map(|p| p.split(',').count()).collect(), tail)
+}
+
+fn plies_in(text: &str) -> usize {
+    text.split(',').filter(|p| !p.is_empty()).count()
+}
+
+/// A long game's plies text is not one row rewritten with every move:
+/// each full 64 plies are sealed in a part of their own, and the row a
+/// move rewrites holds only the plies after the last full part. Played
+/// one ply at a time past two parts, the game loads as its replay after
+/// every ply.
+#[tokio::test]
+async fn a_long_games_plies_are_sealed_every_64_and_the_row_each_move_rewrites_stays_short() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let line = knight_shuffle(34);
+    for n in 1..=line.len() {
+        play(&t, id, &[line[n - 1].as_str()]).await;
+        let (parts, tail) = stored_plies(&t, id).await;
+        assert_eq!(parts, vec![64; n / 64], "after {n} plies");
+        assert_eq!(plies_in(&tail), n % 64, "after {n} plies: {tail}");
+        let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+        assert_same_game(&loaded, &replay_of(&line[..n]), &format!("after {n} plies"));
+    }
+}
+
+/// A change that adds many plies at once (a postcard game entered by
+/// hand) seals every part it completes, and the game loads as its replay.
+#[tokio::test]
+async fn plies_added_at_once_across_two_parts_seal_both() {
+    let t = temp_store().await;
+    let id = new_game(&t, None).await;
+    let line = knight_shuffle(33);
+    let refs: Vec<&str> = line.iter().map(String::as_str).collect();
+    play(&t, id, &refs[..62]).await;
+    let before = t.store.game(id).await.unwrap().unwrap().view.record;
+    let after = replay_of(&line);
+    let mut conn = t.store.pool().acquire().await.unwrap();
+    wildt::store::games::save_change(&mut conn, id, &before, &after, None)
+        .await
+        .unwrap();
+    drop(conn);
+    let (parts, tail) = stored_plies(&t, id).await;
+    assert_eq!(parts, vec![64, 64]);
+    assert_eq!(plies_in(&tail), 132 - 128, "{tail}");
+    let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+    assert_same_game(&loaded, &after, "after 62 + 70 plies");
+}
+
+/// A database from before the parts (migration 20), its games' whole
+/// plies texts in `records`: opening it seals their full parts from the
+/// moves, and the games load as their replays and go on being played.
+#[tokio::test]
+async fn a_database_from_before_the_parts_has_its_long_games_sealed() {
+    let t = temp_store().await;
+    let line = knight_shuffle(35);
+    let refs: Vec<&str> = line.iter().map(String::as_str).collect();
+    let (long, short) = (new_game(&t, None).await, new_game(&t, None).await);
+    play(&t, long, &refs[..130]).await;
+    play(&t, short, &refs[..5]).await;
+    let whole: Vec<String> = replay_of(&line[..130])
+        .plies()
+        .iter()
+        .map(|p| format!("{} {}", p.iccf, p.san))
+        .collect();
+    for sql in [
+        "DROP TABLE record_parts",
+        "DELETE FROM _sqlx_migrations WHERE version = 20",
+    ] {
+        sqlx::query(sql).execute(t.store.pool()).await.unwrap();
+    }
+    sqlx::query("UPDATE records SET plies = ? WHERE game_id = ?")
+        .bind(whole.join(","))
+        .bind(long)
+        .execute(t.store.pool())
+        .await
+        .unwrap();
+    let reopened = Store::open(&t.config.database_url).await.unwrap();
+    reopened.close().await;
+    let (parts, tail) = stored_plies(&t, long).await;
+    assert_eq!(parts, vec![64, 64]);
+    assert_eq!(tail, whole[128..].join(","));
+    assert_eq!(
+        stored_plies(&t, short).await,
+        (vec![], whole[..5].join(","))
+    );
+    for (id, n) in [(long, 130), (short, 5)] {
+        let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+        assert_same_game(&loaded, &replay_of(&line[..n]), &format!("game {id}"));
+    }
+    play(&t, long, &refs[130..]).await;
+    let loaded = t.store.game(long).await.unwrap().unwrap().view.record;
+    assert_same_game(&loaded, &replay_of(&line), "played on after the upgrade");
+    assert_eq!(stored_plies(&t, long).await.0, vec![64, 64]);
+}
+
 /// The plies a game loads with are read from one text per game
 /// (`records`), written in the same batch as `moves`. One changed by other
 /// hands (here: a ply cut off and one altered) is not believed: the game
