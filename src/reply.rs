@@ -211,13 +211,60 @@ fn diagram(lang: Lang, record: &Record) -> String {
 fn picture(lang: Lang, record: &Record) -> String {
     let record_line = match san::record_text(record, lang) {
         text if text.is_empty() => i18n::text(lang, Key::RecordEmpty, &[]),
-        text => i18n::text(lang, Key::RecordLine, &[("record", text.into())]),
+        text => wrap_record(&i18n::text(
+            lang,
+            Key::RecordLine,
+            &[("record", text.into())],
+        )),
     };
     format!(
         "{}\n{record_line}\n{}\n",
         diagram(lang, record),
         explain::status_line(lang, record)
     )
+}
+
+/// The longest line [`wrap_record`] writes, in characters: under the 76
+/// at which a text part must be encoded.
+const RECORD_WIDTH: usize = 72;
+
+/// The record line broken into lines of at most [`RECORD_WIDTH`]
+/// characters (a longer word stands alone), only before a move number or
+/// a ply, so that a move number, its ply and the ply's SAN stay on one line.
+/// One line of a long game's length made the whole text part
+/// quoted-printable (every line soft-broken at 76 columns, mid-move in a
+/// client that shows it undecoded) and cost a pass over it per mail; a
+/// record of short lines leaves an English text part 7-bit. The intake
+/// reads a record pasted back in lines as it reads it on one.
+fn wrap_record(line: &str) -> String {
+    let mut out = String::with_capacity(line.len() + line.len() / RECORD_WIDTH + 1);
+    let mut width = 0;
+    let mut push = |out: &mut String, unit: &str| {
+        let n = unit.chars().count();
+        if width > 0 && width + 1 + n > RECORD_WIDTH {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(unit);
+        width += n;
+    };
+    // A unit runs to the next space before a move number or a ply (a
+    // digit) that does not follow a move number (`12.` keeps its ply, a
+    // ply its `(SAN)`): slices of `line`, nothing copied but into `out`.
+    let bytes = line.as_bytes();
+    let mut from = 0;
+    for (at, _) in line.match_indices(' ') {
+        let before_ply = bytes.get(at + 1).is_some_and(u8::is_ascii_digit);
+        if before_ply && at > from && bytes[at - 1] != b'.' {
+            push(&mut out, &line[from..at]);
+            from = at + 1;
+        }
+    }
+    push(&mut out, &line[from..]);
+    out
 }
 
 impl GameContext<'_> {
@@ -1366,6 +1413,44 @@ mod tests {
         assert_eq!(subject(Some(17), "status"), "[wildt #17] status");
         assert_eq!(subject(None, "how to play"), "[wildt] how to play");
         assert!(subject(Some(3), "1. 5254 accepted").starts_with(WILDT_SUBJECT_MARK));
+    }
+
+    /// The record of a long game, in every language, is written in lines
+    /// of at most 72 characters that together are the record on one line,
+    /// each move number with its ply and each ply with its SAN; and a line
+    /// too long for one is only wrapped at a move number or a ply.
+    #[test]
+    fn a_long_record_is_written_in_short_lines_that_keep_each_move_whole() {
+        let shuffle = ["7163", "7866", "6371", "6678"];
+        let plies: Vec<&str> = shuffle.iter().copied().cycle().take(301).collect();
+        let game = crate::fixtures::game_17(&plies);
+        for lang in Lang::ALL {
+            let one_line = i18n::text(
+                lang,
+                Key::RecordLine,
+                &[("record", san::record_text(&game.record, lang).into())],
+            );
+            let wrapped = wrap_record(&one_line);
+            let lines: Vec<&str> = wrapped.lines().collect();
+            assert!(lines.len() > 50, "{lang:?}: {} lines", lines.len());
+            assert_eq!(lines.join(" "), one_line, "{lang:?}");
+            for line in &lines {
+                assert!(line.chars().count() <= RECORD_WIDTH, "{lang:?}: {line}");
+            }
+            for line in &lines[1..] {
+                assert!(
+                    line.starts_with(|c: char| c.is_ascii_digit()),
+                    "{lang:?}: a line starts inside a move: {line}"
+                );
+                assert!(!line.ends_with('.'), "{lang:?}: a number alone: {line}");
+            }
+            assert!(picture(lang, &game.record).contains(&wrapped), "{lang:?}");
+        }
+        assert_eq!(wrap_record("Record: 1. 5254 (e4)"), "Record: 1. 5254 (e4)");
+        assert_eq!(
+            wrap_record(&format!("Record: 1. 5254 (e4) {}", "9".repeat(80))),
+            format!("Record: 1. 5254 (e4)\n{}", "9".repeat(80))
+        );
     }
 
     /// A note added after a mail is written (conditional moves) reaches the

@@ -270,6 +270,50 @@ mod tests {
         assert!(text_at < raw.find("text/html").unwrap());
     }
 
+    /// An English confirmation late in a long game goes out with both parts
+    /// 7-bit, as written: the record is in short lines, so nothing in the
+    /// text part forces quoted-printable (which a 300-ply record on one
+    /// line did).
+    #[test]
+    fn a_long_games_english_confirmation_is_seven_bit_in_both_parts() {
+        use crate::decide::{Recent, judge_message};
+        let shuffle = ["7163", "7866", "6371", "6678"];
+        let plies: Vec<&str> = shuffle.iter().copied().cycle().take(300).collect();
+        let game = crate::fixtures::game_17(&plies);
+        let rules = crate::fixtures::rules(1 << 20, crate::auth::Policy::Key, true);
+        let raw = format!(
+            "From: anna@example.org\r\nTo: chess+17-{}@club.example\r\nSubject: Re: Game 17\r\n\
+             Message-ID: <m300@example.org>\r\n\r\n7163\r\n",
+            crate::fixtures::WHITE_KEY
+        );
+        let intake = crate::intake::read(raw.as_bytes(), &rules.intake);
+        let d = judge_message(
+            raw.as_bytes(),
+            &intake,
+            Some(&game),
+            Recent::default(),
+            &rules,
+        );
+        assert_eq!(d.outcome.as_str(), "moved", "{}", d.detail);
+        let letters = crate::reply::write(&d, &intake, Some(&game), &rules.referee, Lang::En);
+        let confirmation = &letters.mails[0];
+        let r = render(confirmation, &rules.referee, None, &[]).unwrap();
+        let out = String::from_utf8_lossy(&r.raw);
+        assert_eq!(
+            out.matches("Content-Transfer-Encoding: 7bit").count(),
+            2,
+            "{out}"
+        );
+        assert!(!out.contains("quoted-printable"));
+        let parsed = MessageParser::default().parse(&r.raw).unwrap();
+        let text = parsed.body_text(0).unwrap().replace("\r\n", "\n");
+        assert!(
+            text.lines().any(|l| l.ends_with("151. 7163 (Nf3)")),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.len() <= 72), "{text}");
+    }
+
     #[test]
     fn a_mail_without_html_stays_plain_text() {
         let r = render(&mail(None), &crate::fixtures::referee(), None, &[]).unwrap();

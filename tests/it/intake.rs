@@ -202,6 +202,46 @@ fn quoted_move_is_ignored() {
     assert_eq!(line[0].mv.to_string(), "5254");
 }
 
+/// A player may answer with the whole record and the new move at its end.
+/// wildt writes a long game's record in lines of at most 72 characters;
+/// pasted back in those lines it is read as the same record on one line.
+#[test]
+fn a_record_pasted_back_in_the_lines_wildt_wrote_it_is_read_as_on_one_line() {
+    use wildt::decide::{Recent, judge_message};
+    let shuffle = ["7163", "7866", "6371", "6678"];
+    let plies: Vec<&str> = shuffle.iter().copied().cycle().take(60).collect();
+    let game = wildt::fixtures::game_17(&plies);
+    let rules = wildt::fixtures::rules(1 << 20, wildt::auth::Policy::Key, true);
+    let status = intake::read(&mail("", "status\n"), &rules.intake);
+    let d = judge_message(b"", &status, Some(&game), Recent::default(), &rules);
+    let letters = wildt::reply::write(
+        &d,
+        &status,
+        Some(&game),
+        &rules.referee,
+        wildt::i18n::Lang::En,
+    );
+    let body = &letters.mails[0].body;
+    let record: Vec<&str> = body
+        .lines()
+        .skip_while(|l| !l.starts_with("Record: "))
+        .take_while(|l| l.starts_with("Record: ") || l.starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert!(record.len() > 3, "the record is not in lines: {body}");
+    let wrapped = format!(
+        "{} 31. 7163\n",
+        record.join("\n").trim_start_matches("Record: ")
+    );
+    let one_line = wrapped.replace('\n', " ").trim_end().to_owned() + "\n";
+    let read = |text: &str| match intake::read(&mail("", text), &rules.intake).disposition {
+        Disposition::Read(Reading::Command(Command::Play { line, .. })) => line,
+        other => panic!("{other:?} for {text}"),
+    };
+    let line = read(&wrapped);
+    assert_eq!(line.len(), 61);
+    assert_eq!(line, read(&one_line));
+}
+
 /// Issue 14: "15. marts 2017 kl. 11.00 skrev" in a Danish attribution was read
 /// as a near-move; the date and time go with the quote.
 #[test]
