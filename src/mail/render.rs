@@ -141,18 +141,36 @@ pub fn render(
     let message = match &mail.html {
         Some(html) => builder.multipart(
             MultiPart::alternative()
-                .singlepart(SinglePart::plain(mail.body.clone()))
+                .singlepart(SinglePart::plain(crlf_lines(&mail.body)))
                 .singlepart(html_part(html.render(&mail.subject))),
         )?,
         None => builder
             .header(ContentType::TEXT_PLAIN)
-            .body(mail.body.clone())?,
+            .body(crlf_lines(&mail.body))?,
     };
     Ok(Rendered {
         message_id,
         to: mail.to.clone(),
         raw: message.formatted(),
     })
+}
+
+/// `text` with every line break CRLF, in one pass. lettre makes a text
+/// body's breaks CRLF by inserting each `\r` into the string in place,
+/// moving the rest of it every time: a long game's record in lines made
+/// that the largest copy in rendering a reply. Given CRLF, it inserts none.
+fn crlf_lines(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 32);
+    let mut from = 0;
+    for (at, _) in text.match_indices('\n') {
+        if !text[..at].ends_with('\r') {
+            out.push_str(&text[from..at]);
+            out.push('\r');
+            from = at;
+        }
+    }
+    out.push_str(&text[from..]);
+    out
 }
 
 /// The HTML part as it is, `7bit`, when it is ASCII in lines SMTP carries
@@ -312,6 +330,25 @@ mod tests {
             "{text}"
         );
         assert!(text.lines().all(|l| l.len() <= 72), "{text}");
+    }
+
+    /// The text handed to lettre already ends its lines in CRLF, as lettre
+    /// would have made them: bare LFs get their CR, CRLFs stay as they are.
+    #[test]
+    fn text_lines_end_in_crlf_as_lettre_would_end_them() {
+        for text in [
+            "",
+            "a",
+            "a\nb\n",
+            "\n\na\r\nb\nc",
+            "caf\u{e9}\n\u{e9}\n",
+            "a\r\n\r\n",
+        ] {
+            let ours = Body::new(crlf_lines(text));
+            let lettres = Body::new(text.to_owned());
+            assert_eq!(ours.into_vec(), lettres.into_vec(), "{text:?}");
+            assert!(!crlf_lines(text).replace("\r\n", "").contains('\n'));
+        }
     }
 
     #[test]
