@@ -127,6 +127,7 @@ struct RawOutbox {
     password_file: Option<PathBuf>,
     command: Option<PathBuf>,
     connections: Option<usize>,
+    send_rate: Option<u32>,
     retry_initial_secs: Option<u64>,
     retry_max_secs: Option<u64>,
     stall_after_secs: Option<u64>,
@@ -227,7 +228,15 @@ pub struct SmtpConfig {
     /// (default [`DEFAULT_SMTP_CONNECTIONS`], 1 to [`MAX_SMTP_CONNECTIONS`]).
     /// A provider may limit how many a sender may open.
     pub connections: usize,
+    /// `send_rate`: mails handed to the server per second at most (1 to
+    /// [`MAX_SEND_RATE`]); `None`, as fast as it takes them. Replies beyond
+    /// it wait in the outbox, where the next claim takes a player's fresh
+    /// answer before them, instead of in the MTA's queue.
+    pub send_rate: Option<u32>,
 }
+
+/// Highest `[outbox] send_rate` accepted (mails per second).
+pub const MAX_SEND_RATE: u32 = 10_000;
 
 /// Default `[outbox] connections`: what most providers allow one sender.
 pub const DEFAULT_SMTP_CONNECTIONS: usize = 4;
@@ -612,6 +621,16 @@ fn outbox(raw: RawOutbox) -> Result<OutboxConfig, ConfigError> {
                         ));
                     }
                 },
+                send_rate: match raw.send_rate {
+                    None => None,
+                    Some(n @ 1..=MAX_SEND_RATE) => Some(n),
+                    Some(n) => {
+                        return Err(invalid(
+                            "outbox.send_rate",
+                            format!("{n} mails per second is not between 1 and {MAX_SEND_RATE}"),
+                        ));
+                    }
+                },
             })
         }
         other => {
@@ -711,6 +730,35 @@ mod tests {
             Some("organiser@club.example")
         );
         assert_eq!(c.outbox.stall_after, Duration::from_secs(900));
+    }
+
+    /// `[outbox] send_rate`: unlimited unless said, 1 to 10,000 mails per
+    /// second, anything else a clear refusal naming the key.
+    #[test]
+    fn smtp_send_rate_is_unlimited_unless_said_and_bounded() {
+        let example = include_str!("../config/example.toml");
+        let rate = |text: &str| match Config::parse(text).map(|c| c.outbox.kind) {
+            Ok(OutboxKind::Smtp(smtp)) => Ok(smtp.send_rate),
+            Ok(other) => panic!("not SMTP: {other:?}"),
+            Err(e) => Err(e),
+        };
+        assert_eq!(rate(example).unwrap(), None);
+        let with = |n: &str| example.replace("# send_rate = 100 ", &format!("send_rate = {n} "));
+        assert_eq!(rate(&with("150")).unwrap(), Some(150));
+        for bad in ["0", "10001"] {
+            let err = rate(&with(bad)).unwrap_err();
+            assert!(
+                matches!(
+                    &err,
+                    ConfigError::Invalid {
+                        key: "outbox.send_rate",
+                        ..
+                    }
+                ),
+                "{bad}: {err:?}"
+            );
+            assert!(err.to_string().contains("between 1 and 10000"), "{err}");
+        }
     }
 
     /// `[outbox] connections`: 4 unless said, 1 to 32, anything else a

@@ -157,14 +157,20 @@ pub async fn flush_outbox(
 ) -> Result<Flushed, StoreError> {
     use futures::StreamExt as _;
     use std::sync::atomic::{AtomicBool, Ordering};
+    let rate = match &config.kind {
+        crate::config::OutboxKind::Smtp(smtp) => smtp.send_rate,
+        _ => None,
+    };
     loop {
         let now = now_secs();
+        let started = Instant::now();
         let batch = match transport {
             Transport::Smtp(_) => (CLAIM_ROUNDS
                 * i64::try_from(transport.parallelism()).unwrap_or(1))
             .min(CLAIM_BATCH),
             _ => FILE_CLAIM_BATCH,
         };
+        let batch = rate.map_or(batch, |r| batch.min(paced_claim(r)));
         let rows = store
             .claim_due_mail(now, batch, owner, now + CLAIM_LEASE_SECS)
             .await?;
@@ -213,6 +219,7 @@ pub async fn flush_outbox(
             .filter(|(_, r)| matches!(r, Some(Ok(()))))
             .map(|(row, _)| row.id)
             .collect();
+        let tried = results.iter().filter(|(_, r)| r.is_some()).count();
         store.mark_sent_many(&sent).await?;
         summary.sent += sent.len() as u64;
         let mut transient = None;
@@ -263,7 +270,24 @@ pub async fn flush_outbox(
             }
             return Ok(Flushed::TransportDown(e));
         }
+        if let Some(rate) = rate {
+            tokio::time::sleep(pace(tried, rate, started.elapsed())).await;
+        }
     }
+}
+
+/// How many mails a claim takes under `[outbox] send_rate` (mails per
+/// second): a quarter of a second's worth, at least one, so that the next
+/// claim (which takes fresh answers first) is never far off.
+fn paced_claim(rate: u32) -> i64 {
+    i64::from(rate / 4).max(1)
+}
+
+/// How long to wait after handing `tried` mails to the server in `took`
+/// so that no more than `rate` a second go out.
+fn pace(tried: usize, rate: u32, took: Duration) -> Duration {
+    let due = Duration::from_secs_f64(tried as f64 / f64::from(rate.max(1)));
+    due.saturating_sub(took)
 }
 
 fn password_file(config: &OutboxConfig) -> String {
@@ -1215,4 +1239,26 @@ async fn outbox_worker(
         warn!(error = %e, "outbox: claims not given back; they run out by themselves");
     }
     summary
+}
+
+#[cfg(test)]
+mod pacing_tests {
+    use super::*;
+
+    /// Under a send rate, a claim is a quarter of a second's worth of mail
+    /// (at least one), and after handing mails over the worker waits out
+    /// what is left of the time they are allowed: 50 at 100 a second take
+    /// half a second however fast the server took them.
+    #[test]
+    fn a_send_rate_sizes_the_claims_and_spaces_them() {
+        assert_eq!(paced_claim(100), 25);
+        assert_eq!(paced_claim(3), 1);
+        assert_eq!(
+            pace(50, 100, Duration::from_millis(100)),
+            Duration::from_millis(400)
+        );
+        assert_eq!(pace(50, 100, Duration::from_millis(700)), Duration::ZERO);
+        assert_eq!(pace(0, 100, Duration::ZERO), Duration::ZERO);
+        assert_eq!(pace(1, 1, Duration::ZERO), Duration::from_secs(1));
+    }
 }

@@ -23,6 +23,7 @@ mod graceful_stop;
 mod many_games;
 pub mod outage;
 mod seen_elsewhere;
+mod send_rate;
 mod sender_auth;
 mod smtp_login;
 mod two_games;
@@ -60,6 +61,8 @@ pub struct Options {
     pub max_message_bytes: Option<usize>,
     /// Lines of the `[security]` section, if any.
     pub security: Option<String>,
+    /// `[outbox] send_rate`, if any.
+    pub send_rate: Option<u32>,
 }
 
 impl Default for Options {
@@ -68,6 +71,7 @@ impl Default for Options {
             mailbox: "INBOX".to_owned(),
             max_message_bytes: None,
             security: None,
+            send_rate: None,
         }
     }
 }
@@ -107,7 +111,7 @@ impl Referee {
              ca_file = {ca}\nusername = {address}\npassword_file = {password}\n\
              mailbox = {mailbox}\nidle = true\npoll_interval_secs = 5\n\n\
              [outbox]\nkind = \"smtp\"\nhost = {host}\nport = {smtp}\ntls = \"none\"\n\
-             retry_initial_secs = 1\nretry_max_secs = 2\n\n\
+             retry_initial_secs = 1\nretry_max_secs = 2\n{send_rate}\n\
              [limits]\n\
              # Players here send dozens of moves a minute (the crash test's\n\
              # 75 each); the hourly reply limit (60) is for autoresponders.\n\
@@ -120,6 +124,9 @@ impl Referee {
             password = q(&password.display().to_string()),
             mailbox = q(&options.mailbox),
             smtp = rig.smtp_port,
+            send_rate = options
+                .send_rate
+                .map_or_else(String::new, |r| format!("send_rate = {r}\n")),
         );
         if let Some(max) = options.max_message_bytes {
             text.push_str(&format!("max_message_bytes = {max}\n"));
