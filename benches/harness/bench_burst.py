@@ -22,6 +22,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--games", type=int, default=500)
 ap.add_argument("--plies", type=int, default=2)
 ap.add_argument("--probes", type=int, default=30)
+ap.add_argument("--send-rate", type=int, default=None, help="[outbox] send_rate (mails per second); unset: none")
 ap.add_argument("--work", default="/tmp/wildt-bench/burst")
 ap.add_argument("--out", required=True)
 a = ap.parse_args()
@@ -79,7 +80,8 @@ b.write_config(
     referee=REF,
     inbox={"kind": "imap", "host": HOST, "port": IMAP_PORT, "tls": "none", "username": REF, "password_file": pwfile,
            "idle": True, "poll_interval_secs": 300},
-    outbox={"kind": "smtp", "host": HOST, "port": SMTP_PORT, "tls": "none", "connections": 8},  # as bench_servers.py
+    outbox={"kind": "smtp", "host": HOST, "port": SMTP_PORT, "tls": "none", "connections": 8,  # as bench_servers.py
+            **({"send_rate": a.send_rate} if a.send_rate else {})},
 )
 white = lambda i: f"p{1 + i % 15:02d}+w{i}@example.org"  # noqa: E731
 black = lambda i: f"p{16 + i % 15:02d}+b{i}@example.org"  # noqa: E731
@@ -201,6 +203,7 @@ res = {
     "burst": N,
     "games": a.games,
     "probes": len(lat),
+    "send_rate": a.send_rate,
     "p50_ms": 1000 * pct(lat, 50),
     "p99_ms": 1000 * pct(lat, 99),
     "max_ms": 1000 * max(lat),
