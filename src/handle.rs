@@ -123,12 +123,12 @@ pub async fn handle_message_at(
     let _turn = store.write_turn().await;
     let mut tx = store.begin().await?;
     let mut carry = Carry::default();
-    let mut handled = decide_in(&mut tx, rules, &incoming.source, read, &mut carry, None).await?;
+    let handled = decide_in(&mut tx, rules, &incoming.source, read, &mut carry, None).await?;
     carry.writes.run(&mut tx).await?;
     match mode {
         Mode::Commit => {
             tx.commit().await?;
-            keep_fresh(store, &mut handled);
+            keep_fresh(store, &handled);
         }
         Mode::DryRun => tx.rollback().await?,
     }
@@ -220,17 +220,15 @@ pub async fn handle_group(
         at: None,
         error: e.into(),
     })?;
-    for h in &mut handled {
+    for h in &handled {
         keep_fresh(store, h);
     }
     Ok(handled)
 }
 
 /// Hands the bodies of a committed message's mails to this process's
-/// sender, which then need not read them back from the database. Moved,
-/// not copied: a [`Rendered`](crate::mail::render::Rendered)'s `raw` is
-/// empty afterwards (the daemon only counts the mails).
-fn keep_fresh(store: &Store, handled: &mut Handled) {
+/// sender, which then need not read them back from the database.
+fn keep_fresh(store: &Store, handled: &Handled) {
     if let Handled::Decided { mails, .. } = handled {
         store.keep_fresh(mails);
     }
