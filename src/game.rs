@@ -540,18 +540,25 @@ pub fn pgn(record: &Record, h: &PgnHeaders) -> String {
 
 /// Wraps at spaces to lines of at most `width` characters (PGN export format).
 fn wrap(text: &str, width: usize) -> String {
+    wrap_units(text.split(' ').filter(|w| !w.is_empty()), width)
+}
+
+/// Joins `units` with spaces into lines of at most `width` characters,
+/// breaking only between units (a unit longer than `width` stands alone).
+pub fn wrap_units<'a>(units: impl IntoIterator<Item = &'a str>, width: usize) -> String {
     let mut out = String::new();
     let mut line_len = 0;
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
-        if line_len > 0 && line_len + 1 + word.len() > width {
+    for unit in units {
+        let n = unit.chars().count();
+        if line_len > 0 && line_len + 1 + n > width {
             out.push('\n');
             line_len = 0;
         } else if line_len > 0 {
             out.push(' ');
             line_len += 1;
         }
-        out.push_str(word);
-        line_len += word.len();
+        out.push_str(unit);
+        line_len += n;
     }
     out
 }

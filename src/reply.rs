@@ -237,34 +237,21 @@ const RECORD_WIDTH: usize = 72;
 /// record of short lines leaves an English text part 7-bit. The intake
 /// reads a record pasted back in lines as it reads it on one.
 fn wrap_record(line: &str) -> String {
-    let mut out = String::with_capacity(line.len() + line.len() / RECORD_WIDTH + 1);
-    let mut width = 0;
-    let mut push = |out: &mut String, unit: &str| {
-        let n = unit.chars().count();
-        if width > 0 && width + 1 + n > RECORD_WIDTH {
-            out.push('\n');
-            width = 0;
-        } else if width > 0 {
-            out.push(' ');
-            width += 1;
-        }
-        out.push_str(unit);
-        width += n;
-    };
     // A unit runs to the next space before a move number or a ply (a
     // digit) that does not follow a move number (`12.` keeps its ply, a
-    // ply its `(SAN)`): slices of `line`, nothing copied but into `out`.
+    // ply its `(SAN)`).
     let bytes = line.as_bytes();
+    let mut units = Vec::with_capacity(line.len() / 8 + 1);
     let mut from = 0;
     for (at, _) in line.match_indices(' ') {
         let before_ply = bytes.get(at + 1).is_some_and(u8::is_ascii_digit);
         if before_ply && at > from && bytes[at - 1] != b'.' {
-            push(&mut out, &line[from..at]);
+            units.push(&line[from..at]);
             from = at + 1;
         }
     }
-    push(&mut out, &line[from..]);
-    out
+    units.push(&line[from..]);
+    crate::game::wrap_units(units, RECORD_WIDTH)
 }
 
 impl GameContext<'_> {
