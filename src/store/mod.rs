@@ -114,7 +114,6 @@ impl Store {
             // touches in memory instead of reading them again. Taken only
             // as used: idle memory does not grow.
             .pragma("cache_size", "-8192")
-            .pragma("temp_store", "memory")
             // Pages freed (a sent mail's body) are given back to the file
             // system in the background (`Store::reclaim`): after a backlog of
             // mail a database does not stay its peak size with its free pages
