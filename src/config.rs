@@ -229,9 +229,8 @@ pub struct SmtpConfig {
     /// A provider may limit how many a sender may open.
     pub connections: usize,
     /// `send_rate`: mails handed to the server per second at most (1 to
-    /// [`MAX_SEND_RATE`]); `None`, as fast as it takes them. Replies beyond
-    /// it wait in the outbox, where the next claim takes a player's fresh
-    /// answer before them, instead of in the MTA's queue.
+    /// [`MAX_SEND_RATE`]); `None`, as fast as it takes them. Mail beyond it
+    /// waits in the outbox (a relay's or a provider's sending limit).
     pub send_rate: Option<u32>,
 }
 

@@ -278,7 +278,8 @@ pub async fn flush_outbox(
 
 /// How many mails a claim takes under `[outbox] send_rate` (mails per
 /// second): a quarter of a second's worth, at least one, so that the next
-/// claim (which takes fresh answers first) is never far off.
+/// claim (half of it the newest heads of the recipients' queues) is never
+/// far off.
 fn paced_claim(rate: u32) -> i64 {
     i64::from(rate / 4).max(1)
 }
