@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use super::{
-    Game, Options, Referee, assert_replies_match_lines, fresh_inboxes, numbered, player, ply_mail,
-    random_line, wait_delivered,
+    Game, Options, Referee, assert_replies_match_lines, fresh_inboxes, numbered, player,
+    random_line, send_ply, wait_delivered,
 };
 
 const GAMES: usize = 20;
@@ -44,17 +44,7 @@ async fn twenty_games_interleaved_each_record_exactly_its_line() {
     let started = std::time::Instant::now();
     for ply in 0..PLIES {
         for (g, line) in games.iter().zip(&lines) {
-            let to = if ply.is_multiple_of(2) {
-                &g.white_address
-            } else {
-                &g.black_address
-            };
-            let from = if ply.is_multiple_of(2) {
-                &g.white
-            } else {
-                &g.black
-            };
-            rig.send(from, to, &ply_mail(g, line, ply)).await;
+            send_ply(&rig, g, line, ply).await;
         }
         // Every game's relay of this ply (and its confirmation) is in.
         let (d, all) = wait_delivered(

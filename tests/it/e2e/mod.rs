@@ -509,14 +509,25 @@ pub fn round_robin(games: usize, plies: usize) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// The mail that plays `ply` of `line` in `game`, from the seat to move.
-pub fn ply_mail(game: &Game, line: &[String], ply: usize) -> Vec<u8> {
-    let (from, to) = if ply.is_multiple_of(2) {
+/// Who plays `ply` of `game` and the game address they write to.
+fn seat_to_move(game: &Game, ply: usize) -> (&str, &str) {
+    if ply.is_multiple_of(2) {
         (&game.white, &game.white_address)
     } else {
         (&game.black, &game.black_address)
-    };
+    }
+}
+
+/// The mail that plays `ply` of `line` in `game`, from the seat to move.
+pub fn ply_mail(game: &Game, line: &[String], ply: usize) -> Vec<u8> {
+    let (from, to) = seat_to_move(game, ply);
     move_mail(from, to, &numbered(ply, &line[ply]))
+}
+
+/// Sends [`ply_mail`] through the rig's SMTP port, from the seat to move.
+pub async fn send_ply(rig: &Rig, game: &Game, line: &[String], ply: usize) {
+    let (from, to) = seat_to_move(game, ply);
+    rig.send(from, to, &ply_mail(game, line, ply)).await;
 }
 
 /// The counted result of a burst: mails of the referee's games in the players'

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::{
     Game, Options, Referee, count_delivered, fresh_inboxes, numbered, player, ply_mail,
-    random_line, rig_ctl, round_robin, wait_delivered, wait_mails,
+    random_line, rig_ctl, round_robin, send_ply, wait_delivered, wait_mails,
 };
 
 /// Starts the server again if the test fails while it is stopped, so the
@@ -130,12 +130,7 @@ async fn dovecot_restart_during_idle_is_survived_with_nothing_skipped_or_repeate
     let play = async |ply: usize,
                       w: &mut crate::support::rig::Reader,
                       b: &mut crate::support::rig::Reader| {
-        let (from, to) = if ply.is_multiple_of(2) {
-            (&game.white, &game.white_address)
-        } else {
-            (&game.black, &game.black_address)
-        };
-        rig.send(from, to, &ply_mail(&game, &line, ply)).await;
+        send_ply(&rig, &game, &line, ply).await;
         let needle = format!("] {} ", numbered(ply, &line[ply]));
         let (mover, opp) = if ply.is_multiple_of(2) {
             (w, b)

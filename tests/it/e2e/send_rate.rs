@@ -8,8 +8,8 @@
 use std::time::Duration;
 
 use super::{
-    Game, Options, Referee, assert_replies_match_lines, fresh_inboxes, player, ply_mail,
-    random_line, wait_delivered,
+    Game, Options, Referee, assert_replies_match_lines, fresh_inboxes, player, random_line,
+    send_ply, wait_delivered,
 };
 
 const GAMES: usize = 10;
@@ -40,17 +40,7 @@ async fn replies_leave_at_the_send_rate_and_every_one_arrives_once() {
     let _serve = r.spawn();
     for ply in 0..PLIES {
         for (g, line) in games.iter().zip(&lines) {
-            let from = if ply.is_multiple_of(2) {
-                &g.white
-            } else {
-                &g.black
-            };
-            let to = if ply.is_multiple_of(2) {
-                &g.white_address
-            } else {
-                &g.black_address
-            };
-            rig.send(from, to, &ply_mail(g, line, ply)).await;
+            send_ply(&rig, g, line, ply).await;
         }
         let (d, _) = wait_delivered(
             &mut readers,
