@@ -119,10 +119,11 @@ pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
 
 /// The game `id`, if it exists, with its record as stored: the plies with
 /// their SAN (the texts of `record_parts` and `records`, checked against
-/// the last ply in `moves`), the position after the last ply, and the repetition counts
-/// since the last irreversible move, in two statements whatever the game's
-/// length; nothing is replayed. A game with plies stored before their
-/// position keys were ([`backfill_keys`] fills them in) is replayed.
+/// the last ply in `moves`), the position after the last ply, and the
+/// repetition counts since the last irreversible move, in two statements
+/// whatever the game's length; nothing is replayed. A game with plies
+/// stored before their position keys were ([`backfill_keys`] fills them
+/// in) is replayed.
 pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredGame>, StoreError> {
     let mut batch = super::batch::Batch::default();
     load_into(&mut batch, id)?;
@@ -309,8 +310,9 @@ fn window_counts(
 /// (`record_parts`): the plies after the last full part are in `records`,
 /// the row each move rewrites (at most 63 plies, some 600 bytes, instead of
 /// the whole game: 2.7 KB at ply 300, an overflow page freed and taken
-/// again with every move).
-pub const RECORD_PART: usize = 64;
+/// again with every move). Migration 20 seals existing games with the same
+/// number.
+const RECORD_PART: usize = 64;
 
 /// Plies as they are stored, `iccf san` joined by commas.
 fn plies_text(plies: &[Ply]) -> String {
