@@ -210,36 +210,42 @@ fn a_record_pasted_back_in_the_lines_wildt_wrote_it_is_read_as_on_one_line() {
     use wildt::decide::{Recent, judge_message};
     let shuffle = ["7163", "7866", "6371", "6678"];
     let plies: Vec<&str> = shuffle.iter().copied().cycle().take(60).collect();
-    let game = wildt::fixtures::game_17(&plies);
     let rules = wildt::fixtures::rules(1 << 20, wildt::auth::Policy::Key, true);
     let status = intake::read(&mail("", "status\n"), &rules.intake);
-    let d = judge_message(b"", &status, Some(&game), Recent::default(), &rules);
-    let letters = wildt::reply::write(
-        &d,
-        &status,
-        Some(&game),
-        &rules.referee,
-        wildt::i18n::Lang::En,
-    );
-    let body = &letters.mails[0].body;
-    let record: Vec<&str> = body
-        .lines()
-        .skip_while(|l| !l.starts_with("Record: "))
-        .take_while(|l| l.starts_with("Record: ") || l.starts_with(|c: char| c.is_ascii_digit()))
-        .collect();
-    assert!(record.len() > 3, "the record is not in lines: {body}");
-    let wrapped = format!(
-        "{} 31. 7163\n",
-        record.join("\n").trim_start_matches("Record: ")
-    );
-    let one_line = wrapped.replace('\n', " ").trim_end().to_owned() + "\n";
     let read = |text: &str| match intake::read(&mail("", text), &rules.intake).disposition {
         Disposition::Read(Reading::Command(Command::Play { line, .. })) => line,
         other => panic!("{other:?} for {text}"),
     };
-    let line = read(&wrapped);
-    assert_eq!(line.len(), 61);
-    assert_eq!(line, read(&one_line));
+    // The record as each language's status mail writes it (the SAN in
+    // that language's letters), its label left out as a player copies it.
+    for lang in wildt::i18n::Lang::ALL {
+        let mut game = wildt::fixtures::game_17(&plies);
+        game.white.lang = lang;
+        game.black.lang = lang;
+        let d = judge_message(b"", &status, Some(&game), Recent::default(), &rules);
+        let letters = wildt::reply::write(&d, &status, Some(&game), &rules.referee, lang);
+        let body = &letters.mails[0].body;
+        let first = body
+            .lines()
+            .position(|l| l.contains(" 1. 7163 ("))
+            .unwrap_or_else(|| panic!("{lang:?}: no record in {body}"));
+        let mut record: Vec<&str> = body
+            .lines()
+            .skip(first + 1)
+            .take_while(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        let head = body.lines().nth(first).unwrap();
+        record.insert(0, &head[head.find("1. 7163").unwrap()..]);
+        assert!(
+            record.len() > 3,
+            "{lang:?}: the record is not in lines: {body}"
+        );
+        let wrapped = format!("{} 31. 7163\n", record.join("\n"));
+        let one_line = wrapped.replace('\n', " ").trim_end().to_owned() + "\n";
+        let line = read(&wrapped);
+        assert_eq!(line.len(), 61, "{lang:?}");
+        assert_eq!(line, read(&one_line), "{lang:?}");
+    }
 }
 
 /// Issue 14: "15. marts 2017 kl. 11.00 skrev" in a Danish attribution was read

@@ -6,6 +6,7 @@
 //! [pure: no IO]
 
 use crate::command::MoveNumber;
+use crate::i18n::san::piece_letter;
 
 use super::keywords::NEGATIONS;
 
@@ -273,7 +274,9 @@ fn join_spaced_numbers(toks: &mut Vec<Tok>) {
     *toks = out;
 }
 
-/// Algebraic notation (English and German piece letters), castling included.
+/// Algebraic notation, castling included, in the piece letters of every
+/// language wildt writes SAN in ([`piece_letter`]): a player pasting back
+/// the record of a French mail writes `(Cf3)`, of a Russian one `(Кf3)`.
 fn is_san(word: &str) -> bool {
     let w = word.trim_end_matches(['+', '#', '!', '?']);
     if matches!(
@@ -282,40 +285,66 @@ fn is_san(word: &str) -> bool {
     ) {
         return true;
     }
-    let b = w.as_bytes();
-    if b.len() < 2 || b.len() > 7 {
+    // Most words of prose have no rank: they stop here.
+    if w.len() < 2 || !w.bytes().any(|b| (b'1'..=b'8').contains(&b)) || w.chars().count() > 7 {
         return false;
     }
-    let mut rest = b;
-    if let Some((&last, init)) = rest.split_last()
-        && b"QRBNDTLS".contains(&last)
-    {
-        rest = init.strip_suffix(b"=").unwrap_or(init);
+    let mut rest = w;
+    if let Some(piece) = PIECES.iter().find(|p| rest.ends_with(*p)) {
+        rest = &rest[..rest.len() - piece.len()];
+        rest = rest.strip_suffix('=').unwrap_or(rest);
     }
-    let Some((dest, prefix)) = rest.split_last_chunk::<2>().map(|(p, d)| (d, p)) else {
+    let Some(split) = rest
+        .len()
+        .checked_sub(2)
+        .filter(|&i| rest.is_char_boundary(i))
+    else {
         return false;
     };
+    let (prefix, dest) = rest.split_at(split);
+    let dest = dest.as_bytes();
     if !(b'a'..=b'h').contains(&dest[0]) || !(b'1'..=b'8').contains(&dest[1]) {
         return false;
     }
-    let mut p = prefix;
-    if let Some((&first, tail)) = p.split_first()
-        && b"KQRBNDTLS".contains(&first)
-    {
-        p = tail;
-    }
+    // The longest letter first: Russian's king `Кр` before its knight `К`.
+    let p = PIECES
+        .iter()
+        .filter(|p| prefix.starts_with(*p))
+        .max_by_key(|p| p.len())
+        .map_or(prefix, |p| &prefix[p.len()..]);
     // `exd5`, and long algebraic `e2-e4` / `e2xe4`.
     let p = p
-        .strip_suffix(b"x")
-        .or_else(|| p.strip_suffix(b"-"))
+        .strip_suffix('x')
+        .or_else(|| p.strip_suffix('-'))
         .unwrap_or(p);
-    match p {
+    match p.as_bytes() {
         [] => true,
         [f] => (b'a'..=b'h').contains(f) || (b'1'..=b'8').contains(f),
         [f, r] => (b'a'..=b'h').contains(f) && (b'1'..=b'8').contains(r),
         _ => false,
     }
 }
+
+/// Every language's piece letters ([`piece_letter`]), each once.
+static PIECES: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    use shakmaty::Role;
+    let mut all: Vec<&'static str> = crate::i18n::Lang::ALL
+        .iter()
+        .flat_map(|&lang| {
+            [
+                Role::King,
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+            ]
+            .map(|role| piece_letter(lang, role))
+        })
+        .collect();
+    all.sort_unstable();
+    all.dedup();
+    all
+});
 
 #[cfg(test)]
 mod tests {
@@ -372,6 +401,30 @@ mod tests {
         }
         // With the numeric move beside it, the algebraic is a gloss.
         assert_eq!(play("13. 5254 (e4)"), ["13.5254"]);
+    }
+
+    /// Each language's SAN as wildt's mails print it: a numeric move
+    /// glossed with it is read as the move, and the SAN alone is answered
+    /// as algebraic notation, not as prose.
+    #[test]
+    fn every_languages_san_is_algebraic() {
+        for (gloss, alone) in [
+            ("(Cf3)", "Cf3"),
+            ("(Fxb5+)", "Fb5"),
+            ("(Pf3)", "Pf3"),
+            ("(Jf3)", "Jf3"),
+            ("(Hd1)", "Hxd8#"),
+            ("(Wa1)", "Wa1"),
+            ("(Кf3)", "Кf3"),
+            ("(Крe2)", "Крxe2"),
+            ("(Фh5)", "e8=Ф"),
+        ] {
+            assert_eq!(play(&format!("13. 7163 {gloss}")), ["13.7163"], "{gloss}");
+            assert!(
+                matches!(unclear(alone), Unclear::Algebraic { .. }),
+                "{alone}"
+            );
+        }
     }
 
     #[test]
