@@ -23,7 +23,7 @@ use crate::decide::{self, Decision, GameView};
 use crate::i18n::Lang;
 use crate::intake::{self, Intake};
 use crate::mail::InboxId;
-use crate::mail::render::{Rendered, render};
+use crate::mail::render::{Rendered, new_message_id, render_as};
 use crate::referee::Verdict;
 use crate::reply::{self, Letters};
 use crate::reply::{LeaveChange, OutMail};
@@ -123,7 +123,17 @@ pub async fn handle_message_at(
     let _turn = store.write_turn().await;
     let mut tx = store.begin().await?;
     let mut carry = Carry::default();
-    let handled = decide_in(&mut tx, rules, &incoming.source, read, &mut carry, None).await?;
+    let mut handled = decide_in(
+        &mut tx,
+        rules,
+        &incoming.source,
+        read,
+        &mut carry,
+        None,
+        None,
+    )
+    .await?;
+    render_behind(rules, &mut carry, Some(&mut handled))?;
     carry.writes.run(&mut tx).await?;
     match mode {
         Mode::Commit => {
@@ -181,10 +191,11 @@ pub async fn handle_group(
         .await
         .map_err(|error| GroupError { at: None, error })?;
     let mut handled = Vec::with_capacity(group.len());
-    // A message's queued replies go to the database with the next
-    // message's reads (the statements run in the same order, in one round
-    // trip fewer); a failure there is reported at the next message, and the
-    // caller takes the group's messages again one at a time anyway.
+    // A message's writes go to the database with the next message's reads
+    // (the statements run in the same order, in one round trip per
+    // message), and its replies are rendered meanwhile; a failure there is
+    // reported at the next message, and the caller takes the group's
+    // messages again one at a time anyway.
     let mut carry = Carry::default();
     for (i, m) in group.iter().enumerate() {
         if i > 0 && started.elapsed() >= budget {
@@ -195,7 +206,8 @@ pub async fn handle_group(
             None => Read::new(rules, m, now),
         };
         let ahead = group.get(i + 1).map(|next| (next, now));
-        match decide_in(&mut tx, rules, &m.source, read, &mut carry, ahead).await {
+        let behind = handled.last_mut();
+        match decide_in(&mut tx, rules, &m.source, read, &mut carry, ahead, behind).await {
             Ok(h) => handled.push(h),
             Err(error) => {
                 // Dropping the transaction rolls it back; said here for the reader.
@@ -208,7 +220,11 @@ pub async fn handle_group(
         crate::failpoint::hit("group-handled", i + 1);
         between();
     }
-    if let Err(error) = carry.writes.run(&mut tx).await {
+    let finished = match render_behind(rules, &mut carry, handled.last_mut()) {
+        Ok(()) => carry.writes.run(&mut tx).await.map(drop),
+        Err(e) => Err(e),
+    };
+    if let Err(error) = finished {
         let at = Some(handled.len().saturating_sub(1));
         if let Err(e) = tx.rollback().await {
             tracing::warn!(error = %e, "group not rolled back cleanly; SQLite rolls it back when the connection is reused");
@@ -250,6 +266,80 @@ pub struct GroupError {
 struct Carry {
     writes: Batch,
     next: Option<Read>,
+    /// The message before's replies, queued without their bodies.
+    unrendered: Option<Unrendered>,
+}
+
+/// The replies of a decided message whose outbox rows are written but
+/// whose bodies are not rendered yet: they are rendered while the
+/// database runs the next message's batch, and their bodies go with the
+/// batch after.
+struct Unrendered {
+    /// The game's thread id.
+    root: Option<String>,
+    /// The Message-ID of each of the message's mails, in order.
+    ids: Vec<String>,
+}
+
+impl Unrendered {
+    /// Renders the mails of `handled` (the message these replies answer)
+    /// into its `mails`; returns the Message-IDs of those that could not be
+    /// rendered, whose rows are to be taken out.
+    fn render(self, rules: &Rules, handled: &mut Handled) -> Vec<String> {
+        let Handled::Decided {
+            intake,
+            letters,
+            mails,
+            ..
+        } = handled
+        else {
+            return self.ids;
+        };
+        let mut unwritten = Vec::new();
+        mails.reserve(letters.mails.len());
+        for (mail, id) in letters.mails.iter().zip(self.ids) {
+            let root = self.root.as_deref();
+            match render_as(mail, &rules.referee, root, &intake.references, id.clone()) {
+                Ok(r) => mails.push(r),
+                Err(e) => {
+                    // An address lettre cannot write (e.g. a malformed
+                    // From): that one mail is not sent; the message is
+                    // still recorded.
+                    tracing::warn!(recipient = %mail.to, error = %e, "reply not rendered");
+                    unwritten.push(id);
+                }
+            }
+        }
+        unwritten
+    }
+}
+
+/// Renders the replies left unrendered in `carry` (those of `behind`, the
+/// message decided last) and adds their bodies to the writes carried.
+fn render_behind(
+    rules: &Rules,
+    carry: &mut Carry,
+    behind: Option<&mut Handled>,
+) -> Result<(), StoreError> {
+    if let (Some(unrendered), Some(handled)) = (carry.unrendered.take(), behind) {
+        let unwritten = unrendered.render(rules, handled);
+        add_bodies(&mut carry.writes, handled, &unwritten)?;
+    }
+    Ok(())
+}
+
+/// The bodies of `handled`'s rendered mails, and the removal of the rows
+/// of the `unwritten` ones, added to `batch`.
+fn add_bodies(
+    batch: &mut Batch,
+    handled: &Handled,
+    unwritten: &[String],
+) -> Result<(), StoreError> {
+    let bodies: Vec<&Rendered> = match handled {
+        Handled::Decided { mails, .. } => mails.iter().collect(),
+        Handled::Duplicate { .. } => Vec::new(),
+    };
+    outbox::bodies_into(batch, &bodies, unwritten)
 }
 
 /// What is read from a message before any lock is taken: its digests, the
@@ -287,10 +377,13 @@ impl Read {
 /// Everything of one message that runs under the write lock: the lookups,
 /// the pure decision, and the writes, on the caller's transaction.
 ///
-/// The writes left in `carry` (the message before's replies) are sent with
-/// this message's reads, and this message's replies are left there: the
-/// caller runs them before the commit. `ahead`, the next message of the
-/// group, is read while the database works, into `carry.next`.
+/// The writes left in `carry` (the message before's row, plies and outbox
+/// rows) are sent with this message's reads, and this message's are left
+/// there: the caller runs them before the commit. While the database works,
+/// the replies of `behind` (the message before, its bodies left unrendered
+/// in `carry`) are rendered and `ahead`, the next message of the group, is
+/// read into `carry.next`; this message's replies are left unrendered in
+/// `carry` in turn, unless a leave's notices to other games need them first.
 async fn decide_in(
     tx: &mut SqliteConnection,
     rules: &Rules,
@@ -298,6 +391,7 @@ async fn decide_in(
     read: Read,
     carry: &mut Carry,
     ahead: Option<(&Incoming<'_>, i64)>,
+    mut behind: Option<&mut Handled>,
 ) -> Result<Handled, StoreError> {
     let Read {
         sha,
@@ -334,11 +428,21 @@ async fn decide_in(
     if let Some(a) = &intake.game_address {
         games::load_into(&mut batch, a.game)?;
     }
-    // The next message of the group is read meanwhile.
-    let (rows, next) = tokio::join!(batch.run(&mut *tx), async {
-        ahead.map(|(m, now)| Read::new(rules, m, now))
+    // Meanwhile the replies of the message before are rendered and the
+    // next message of the group is read: the results of the batch are
+    // waiting when this thread is done (no wake-up per statement).
+    let unrendered = carry.unrendered.take();
+    let (rows, (next, unwritten)) = tokio::join!(batch.run(&mut *tx), async {
+        let unwritten = match (unrendered, behind.as_deref_mut()) {
+            (Some(u), Some(h)) => Some(u.render(rules, h)),
+            _ => None,
+        };
+        (ahead.map(|(m, now)| Read::new(rules, m, now)), unwritten)
     });
     carry.next = next;
+    if let (Some(unwritten), Some(h)) = (unwritten, behind) {
+        add_bodies(&mut carry.writes, h, &unwritten)?;
+    }
     let mut reads = rows?.into_iter().skip(waiting);
     let history = reads
         .next()
@@ -421,9 +525,10 @@ async fn decide_in(
         received_at: now,
         replies_held_back: letters.rate_limited,
     };
-    // The message's row, with a move's plies: one batch, written while the
-    // replies are rendered below, or before a read below that needs it.
-    let mut mine = Batch::default();
+    // The message's row, with a move's plies, after the bodies of the
+    // message before: one batch, written with the next message's reads, or
+    // before a read below that needs it.
+    let mut mine = std::mem::take(&mut carry.writes);
     match (decision.final_record(), view) {
         (Some(after), Some(g)) => {
             games::save_change_into(&mut mine, g.id, &g.record, after, Some(&row), Some(arrival))?
@@ -464,58 +569,60 @@ async fn decide_in(
         mine.run_now(tx).await?;
         crate::organise::event::add_standing(tx, g.id, &mut letters.mails).await?;
     }
-    let root = stored.as_ref().map(|g| g.thread_root.as_str());
-    let render_all = async {
-        let mut rendered = Vec::with_capacity(letters.mails.len());
-        for mail in &letters.mails {
-            let r = match render(mail, &rules.referee, root, &intake.references) {
-                Ok(r) => r,
-                Err(e) => {
-                    // An address lettre cannot write (e.g. a malformed From):
-                    // that one mail is skipped; the message is still recorded.
-                    tracing::warn!(recipient = %mail.to, error = %e, "reply not rendered");
-                    continue;
-                }
-            };
-            rendered.push((mail, r));
-        }
-        rendered
-    };
-    // The database writes the message and its plies while its replies are
-    // rendered: two threads at work, and the writes' results are waiting
-    // when the replies are done (no wake-up of this thread per statement).
-    let (saved, rendered) = tokio::join!(mine.run_now(tx), render_all);
-    saved?;
-    let queued: Vec<(&OutMail, &Rendered)> = rendered.iter().map(|(m, r)| (*m, r)).collect();
+    // The replies' outbox rows are written with the message's row (the
+    // next message's reading counts them against the hourly limit); their
+    // bodies are rendered while the database runs the next batch.
+    let ids: Vec<String> = letters
+        .mails
+        .iter()
+        .map(|_| new_message_id(&rules.referee))
+        .collect();
+    let rows: Vec<(&OutMail, &str)> = letters
+        .mails
+        .iter()
+        .zip(&ids)
+        .map(|(m, id)| (m, id.as_str()))
+        .collect();
     let answering = outbox::Answering::Digest(&sha);
-    outbox::enqueue_into(&mut mine, answering, &queued, &rules.referee.address, now)?;
-    let mut rendered: Vec<Rendered> = rendered.into_iter().map(|(_, r)| r).collect();
-    let message_row = if other_games.is_empty() {
-        None
-    } else {
-        Some(messages::run_for_id(tx, std::mem::take(&mut mine), &sha).await?)
+    outbox::rows_into(&mut mine, answering, &rows, &rules.referee.address, now)?;
+    let unrendered = Unrendered {
+        root: stored.map(|g| g.thread_root),
+        ids,
     };
-    for other in other_games {
-        let mail = other.mail;
-        let queued = deadlines::queue_in_thread(
-            tx,
-            &rules.referee,
-            &mail,
-            &other.thread_root,
-            message_row,
-            now,
-        )
-        .await?;
-        rendered.extend(queued);
-        letters.mails.push(mail);
-    }
-    carry.writes = mine;
-    Ok(Handled::Decided {
+    let mut handled = Handled::Decided {
         intake: Box::new(intake),
         decision: Box::new(decision),
         letters,
-        mails: rendered,
-    })
+        mails: Vec::new(),
+    };
+    if other_games.is_empty() {
+        carry.writes = mine;
+        carry.unrendered = Some(unrendered);
+        return Ok(handled);
+    }
+    // A leave's notices to the opponents of the player's other games are
+    // queued below with their own reads: this message's replies first.
+    let unwritten = unrendered.render(rules, &mut handled);
+    if let Handled::Decided { letters, mails, .. } = &mut handled {
+        let bodies: Vec<&Rendered> = mails.iter().collect();
+        outbox::bodies_into(&mut mine, &bodies, &unwritten)?;
+        let message_row = messages::run_for_id(tx, mine, &sha).await?;
+        for other in other_games {
+            let mail = other.mail;
+            let queued = deadlines::queue_in_thread(
+                tx,
+                &rules.referee,
+                &mail,
+                &other.thread_root,
+                Some(message_row),
+                now,
+            )
+            .await?;
+            mails.extend(queued);
+            letters.mails.push(mail);
+        }
+    }
+    Ok(handled)
 }
 
 /// Writes what the stored sets became, and marks the prepared answers'

@@ -68,7 +68,30 @@ pub fn render(
     thread_root: Option<&str>,
     references: &[String],
 ) -> Result<Rendered, RenderError> {
-    let message_id = format!("wildt-{}@{}", random_id(), referee.domain);
+    render_as(
+        mail,
+        referee,
+        thread_root,
+        references,
+        new_message_id(referee),
+    )
+}
+
+/// A new Message-ID (without the angle brackets) for a mail from the
+/// referee, for [`render_as`].
+pub fn new_message_id(referee: &RefereeConfig) -> String {
+    format!("wildt-{}@{}", random_id(), referee.domain)
+}
+
+/// [`render`] with the Message-ID chosen before: the outbox row can be
+/// written before the body is rendered.
+pub fn render_as(
+    mail: &OutMail,
+    referee: &RefereeConfig,
+    thread_root: Option<&str>,
+    references: &[String],
+    message_id: String,
+) -> Result<Rendered, RenderError> {
     let from = Mailbox::new(
         Some(referee.name.clone()),
         referee.address.parse().map_err(RenderError::Referee)?,

@@ -70,6 +70,27 @@ pub fn enqueue_into(
     sender: &str,
     now: i64,
 ) -> Result<(), StoreError> {
+    let rows: Vec<(&OutMail, &str)> = mails
+        .iter()
+        .map(|(mail, r)| (*mail, r.message_id.as_str()))
+        .collect();
+    rows_into(batch, answering, &rows, sender, now)?;
+    let bodies: Vec<&Rendered> = mails.iter().map(|(_, r)| *r).collect();
+    bodies_into(batch, &bodies, &[])
+}
+
+/// The outbox rows of `mails`, each with the Message-ID its body will
+/// have, added to `batch`; [`bodies_into`] adds the bodies later in the
+/// same transaction. A row counts against its recipient's hourly limit
+/// from here on, so a message's replies are counted for the next message
+/// before they are rendered.
+pub fn rows_into(
+    batch: &mut Batch,
+    answering: Answering<'_>,
+    mails: &[(&OutMail, &str)],
+    sender: &str,
+    now: i64,
+) -> Result<(), StoreError> {
     if mails.is_empty() {
         return Ok(());
     }
@@ -99,35 +120,60 @@ pub fn enqueue_into(
         Some(count),
         "outbox rows",
     );
-    for (mail, r) in mails {
+    for (mail, message_id) in mails {
         match answering {
             Answering::Digest(sha) => batch.bind(sha.to_owned())?,
             Answering::Row(id) => batch.bind(id)?,
             Answering::Nothing => batch.bind(None::<i64>)?,
         }
         batch.bind(mail.game)?;
-        batch.bind(r.message_id.clone())?;
+        batch.bind((*message_id).to_owned())?;
         batch.bind(sender.to_owned())?;
         batch.bind(mail.to.clone())?;
         batch.bind(mail.event.as_str())?;
         batch.bind(now)?;
         batch.bind(now)?;
     }
-    // The bodies, each joined to its row by its Message-ID (unique, so
-    // indexed).
-    let bodies = vec!["(?, ?)"; mails.len()].join(", ");
-    batch.push(
-        &format!(
-            "INSERT INTO outbox_bodies (id, raw, packed)
-             SELECT o.id, v.column2, 1 FROM (VALUES {bodies}) v
-             JOIN outbox o ON o.message_id = v.column1"
-        ),
-        Some(count),
-        "outbox bodies",
-    );
-    for (_, r) in mails {
-        batch.bind(r.message_id.clone())?;
-        batch.bind(pack(&r.raw))?;
+    Ok(())
+}
+
+/// The bodies of mails whose rows [`rows_into`] added earlier in the same
+/// transaction, each joined to its row by its Message-ID (unique, so
+/// indexed); the rows of `unwritten` (mails that could not be rendered)
+/// are taken out again.
+pub fn bodies_into(
+    batch: &mut Batch,
+    bodies: &[&Rendered],
+    unwritten: &[String],
+) -> Result<(), StoreError> {
+    if !bodies.is_empty() {
+        let count = u64::try_from(bodies.len()).unwrap_or(u64::MAX);
+        let values = vec!["(?, ?)"; bodies.len()].join(", ");
+        batch.push(
+            &format!(
+                "INSERT INTO outbox_bodies (id, raw, packed)
+                 SELECT o.id, v.column2, 1 FROM (VALUES {values}) v
+                 JOIN outbox o ON o.message_id = v.column1"
+            ),
+            Some(count),
+            "outbox bodies",
+        );
+        for r in bodies {
+            batch.bind(r.message_id.clone())?;
+            batch.bind(pack(&r.raw))?;
+        }
+    }
+    if !unwritten.is_empty() {
+        let count = u64::try_from(unwritten.len()).unwrap_or(u64::MAX);
+        let ids = vec!["?"; unwritten.len()].join(", ");
+        batch.push(
+            &format!("DELETE FROM outbox WHERE message_id IN ({ids})"),
+            Some(count),
+            "outbox rows of unwritten mails",
+        );
+        for id in unwritten {
+            batch.bind(id.clone())?;
+        }
     }
     Ok(())
 }
