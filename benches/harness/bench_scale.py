@@ -1,7 +1,9 @@
 # benches/harness/bench_scale.py — does a move cost more late in a game or in a big
 # database? Per-move cost of `wildt serve --once` (Maildir in, file outbox) for
 # G move mails (one per game) at ply 1 vs at ply P (games advanced by a knight
-# shuffle), and with H games in the database vs only the G games moved.
+# shuffle), at ply 1 again in new games of the database aged by the advance
+# (telling game length from database age), and with H games in the database
+# vs only the G games moved.
 # Per-move cost = (run with G mails - run with an empty inbox) / G, median of R.
 # Does IO: work folders, subprocesses (wildt and the bench_mkgames example).
 import argparse
@@ -44,9 +46,13 @@ def setup(name, total):
         inbox={"kind": "maildir", "path": os.path.join(d, "mail")},
         outbox={"kind": "file", "path": os.path.join(d, "outbox")},
     )
+    return d, cfg, new_games(cfg, total)
+
+
+def new_games(cfg, total):
+    """Creates `total` games in cfg's database; the last G of them."""
     out = subprocess.run([a.mkgames, cfg, str(total), str(a.games)], check=True, capture_output=True)
-    games = [json.loads(line) for line in out.stdout.decode().splitlines()]
-    return d, cfg, games
+    return [json.loads(line) for line in out.stdout.decode().splitlines()]
 
 
 def serve(cfg):
@@ -54,13 +60,14 @@ def serve(cfg):
     return wall, cpu
 
 
-def per_move(d, cfg, games, first_ply):
-    """Median over rounds of (wall, cpu) per move above an empty run, in ms."""
+def per_move(d, cfg, games, first_ply, tag="s"):
+    """Median over rounds of (wall, cpu) per move above an empty run, in ms;
+    `tag` keeps the rounds' file and folder names apart from other calls'."""
     empty = statistics.median(serve(cfg)[0] for _ in range(3))
     walls, cpus = [], []
     for r in range(a.rounds):
         p = first_ply + r
-        mails = b.round_robin_mails(games, [[b.SHUFFLE[p % 4]] for _ in games], f"s{r}", start_ply=p)
+        mails = b.round_robin_mails(games, [[b.SHUFFLE[p % 4]] for _ in games], f"{tag}{r}", start_ply=p)
         # The Maildir and the file outbox's folder are set aside: after the
         # advance to ply P they hold G*P and 2*G*P files, and creating one
         # more in a folder of 120,000 costs the file system, not the game's
@@ -70,9 +77,9 @@ def per_move(d, cfg, games, first_ply):
         for folder in ("mail", "outbox"):
             path = os.path.join(d, folder)
             if os.path.exists(path):
-                os.rename(path, os.path.join(d, f"{folder}-before-{p}"))
+                os.rename(path, os.path.join(d, f"{folder}-before-{tag}{p}"))
         # unique names: a reused Maildir name is a duplicate source for wildt
-        b.write_maildir(os.path.join(d, "mail"), mails, prefix=f"p{p}-")
+        b.write_maildir(os.path.join(d, "mail"), mails, prefix=f"{tag}{p}-")
         before = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
         wall, cpu = serve(cfg)
         after = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
@@ -96,6 +103,12 @@ n = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
 assert n == a.games * a.ply, f"{n} moves recorded, expected {a.games * a.ply}"
 res["ply_high"] = per_move(d, cfg, games, a.ply)
 res["ply_ratio"] = res["ply_high"]["ms_per_move"] / res["ply_low"]["ms_per_move"]
+# the same database, aged by the advance (G*P more moves, messages and sent
+# mails), with G new games: ply 1 again, so that what the game's length
+# costs is told apart from what the database's history costs
+fresh = new_games(cfg, a.games)
+res["ply_low_aged"] = per_move(d, cfg, fresh, 0, tag="aged")
+res["ply_ratio_aged"] = res["ply_high"]["ms_per_move"] / res["ply_low_aged"]["ms_per_move"]
 
 # big database: H games, the last G of them moved at ply 1
 d, cfg, games = setup("big", a.big)

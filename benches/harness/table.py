@@ -102,6 +102,11 @@ if sc:
     row(f"Scale: ms per move at ply 1 → ply {sc['ply']} ({sc['games']} games)",
         f"{lo['ms_per_move']:.3f} → {hi['ms_per_move']:.3f}", "", f"{sc['ply_ratio']:.2f}×", "within 20 %",
         sc["ply_ratio"] <= 1.2)
+    if "ply_low_aged" in sc:
+        aged = sc["ply_low_aged"]
+        row(f"Scale: ms per move at ply 1 in new games of the aged DB → ply {sc['ply']} (game length alone; "
+            f"CPU {aged['cpu_ms_per_move']:.3f} → {hi['cpu_ms_per_move']:.3f})",
+            f"{aged['ms_per_move']:.3f} → {hi['ms_per_move']:.3f}", "", f"{sc['ply_ratio_aged']:.2f}×", "", None)
     row(f"Scale: ms per move, {sc['games']} → {sc['big']:,} games in the DB",
         f"{lo['ms_per_move']:.3f} → {big['ms_per_move']:.3f}", "", f"{sc['db_ratio']:.2f}×", "within 20 %",
         sc["db_ratio"] <= 1.2)
