@@ -1,5 +1,6 @@
-//! Secret game keys and random Message-ID parts from the operating system's
-//! CSPRNG. [IO: reads the OS random source]
+//! Secret game keys from the operating system's CSPRNG, and random
+//! Message-ID parts from the thread's generator seeded from it. [IO: reads
+//! the OS random source]
 //!
 //! Its own small module so that both the organiser's use cases (new games,
 //! rekeys) and the mail renderer (Message-IDs) draw from it without one
@@ -24,4 +25,36 @@ pub fn new_key() -> String {
         .iter()
         .map(|b| char::from(KEY_ALPHABET[usize::from(*b) % KEY_ALPHABET.len()]))
         .collect()
+}
+
+/// A random part for a Message-ID, from the thread's CSPRNG (seeded from
+/// the operating system's): unique, not secret, and drawn without a system
+/// call per mail, where [`new_key`] asks the kernel each time.
+pub fn message_key() -> String {
+    let mut rng = rand::rng();
+    (0..2 * KEY_LEN)
+        .map(|_| char::from(KEY_ALPHABET[rng.random_range(0..KEY_ALPHABET.len())]))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_keys_are_twenty_key_letters_and_do_not_repeat() {
+        let keys: std::collections::HashSet<String> = (0..10_000).map(|_| message_key()).collect();
+        assert_eq!(keys.len(), 10_000);
+        assert!(
+            keys.iter()
+                .all(|k| k.len() == 2 * KEY_LEN && k.bytes().all(|b| KEY_ALPHABET.contains(&b)))
+        );
+    }
+
+    #[test]
+    fn game_keys_are_ten_key_letters() {
+        let k = new_key();
+        assert_eq!(k.len(), KEY_LEN);
+        assert!(k.bytes().all(|b| KEY_ALPHABET.contains(&b)));
+    }
 }

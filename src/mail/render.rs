@@ -11,7 +11,7 @@ use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
 
 use crate::config::RefereeConfig;
-use crate::keys::new_key;
+use crate::keys::message_key;
 use crate::reply::OutMail;
 
 /// Why a mail could not be written: an address lettre cannot parse, or a
@@ -53,7 +53,7 @@ fn random_id() -> String {
     let millis = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis());
-    format!("{millis:011x}-{}{}", new_key(), new_key())
+    format!("{millis:011x}-{}", message_key())
 }
 
 fn angle(id: &str) -> String {

@@ -158,9 +158,22 @@ pub async fn write_files(
 ) -> Vec<Option<Result<(), TransportError>>> {
     let dir = dir.to_owned();
     let n = mails.len();
+    if n == 0 {
+        return Vec::new();
+    }
     tokio::task::spawn_blocking(move || {
         let mut out = Vec::with_capacity(mails.len());
+        // The folder once for the batch, not once per mail.
+        let made = std::fs::create_dir_all(&dir);
         let mut failed = false;
+        if let Err(source) = made {
+            out.push(Some(Err(TransportError::File {
+                path: dir.clone(),
+                source,
+            })));
+            out.resize_with(n, || None);
+            return out;
+        }
         for (message_id, raw) in mails {
             if failed {
                 out.push(None);
@@ -199,9 +212,7 @@ fn write_now(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), TransportEr
         .collect();
     let path = dir.join(format!("{safe}.eml"));
     let tmp = dir.join(format!(".{safe}.tmp"));
-    let written = std::fs::create_dir_all(dir)
-        .and_then(|()| std::fs::write(&tmp, raw))
-        .and_then(|()| std::fs::rename(&tmp, &path));
+    let written = std::fs::write(&tmp, raw).and_then(|()| std::fs::rename(&tmp, &path));
     written.map_err(|source| TransportError::File { path, source })
 }
 
