@@ -93,7 +93,7 @@ burst = b.round_robin_mails(games, plies, "burst")
 # Where a probe's time goes: a watcher polls the database (WAL: reading never
 # blocks wildt) every 5 ms for the moment each probe move is recorded and the
 # moment its confirmation is handed to the MTA (sent_at set).
-stamps = {"decided": {}, "sent": {}}
+stamps = {"decided": {}, "sent": {}, "burst": {}}
 watching = threading.Event()
 
 
@@ -101,6 +101,7 @@ def watch_db():
     import sqlite3
     conn = sqlite3.connect(db)
     gid = probe["id"]
+    polls = 0
     while not watching.is_set():
         now = time.perf_counter()
         n = conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (gid,)).fetchone()[0]
@@ -114,6 +115,18 @@ def watch_db():
             # is the answer to probe k
             for k in range(sent):
                 stamps["sent"].setdefault((seat, k), now)
+        # When the burst itself (not the probes) was all recorded, and all
+        # its replies handed to Postfix: every 20th poll.
+        polls += 1
+        if "answered" not in stamps["burst"] and polls % 20 == 0:
+            done = conn.execute(
+                "SELECT (SELECT COUNT(*) FROM moves WHERE game_id <> ?1),"
+                " (SELECT COUNT(*) FROM outbox WHERE game_id <> ?1 AND sent_at IS NOT NULL)",
+                (gid,)).fetchone()
+            if done[0] == N:
+                stamps["burst"].setdefault("decided", now)
+            if done[0] == N and done[1] == 2 * N:
+                stamps["burst"]["answered"] = now
         time.sleep(0.005)
     conn.close()
 
@@ -126,10 +139,13 @@ try:
     t_burst = time.perf_counter()
     halves = [burst[0::2], burst[1::2]]
 
+    append_ends = []
+
     def append(mails):
         c = login(REF)
         for raw in mails:
             c.append("INBOX", None, None, raw.encode())
+        append_ends.append(time.perf_counter())
         c.logout()
 
     appenders = [threading.Thread(target=append, args=(h,)) for h in halves]
@@ -160,7 +176,7 @@ try:
     smtp.quit()
     for t in appenders:
         t.join()
-    appended = time.perf_counter() - t_burst
+    appended = max(append_ends) - t_burst
     end = time.perf_counter() + 300
     while time.perf_counter() < end:
         moves = b.count(db, "SELECT COUNT(*) FROM moves")
@@ -223,7 +239,12 @@ res = {
     "wildt_p50_ms": 1000 * pct([m - i for m, i in zip(to_mta, inbound)], 50) if inbound else None,
     "wildt_p99_ms": 1000 * pct([m - i for m, i in zip(to_mta, inbound)], 99) if inbound else None,
     "inbound_ms": [round(1000 * x) for x in inbound],
+    # from the first APPEND: the APPENDs done; the burst's moves all
+    # recorded and its replies all handed to Postfix (polled every ~0.1 s);
+    # and everything, the probes' too, answered (after the last probe)
     "append_s": appended,
+    "burst_decided_s": stamps["burst"]["decided"] - t_burst if "decided" in stamps["burst"] else None,
+    "burst_sent_s": stamps["burst"]["answered"] - t_burst if "answered" in stamps["burst"] else None,
     "burst_answered_s": burst_s,
 }
 b.save(a.out, res)
