@@ -297,8 +297,8 @@ impl Unrendered {
         };
         let mut unwritten = Vec::new();
         mails.reserve(letters.mails.len());
+        let root = self.root.as_deref();
         for (mail, id) in letters.mails.iter().zip(self.ids) {
-            let root = self.root.as_deref();
             match render_as(mail, &rules.referee, root, &intake.references, id.clone()) {
                 Ok(r) => mails.push(r),
                 Err(e) => {
@@ -603,10 +603,9 @@ async fn decide_in(
     // A leave's notices to the opponents of the player's other games are
     // queued below with their own reads: this message's replies first.
     let unwritten = unrendered.render(rules, &mut handled);
+    add_bodies(&mut mine, &handled, &unwritten)?;
+    let message_row = messages::run_for_id(tx, mine, &sha).await?;
     if let Handled::Decided { letters, mails, .. } = &mut handled {
-        let bodies: Vec<&Rendered> = mails.iter().collect();
-        outbox::bodies_into(&mut mine, &bodies, &unwritten)?;
-        let message_row = messages::run_for_id(tx, mine, &sha).await?;
         for other in other_games {
             let mail = other.mail;
             let queued = deadlines::queue_in_thread(

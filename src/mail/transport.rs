@@ -164,9 +164,7 @@ pub async fn write_files(
     tokio::task::spawn_blocking(move || {
         let mut out = Vec::with_capacity(mails.len());
         // The folder once for the batch, not once per mail.
-        let made = std::fs::create_dir_all(&dir);
-        let mut failed = false;
-        if let Err(source) = made {
+        if let Err(source) = std::fs::create_dir_all(&dir) {
             out.push(Some(Err(TransportError::File {
                 path: dir.clone(),
                 source,
@@ -174,6 +172,7 @@ pub async fn write_files(
             out.resize_with(n, || None);
             return out;
         }
+        let mut failed = false;
         for (message_id, raw) in mails {
             if failed {
                 out.push(None);
