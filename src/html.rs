@@ -14,6 +14,8 @@
 //! interpolated value is escaped, so a player's address or event name cannot
 //! break the page.
 
+use std::sync::OnceLock;
+
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 use shakmaty::{Chess, Color, File, Piece, Position, Rank, Role, Square};
 
@@ -331,6 +333,14 @@ pub struct GamePage<'a> {
 impl GamePage<'_> {
     /// The whole HTML document.
     pub fn render(&self) -> String {
+        self.render_sharing(&OnceLock::new())
+    }
+
+    /// [`GamePage::render`], the record's table taken from `record_html` if
+    /// an earlier page of the same record and language made it, else made
+    /// and left there: the confirmation and the move passed on show the
+    /// same record, the part of both pages that grows with the game.
+    pub fn render_sharing(&self, record_html: &OnceLock<String>) -> String {
         let caption_style =
             format!("margin:12px 0 4px 0;font-family:{TEXT_FONTS};font-size:13px;color:#555555");
         let has_record = !self.record.plies().is_empty();
@@ -362,9 +372,14 @@ impl GamePage<'_> {
         // again.
         match page.split_once(RECORD_MARK) {
             Some((before, after)) if has_record => {
-                let mut out = String::with_capacity(page.len() + self.record.plies().len() * 40);
+                let rows = record_html.get_or_init(|| {
+                    let mut rows = String::with_capacity(self.record.plies().len() * 40);
+                    push_record_seven_bit(&mut rows, self.record, self.lang);
+                    rows
+                });
+                let mut out = String::with_capacity(page.len() + rows.len());
                 out.push_str(before);
-                push_record_seven_bit(&mut out, self.record, self.lang);
+                out.push_str(rows);
                 out.push_str(after);
                 out
             }

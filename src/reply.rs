@@ -13,6 +13,10 @@
 mod conditional;
 pub mod event;
 
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
+use std::sync::{Arc, OnceLock};
+
 use shakmaty::{Color, Position};
 
 use crate::config::RefereeConfig;
@@ -93,15 +97,32 @@ pub struct HtmlPart {
     pub lang: Lang,
     /// The text before the board.
     pub intro: String,
-    /// The position shown and the record (the last move lit).
-    pub record: Record,
+    /// The position shown and the record (the last move lit): one copy for
+    /// all the mails of a reply that show it.
+    pub record: Arc<Record>,
     /// Whose mail it is: the board is seen from this side.
     pub viewer: Color,
     /// The text after the board and record (status, how to answer).
     pub outro: String,
+    /// The record's table as the page writes it, made by the first page
+    /// rendered of the mails that show this record in this language (see
+    /// [`GamePage::render_sharing`]).
+    record_html: Arc<OnceLock<String>>,
 }
 
 impl HtmlPart {
+    /// A part of its own: nothing shared with another mail's.
+    pub fn new(lang: Lang, intro: String, record: Record, viewer: Color, outro: String) -> Self {
+        HtmlPart {
+            lang,
+            intro,
+            record: Arc::new(record),
+            viewer,
+            outro,
+            record_html: Arc::default(),
+        }
+    }
+
     /// The whole HTML document, titled with the mail's subject.
     pub fn render(&self, title: &str) -> String {
         GamePage {
@@ -112,7 +133,7 @@ impl HtmlPart {
             viewer: self.viewer,
             outro: &self.outro,
         }
-        .render()
+        .render_sharing(&self.record_html)
     }
 }
 
@@ -295,22 +316,74 @@ impl GameContext<'_> {
         record: &Record,
         outro: &str,
     ) -> OutMail {
+        self.game_mail_showing(to, event, text, intro, &Shown::new(record), outro)
+    }
+
+    /// [`GameContext::game_mail`] for one of several mails showing the same
+    /// record: what they show alike is made once (see [`Shown`]).
+    fn game_mail_showing(
+        &self,
+        to: Color,
+        event: Event,
+        text: &str,
+        intro: &str,
+        shown: &Shown<'_>,
+        outro: &str,
+    ) -> OutMail {
         let lang = self.lang(to);
-        let mut m = self.mail(
-            to,
-            event,
-            text,
-            format!("{intro}{}{outro}", picture(lang, record)),
-        );
-        let status = explain::status_line(lang, record);
+        let (picture, record_html) = shown.in_lang(lang);
+        let mut m = self.mail(to, event, text, format!("{intro}{picture}{outro}"));
+        let status = explain::status_line(lang, shown.record);
         m.html = Some(HtmlPart {
             lang,
             intro: intro.to_owned(),
-            record: record.clone(),
+            record: shown.shared(),
             viewer: to,
             outro: format!("{status}\n{outro}"),
+            record_html,
         });
         m
+    }
+}
+
+/// A record as the game mails of one reply show it: the confirmation and
+/// the move passed on show the same board and record. What grows with the
+/// game is made once for both instead of once per mail: the record copied
+/// once into an `Arc` their HTML parts share, and per language the text
+/// part's board and record ([`picture`]) and the cell the HTML page's record
+/// table is kept in.
+struct Shown<'r> {
+    record: &'r Record,
+    shared: OnceCell<Arc<Record>>,
+    langs: RefCell<Vec<(Lang, InLang)>>,
+}
+
+/// What [`Shown`] keeps per language: the text part's board and record, and
+/// the cell of the HTML page's record table.
+type InLang = (Rc<str>, Arc<OnceLock<String>>);
+
+impl<'r> Shown<'r> {
+    fn new(record: &'r Record) -> Self {
+        Shown {
+            record,
+            shared: OnceCell::new(),
+            langs: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn shared(&self) -> Arc<Record> {
+        Arc::clone(self.shared.get_or_init(|| Arc::new(self.record.clone())))
+    }
+
+    /// The text part's picture in `lang` and the cell of its page's record.
+    fn in_lang(&self, lang: Lang) -> InLang {
+        let mut langs = self.langs.borrow_mut();
+        if let Some((_, (picture, html))) = langs.iter().find(|(l, _)| *l == lang) {
+            return (Rc::clone(picture), Arc::clone(html));
+        }
+        let made: InLang = (picture(lang, self.record).into(), Arc::default());
+        langs.push((lang, (Rc::clone(&made.0), Arc::clone(&made.1))));
+        made
     }
 }
 
@@ -521,7 +594,8 @@ pub fn verdict_mails(
             } else {
                 String::new()
             };
-            let mut m = game.game_mail(
+            let shown = Shown::new(after);
+            let mut m = game.game_mail_showing(
                 seat,
                 Event::MoveAccepted,
                 &i18n::text(
@@ -530,7 +604,7 @@ pub fn verdict_mails(
                     &[("move", played.as_str().into())],
                 ),
                 &intro,
-                after,
+                &shown,
                 &outro,
             );
             m.in_reply_to = answering.map(str::to_owned);
@@ -554,7 +628,14 @@ pub fn verdict_mails(
             } else {
                 (played.clone(), String::new())
             };
-            mails.push(game.game_mail(opp, Event::OpponentMoved, &subject, &intro, after, &outro));
+            mails.push(game.game_mail_showing(
+                opp,
+                Event::OpponentMoved,
+                &subject,
+                &intro,
+                &shown,
+                &outro,
+            ));
             if let Some(end) = end {
                 mails.extend(game_over(game, after, *end, |_| String::new()));
             }
@@ -948,13 +1029,13 @@ fn notice_mail(
                 &i18n::text(lang, Key::SubjectNotUnderstood, &[]),
                 format!("{intro}{}{status}\n", diagram(lang, ctx.record)),
             );
-            m.html = Some(HtmlPart {
+            m.html = Some(HtmlPart::new(
                 lang,
                 intro,
-                record: ctx.record.clone(),
-                viewer: *seat,
-                outro: status,
-            });
+                ctx.record.clone(),
+                *seat,
+                status,
+            ));
             m.in_reply_to = answering.map(str::to_owned);
             Some(m)
         }),

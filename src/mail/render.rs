@@ -164,12 +164,16 @@ pub fn render_as(
     let message = match &mail.html {
         Some(html) => builder.multipart(
             MultiPart::alternative()
-                .singlepart(SinglePart::plain(crlf_lines(&mail.body)))
+                .singlepart(
+                    SinglePart::builder()
+                        .header(ContentType::TEXT_PLAIN)
+                        .body(text_body(&mail.body)),
+                )
                 .singlepart(html_part(html.render(&mail.subject))),
         )?,
         None => builder
             .header(ContentType::TEXT_PLAIN)
-            .body(crlf_lines(&mail.body))?,
+            .body(text_body(&mail.body))?,
     };
     Ok(Rendered {
         message_id,
@@ -183,10 +187,11 @@ pub fn render_as(
 /// moving the rest of it every time: a long game's record in lines made
 /// that the largest copy in rendering a reply. Given CRLF, it inserts none.
 fn crlf_lines(text: &str) -> String {
+    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len() + text.len() / 32);
     let mut from = 0;
-    for (at, _) in text.match_indices('\n') {
-        if !text[..at].ends_with('\r') {
+    for at in memchr::memchr_iter(b'\n', bytes) {
+        if at == 0 || bytes[at - 1] != b'\r' {
             out.push_str(&text[from..at]);
             out.push('\r');
             from = at;
@@ -194,6 +199,20 @@ fn crlf_lines(text: &str) -> String {
     }
     out.push_str(&text[from..]);
     out
+}
+
+/// The text part's body: `7bit` as it is when SMTP can carry it so (see
+/// [`seven_bit_lines`]), as `html_part` sends the page; else lettre's
+/// choice (quoted-printable or base64). lettre chooses quoted-printable
+/// for any line of 76 or more, and one such line (the English footer's
+/// list of commands is 80) made the whole part, a long game's record and
+/// all, pass through its encoder and out in soft-broken lines.
+fn text_body(text: &str) -> Body {
+    let text = crlf_lines(text);
+    if seven_bit_lines(&text).is_none() {
+        return Body::new(text);
+    }
+    Body::dangerous_pre_encoded(text.into_bytes(), ContentTransferEncoding::SevenBit)
 }
 
 /// The HTML part as it is, `7bit`, when it is ASCII in lines SMTP carries
@@ -225,21 +244,26 @@ fn html_part(html: String) -> SinglePart {
 /// of at most 998 octets (a line's CR not counted); then whether every line
 /// break already is CRLF.
 fn seven_bit_lines(text: &str) -> Option<bool> {
-    // `is_ascii`, `contains` and `split` search whole words at a time; a
-    // loop over each byte cost a tenth of rendering a long game's reply.
-    if !text.is_ascii() || text.as_bytes().contains(&0) {
+    // `is_ascii` and memchr search whole words at a time; a loop over each
+    // byte cost a tenth of rendering a long game's reply, and `str::split`
+    // on a char (a memchr and a compare per line) 4 % of it.
+    let bytes = text.as_bytes();
+    if !bytes.is_ascii() || memchr::memchr(0, bytes).is_some() {
         return None;
     }
     let mut crlf = true;
-    let mut lines = text.split('\n').peekable();
-    while let Some(line) = lines.next() {
-        let content = line.strip_suffix('\r');
-        if lines.peek().is_some() {
-            crlf &= content.is_some();
-        }
-        if content.unwrap_or(line).len() > 998 {
+    let mut start = 0;
+    for at in memchr::memchr_iter(b'\n', bytes) {
+        let cr = at > start && bytes[at - 1] == b'\r';
+        crlf &= cr;
+        if at - start - usize::from(cr) > 998 {
             return None;
         }
+        start = at + 1;
+    }
+    let last = &bytes[start..];
+    if last.len() - usize::from(last.last() == Some(&b'\r')) > 998 {
+        return None;
     }
     Some(crlf)
 }
@@ -281,13 +305,13 @@ mod tests {
 
     #[test]
     fn a_mail_with_html_is_multipart_alternative_text_first() {
-        let html = HtmlPart {
-            lang: Lang::De,
-            intro: "Partie 17: die Stellung jetzt.\n".to_owned(),
-            record: crate::game::Record::new(None).unwrap(),
-            viewer: shakmaty::Color::White,
-            outro: "Brett".to_owned(),
-        };
+        let html = HtmlPart::new(
+            Lang::De,
+            "Partie 17: die Stellung jetzt.\n".to_owned(),
+            crate::game::Record::new(None).unwrap(),
+            shakmaty::Color::White,
+            "Brett".to_owned(),
+        );
         let r = render(&mail(Some(html)), &crate::fixtures::referee(), None, &[]).unwrap();
         let parsed = MessageParser::default().parse(&r.raw).unwrap();
         let raw = String::from_utf8_lossy(&r.raw);
@@ -355,6 +379,75 @@ mod tests {
         assert!(text.lines().all(|l| l.len() <= 72), "{text}");
     }
 
+    /// The move passed on to the opponent ends with the English footer,
+    /// whose list of commands is an 80-column line: the text part still
+    /// goes out `7bit` (lettre alone made the whole part, the record and
+    /// all, quoted-printable for that one line), and reads back exactly as
+    /// written, that line whole.
+    #[test]
+    fn a_long_games_english_relay_with_its_long_footer_line_is_seven_bit_and_reads_back_as_written()
+    {
+        use crate::decide::{Recent, judge_message};
+        let shuffle = ["7163", "7866", "6371", "6678"];
+        let plies: Vec<&str> = shuffle.iter().copied().cycle().take(300).collect();
+        let game = crate::fixtures::game_17(&plies);
+        let rules = crate::fixtures::rules(1 << 20, crate::auth::Policy::Key, true);
+        let raw = format!(
+            "From: anna@example.org\r\nTo: chess+17-{}@club.example\r\nSubject: Re: Game 17\r\n\
+             Message-ID: <m300@example.org>\r\n\r\n7163\r\n",
+            crate::fixtures::WHITE_KEY
+        );
+        let intake = crate::intake::read(raw.as_bytes(), &rules.intake);
+        let d = judge_message(
+            raw.as_bytes(),
+            &intake,
+            Some(&game),
+            Recent::default(),
+            &rules,
+        );
+        let letters = crate::reply::write(&d, &intake, Some(&game), &rules.referee, Lang::En);
+        let relay = &letters.mails[1];
+        assert!(
+            relay.body.lines().any(|l| l.len() > 76),
+            "the footer has a line over 76: {}",
+            relay.body
+        );
+        let r = render(relay, &rules.referee, None, &[]).unwrap();
+        let out = String::from_utf8_lossy(&r.raw);
+        assert_eq!(
+            out.matches("Content-Transfer-Encoding: 7bit").count(),
+            2,
+            "{out}"
+        );
+        assert!(!out.contains("quoted-printable"), "{out}");
+        let parsed = MessageParser::default().parse(&r.raw).unwrap();
+        let text = parsed.body_text(0).unwrap().replace("\r\n", "\n");
+        assert_eq!(text, relay.body);
+    }
+
+    /// Text that SMTP cannot carry as it is still gets lettre's encoding,
+    /// and reads back as written: a line over 998 octets, or a letter
+    /// outside ASCII (every language but English has some).
+    #[test]
+    fn text_part_of_long_lines_or_beyond_ascii_is_encoded_and_reads_back() {
+        for body in [
+            format!("5254\n{}\nend\n", "a".repeat(999)),
+            "Partie 17: Ihr Zug 5254 (e4) ist eingetragen.\nZ\u{fc}ge bitte numerisch.\n"
+                .to_owned(),
+            "\u{41f}\u{430}\u{440}\u{442}\u{438}\u{44f} 17\n".to_owned(),
+        ] {
+            let mut m = mail(None);
+            m.body = body.clone();
+            let r = render(&m, &crate::fixtures::referee(), None, &[]).unwrap();
+            let out = String::from_utf8_lossy(&r.raw);
+            assert!(!out.contains("Content-Transfer-Encoding: 7bit"), "{out}");
+            let parsed = MessageParser::default().parse(&r.raw).unwrap();
+            // (lettre's encoders end the part with a line break of their own)
+            let text = parsed.body_text(0).unwrap().replace("\r\n", "\n");
+            assert_eq!(text.trim_end_matches('\n'), body.trim_end_matches('\n'));
+        }
+    }
+
     /// The text handed to lettre already ends its lines in CRLF, as lettre
     /// would have made them: bare LFs get their CR, CRLFs stay as they are.
     #[test]
@@ -379,6 +472,7 @@ mod tests {
         let r = render(&mail(None), &crate::fixtures::referee(), None, &[]).unwrap();
         let raw = String::from_utf8_lossy(&r.raw);
         assert!(raw.contains("Content-Type: text/plain"), "{raw}");
+        assert!(raw.contains("Content-Transfer-Encoding: 7bit"), "{raw}");
         assert!(
             !raw.contains("multipart") && !raw.contains("text/html"),
             "{raw}"
