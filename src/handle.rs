@@ -7,6 +7,7 @@
 //! render -> store (one transaction); the daemon's transport sends the
 //! outbox afterwards.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use sha2::{Digest, Sha256};
@@ -80,7 +81,9 @@ pub enum Handled {
         /// The mails the decision writes, after the hourly limit.
         letters: Letters,
         /// Those of them queued in the outbox (a mail whose address lettre
-        /// cannot write is left out).
+        /// cannot write is left out). Once the message's transaction is
+        /// committed, their bytes (`raw`) have been handed to this process's
+        /// sender and are empty here.
         mails: Vec<Rendered>,
     },
 }
@@ -138,7 +141,7 @@ pub async fn handle_message_at(
     match mode {
         Mode::Commit => {
             tx.commit().await?;
-            keep_fresh(store, &handled);
+            keep_fresh(store, &mut handled);
         }
         Mode::DryRun => tx.rollback().await?,
     }
@@ -236,15 +239,18 @@ pub async fn handle_group(
         at: None,
         error: e.into(),
     })?;
-    for h in &handled {
+    for h in &mut handled {
         keep_fresh(store, h);
     }
     Ok(handled)
 }
 
 /// Hands the bodies of a committed message's mails to this process's
-/// sender, which then need not read them back from the database.
-fn keep_fresh(store: &Store, handled: &Handled) {
+/// sender, which then need not read them back from the database. Moved,
+/// not copied: nothing reads them here after the commit, and a copy of
+/// every reply (some 27 KB each in a long game) was a fresh allocation
+/// the kernel had to fault in.
+fn keep_fresh(store: &Store, handled: &mut Handled) {
     if let Handled::Decided { mails, .. } = handled {
         store.keep_fresh(mails);
     }
@@ -509,7 +515,7 @@ async fn decide_in(
     let mut letters = reply::write(
         &decision,
         &intake,
-        reply_view.as_ref(),
+        reply_view.as_deref(),
         &rules.referee,
         sender_lang,
     );
@@ -726,14 +732,14 @@ async fn leave_by_mail(
 /// Only a player at their own game address (`decision.seat`) changes what is
 /// stored; anyone else is answered in their stored or confidently guessed
 /// language.
-async fn languages(
+async fn languages<'v>(
     tx: &mut SqliteConnection,
     intake: &Intake,
     decision: &Decision,
-    view: Option<&GameView>,
+    view: Option<&'v GameView>,
     stored: Option<(Lang, players::LangSource)>,
-) -> Result<(Lang, Option<GameView>), StoreError> {
-    let mut view = view.cloned();
+) -> Result<(Lang, Option<Cow<'v, GameView>>), StoreError> {
+    let mut view = view.map(Cow::Borrowed);
     let Some(from) = intake.from.as_deref() else {
         return Ok((Lang::En, view));
     };
@@ -756,10 +762,19 @@ async fn languages(
         }
         (None, None, None) => Lang::En,
     };
+    // The game is copied (a long game's record and all) only when the
+    // seat's language changes.
     if let (Some(seat), Some(v)) = (decision.seat, view.as_mut()) {
-        match seat {
-            Color::White => v.white.lang = lang,
-            Color::Black => v.black.lang = lang,
+        let seat_lang = match seat {
+            Color::White => v.white.lang,
+            Color::Black => v.black.lang,
+        };
+        if seat_lang != lang {
+            let v = v.to_mut();
+            match seat {
+                Color::White => v.white.lang = lang,
+                Color::Black => v.black.lang = lang,
+            }
         }
     }
     Ok((lang, view))

@@ -49,7 +49,7 @@ impl FreshBodies {
 
     /// Keeps the body `raw` of the committed outbox row `message_id`. A body
     /// larger than the whole limit is not kept.
-    pub fn keep(&self, message_id: &str, raw: &[u8]) {
+    pub fn keep(&self, message_id: &str, raw: Vec<u8>) {
         if raw.len() > self.max_bytes {
             return;
         }
@@ -62,12 +62,13 @@ impl FreshBodies {
                 f.bytes -= body.len();
             }
         }
-        if let Some(old) = f.bodies.insert(message_id.to_owned(), raw.to_vec()) {
+        let len = raw.len();
+        if let Some(old) = f.bodies.insert(message_id.to_owned(), raw) {
             f.bytes -= old.len();
         } else {
             f.order.push_back(message_id.to_owned());
         }
-        f.bytes += raw.len();
+        f.bytes += len;
     }
 
     /// The body of `message_id` if it is kept; it is kept no longer.
@@ -105,7 +106,7 @@ mod tests {
     #[test]
     fn a_kept_body_is_taken_once() {
         let fresh = FreshBodies::default();
-        fresh.keep("a@x", b"body a");
+        fresh.keep("a@x", b"body a".to_vec());
         assert_eq!(fresh.take("a@x").as_deref(), Some(&b"body a"[..]));
         assert_eq!(fresh.take("a@x"), None);
         assert_eq!(fresh.bytes(), 0);
@@ -114,9 +115,9 @@ mod tests {
     #[test]
     fn the_oldest_bodies_give_way_to_new_ones_past_the_limit() {
         let fresh = FreshBodies::with_limit(10);
-        fresh.keep("1", b"aaaa");
-        fresh.keep("2", b"bbbb");
-        fresh.keep("3", b"cccc");
+        fresh.keep("1", b"aaaa".to_vec());
+        fresh.keep("2", b"bbbb".to_vec());
+        fresh.keep("3", b"cccc".to_vec());
         assert_eq!(fresh.take("1"), None, "the oldest gave way");
         assert_eq!(fresh.take("2").as_deref(), Some(&b"bbbb"[..]));
         assert_eq!(fresh.take("3").as_deref(), Some(&b"cccc"[..]));
@@ -126,8 +127,8 @@ mod tests {
     #[test]
     fn a_body_larger_than_the_limit_is_not_kept_and_pushes_nothing_out() {
         let fresh = FreshBodies::with_limit(10);
-        fresh.keep("small", b"abc");
-        fresh.keep("huge", &[b'x'; 11]);
+        fresh.keep("small", b"abc".to_vec());
+        fresh.keep("huge", vec![b'x'; 11]);
         assert_eq!(fresh.take("huge"), None);
         assert_eq!(fresh.take("small").as_deref(), Some(&b"abc"[..]));
     }
@@ -137,7 +138,7 @@ mod tests {
         let fresh = FreshBodies::with_limit(1 << 20);
         for i in 0..10_000 {
             let id = i.to_string();
-            fresh.keep(&id, b"body");
+            fresh.keep(&id, b"body".to_vec());
             fresh.take(&id);
         }
         let f = fresh.lock();
@@ -152,10 +153,10 @@ mod tests {
     #[test]
     fn a_body_kept_again_under_its_id_is_counted_once() {
         let fresh = FreshBodies::with_limit(10);
-        fresh.keep("a", b"12345678");
-        fresh.keep("a", b"12345678");
+        fresh.keep("a", b"12345678".to_vec());
+        fresh.keep("a", b"12345678".to_vec());
         assert_eq!(fresh.bytes(), 8);
-        fresh.keep("b", b"12");
+        fresh.keep("b", b"12".to_vec());
         assert_eq!(fresh.take("a").as_deref(), Some(&b"12345678"[..]));
     }
 }

@@ -220,12 +220,9 @@ impl Store {
     /// Keeps the bodies of `mails`, whose outbox rows were just committed,
     /// for this process's sender (see [`fresh`]). Call only after the
     /// commit: a body kept is one the sender may send.
-    pub fn keep_fresh<'a>(
-        &self,
-        mails: impl IntoIterator<Item = &'a crate::mail::render::Rendered>,
-    ) {
+    pub fn keep_fresh(&self, mails: &mut [crate::mail::render::Rendered]) {
         for m in mails {
-            self.fresh.keep(&m.message_id, &m.raw);
+            self.fresh.keep(&m.message_id, std::mem::take(&mut m.raw));
         }
     }
 
