@@ -46,6 +46,12 @@ impl Batch {
         self.expect.len()
     }
 
+    /// The statements as they will be sent, `;`-separated (for a query
+    /// plan; the values bound are not in it).
+    pub fn sql(&self) -> &str {
+        &self.sql
+    }
+
     /// Adds one statement (without a `;`) whose `?`s the following
     /// [`Batch::bind`]s fill; a write that must change exactly `changes`
     /// rows says so.

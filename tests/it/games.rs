@@ -1342,3 +1342,43 @@ async fn a_game_from_a_set_up_position_counts_its_repetitions_through_the_window
     let after_eight = replay(8);
     assert_eq!(after_eight.repetitions(), 3, "the start, three times");
 }
+
+/// Whether a game's player was warned of a stranger within the hour is read
+/// from the messages that count (strangers and failed authentications),
+/// through their own partial index, not from an index of every message of
+/// the game: in a long game that index gave each game a leaf of its own,
+/// one more page in every move's commit.
+#[tokio::test]
+async fn the_history_finds_a_games_refused_messages_through_their_own_index() {
+    let t = temp_store().await;
+    let mut batch = wildt::store::batch::Batch::default();
+    let keys = wildt::store::messages::Keys {
+        sha256: "s",
+        source: None,
+        message_id: Some("m@example.org"),
+        from: Some("anna@example.org"),
+        game: Some(1),
+        body_sha256: "b",
+        now: 0,
+    };
+    wildt::store::messages::history_into(&mut batch, &keys).unwrap();
+    let plan: Vec<(i64, i64, i64, String)> =
+        sqlx::query_as(&format!("EXPLAIN QUERY PLAN {}", batch.sql()))
+            .fetch_all(t.store.pool())
+            .await
+            .unwrap();
+    let details: Vec<&str> = plan.iter().map(|r| r.3.as_str()).collect();
+    assert!(
+        details
+            .iter()
+            .any(|d| d.contains("m USING INDEX messages_game_refused")),
+        "{details:#?}"
+    );
+    let indexes: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM sqlite_master WHERE tbl_name = 'messages' AND type = 'index'",
+    )
+    .fetch_all(t.store.pool())
+    .await
+    .unwrap();
+    assert!(!indexes.iter().any(|n| n == "messages_game"), "{indexes:?}");
+}

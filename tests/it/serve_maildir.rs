@@ -154,6 +154,41 @@ fn stranger_on_a_game_address_moves_nothing_and_gets_no_reply() {
     assert_eq!(club.show(g.id)["moves"].as_array().unwrap().len(), 0);
 }
 
+/// Strangers writing to a game's address again and again within the hour
+/// warn its player once: two in one run, a third in the next.
+#[test]
+fn a_player_is_warned_once_an_hour_however_many_strangers_write() {
+    let club = Club::new();
+    let g = club.new_game();
+    for (n, from) in ["mallory@example.com", "trudy@example.net"]
+        .iter()
+        .enumerate()
+    {
+        club.deliver(
+            &format!("s{n}.eml"),
+            &mail(from, &g.white, &format!("s{n}@example.com"), "5254"),
+        );
+    }
+    club.serve_once();
+    let warned = |mails: &[String]| {
+        mails
+            .iter()
+            .filter(|m| header(m, "To") == Some("anna@example.org"))
+            .count()
+    };
+    let mails = club.outbox();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert_eq!(warned(&mails), 1, "{mails:#?}");
+    club.deliver(
+        "s2.eml",
+        &mail("eve@example.org", &g.white, "s2@example.org", "5254"),
+    );
+    club.serve_once();
+    let mails = club.outbox();
+    assert_eq!(warned(&mails), 1, "{mails:#?}");
+    assert_eq!(club.show(g.id)["moves"].as_array().unwrap().len(), 0);
+}
+
 #[test]
 fn check_shows_the_decision_and_changes_nothing() {
     let club = Club::new();
