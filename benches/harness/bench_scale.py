@@ -2,7 +2,8 @@
 # database? Per-move cost of `wildt serve --once` (Maildir in, file outbox) for
 # G move mails (one per game) at ply 1 vs at ply P (games advanced by a knight
 # shuffle), at ply 1 again in new games of the database aged by the advance
-# (telling game length from database age), and with H games in the database
+# (telling game length from database age; those rounds alternate with the
+# rounds at ply P), and with H games in the database
 # vs only the G games moved.
 # Per-move cost = (run with G mails - run with an empty inbox) / G, median of R.
 # Does IO: work folders, subprocesses (wildt and the bench_mkgames example).
@@ -63,30 +64,49 @@ def serve(cfg):
 def per_move(d, cfg, games, first_ply, tag="s"):
     """Median over rounds of (wall, cpu) per move above an empty run, in ms;
     `tag` keeps the rounds' file and folder names apart from other calls'."""
+    return per_moves(d, cfg, [(games, first_ply, tag)])[0]
+
+
+def per_moves(d, cfg, sets):
+    """per_move for several (games, first_ply, tag) sets of one database,
+    their rounds taken in turn (a, b, a, b, ...): each set meets the file
+    system and the database in the same state, so that what one costs more
+    than another is not when it ran (measured one after the other, the
+    second set's rounds ran during the first's write-back)."""
     empty = statistics.median(serve(cfg)[0] for _ in range(3))
-    walls, cpus = [], []
+    walls = [[] for _ in sets]
+    cpus = [[] for _ in sets]
     for r in range(a.rounds):
-        p = first_ply + r
-        mails = b.round_robin_mails(games, [[b.SHUFFLE[p % 4]] for _ in games], f"{tag}{r}", start_ply=p)
-        # The Maildir and the file outbox's folder are set aside: after the
-        # advance to ply P they hold G*P and 2*G*P files, and creating one
-        # more in a folder of 120,000 costs the file system, not the game's
-        # length. Renamed, not deleted: ext4 is slow to create files right
-        # after mass deletes (deleting the advance's 60,000 mails here cost
-        # the next round's moves at ply 300).
-        for folder in ("mail", "outbox"):
-            path = os.path.join(d, folder)
-            if os.path.exists(path):
-                os.rename(path, os.path.join(d, f"{folder}-before-{tag}{p}"))
-        # unique names: a reused Maildir name is a duplicate source for wildt
-        b.write_maildir(os.path.join(d, "mail"), mails, prefix=f"{tag}{p}-")
-        before = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
-        wall, cpu = serve(cfg)
-        after = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
-        assert after - before == len(games), f"{after - before} of {len(games)} moves recorded"
-        walls.append(1000 * (wall - empty) / len(games))
-        cpus.append(1000 * cpu / len(games))
-    return {"ms_per_move": statistics.median(walls), "cpu_ms_per_move": statistics.median(cpus), "empty_run_ms": 1000 * empty}
+        for i, (games, first_ply, tag) in enumerate(sets):
+            wall, cpu = one_round(d, cfg, games, first_ply + r, tag, r)
+            walls[i].append(1000 * (wall - empty) / len(games))
+            cpus[i].append(1000 * cpu / len(games))
+    return [
+        {"ms_per_move": statistics.median(w), "cpu_ms_per_move": statistics.median(c), "empty_run_ms": 1000 * empty}
+        for w, c in zip(walls, cpus)
+    ]
+
+
+def one_round(d, cfg, games, p, tag, r):
+    """One move (ply index p) in each of `games`, served by one run: (wall s, cpu s)."""
+    mails = b.round_robin_mails(games, [[b.SHUFFLE[p % 4]] for _ in games], f"{tag}{r}", start_ply=p)
+    # The Maildir and the file outbox's folder are set aside: after the
+    # advance to ply P they hold G*P and 2*G*P files, and creating one
+    # more in a folder of 120,000 costs the file system, not the game's
+    # length. Renamed, not deleted: ext4 is slow to create files right
+    # after mass deletes (deleting the advance's 60,000 mails here cost
+    # the next round's moves at ply 300).
+    for folder in ("mail", "outbox"):
+        path = os.path.join(d, folder)
+        if os.path.exists(path):
+            os.rename(path, os.path.join(d, f"{folder}-before-{tag}{p}"))
+    # unique names: a reused Maildir name is a duplicate source for wildt
+    b.write_maildir(os.path.join(d, "mail"), mails, prefix=f"{tag}{p}-")
+    before = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
+    wall, cpu = serve(cfg)
+    after = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
+    assert after - before == len(games), f"{after - before} of {len(games)} moves recorded"
+    return wall, cpu
 
 
 res = {"games": a.games, "ply": a.ply, "big": a.big}
@@ -101,13 +121,13 @@ b.write_maildir(os.path.join(d, "mail"), mails, prefix="adv-")
 serve(cfg)
 n = b.count(os.path.join(d, "wildt.db"), "SELECT COUNT(*) FROM moves")
 assert n == a.games * a.ply, f"{n} moves recorded, expected {a.games * a.ply}"
-res["ply_high"] = per_move(d, cfg, games, a.ply)
-res["ply_ratio"] = res["ply_high"]["ms_per_move"] / res["ply_low"]["ms_per_move"]
 # the same database, aged by the advance (G*P more moves, messages and sent
 # mails), with G new games: ply 1 again, so that what the game's length
-# costs is told apart from what the database's history costs
+# costs is told apart from what the database's history costs; its rounds
+# alternate with those at ply P
 fresh = new_games(cfg, a.games)
-res["ply_low_aged"] = per_move(d, cfg, fresh, 0, tag="aged")
+res["ply_high"], res["ply_low_aged"] = per_moves(d, cfg, [(games, a.ply, "s"), (fresh, 0, "aged")])
+res["ply_ratio"] = res["ply_high"]["ms_per_move"] / res["ply_low"]["ms_per_move"]
 res["ply_ratio_aged"] = res["ply_high"]["ms_per_move"] / res["ply_low_aged"]["ms_per_move"]
 
 # big database: H games, the last G of them moved at ply 1
