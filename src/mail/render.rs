@@ -182,7 +182,9 @@ pub fn render_as(
     })
 }
 
-/// `text` with every line break CRLF, in one pass. lettre makes a text
+/// `text` with every line break CRLF, in one pass: a bare LF and a bare CR
+/// (RFC 5322 allows CR and LF only together; a display name decoded from an
+/// encoded word can hold a CR) each become CRLF. lettre makes a text
 /// body's breaks CRLF by inserting each `\r` into the string in place,
 /// moving the rest of it every time: a long game's record in lines made
 /// that the largest copy in rendering a reply. Given CRLF, it inserts none.
@@ -190,11 +192,15 @@ fn crlf_lines(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len() + text.len() / 32);
     let mut from = 0;
-    for at in memchr::memchr_iter(b'\n', bytes) {
-        if at == 0 || bytes[at - 1] != b'\r' {
+    for at in memchr::memchr2_iter(b'\r', b'\n', bytes) {
+        let bare = match bytes[at] {
+            b'\n' => at == 0 || bytes[at - 1] != b'\r',
+            _ => bytes.get(at + 1) != Some(&b'\n'),
+        };
+        if bare {
             out.push_str(&text[from..at]);
-            out.push('\r');
-            from = at;
+            out.push_str("\r\n");
+            from = at + 1;
         }
     }
     out.push_str(&text[from..]);
@@ -222,33 +228,35 @@ fn text_body(text: &str) -> Body {
 /// a page that does not fit is left to that choice. A page whose lines
 /// already end in CRLF (`GamePage`'s do) is used as it is, not copied.
 fn html_part(html: String) -> SinglePart {
-    let Some(crlf) = seven_bit_lines(&html) else {
+    let html = match seven_bit_lines(&html) {
+        Some(true) => html,
+        _ => crlf_lines(&html),
+    };
+    if seven_bit_lines(&html).is_none() {
         return SinglePart::html(html);
-    };
-    let raw = if crlf {
-        html.into_bytes()
-    } else {
-        html.replace("\r\n", "\n")
-            .replace('\n', "\r\n")
-            .into_bytes()
-    };
+    }
     SinglePart::builder()
         .header(ContentType::TEXT_HTML)
         .body(Body::dangerous_pre_encoded(
-            raw,
+            html.into_bytes(),
             ContentTransferEncoding::SevenBit,
         ))
 }
 
-/// In one pass over `text`: `None` unless it is ASCII without NUL in lines
-/// of at most 998 octets (a line's CR not counted); then whether every line
-/// break already is CRLF.
+/// `None` unless `text` is ASCII without NUL and without a CR that does
+/// not end a line, in lines of at most 998 octets (a line's CR not
+/// counted); then whether every line break already is CRLF.
 fn seven_bit_lines(text: &str) -> Option<bool> {
     // `is_ascii` and memchr search whole words at a time; a loop over each
     // byte cost a tenth of rendering a long game's reply, and `str::split`
     // on a char (a memchr and a compare per line) 4 % of it.
     let bytes = text.as_bytes();
     if !bytes.is_ascii() || memchr::memchr(0, bytes).is_some() {
+        return None;
+    }
+    // A bare CR (a display name can carry one) is left to lettre's
+    // encoding: SMTP servers may refuse it or take it for a line break.
+    if memchr::memchr_iter(b'\r', bytes).any(|at| bytes.get(at + 1) != Some(&b'\n')) {
         return None;
     }
     let mut crlf = true;
@@ -467,6 +475,33 @@ mod tests {
         }
     }
 
+    /// A bare CR (a display name decoded from an encoded word can hold
+    /// one) goes out as a line break, CRLF, in both parts: never alone,
+    /// which SMTP servers may refuse, and lettre would have sent as it is.
+    #[test]
+    fn a_bare_cr_goes_out_as_a_line_break() {
+        assert_eq!(crlf_lines("a\rb\r\nc\n\rd\r"), "a\r\nb\r\nc\r\n\r\nd\r\n");
+        let mut m = mail(Some(HtmlPart::new(
+            Lang::En,
+            "Game 17: White (Anna\rExample) played.\n".to_owned(),
+            crate::game::Record::new(None).unwrap(),
+            shakmaty::Color::White,
+            String::new(),
+        )));
+        m.body = "Game 17: White (Anna\rExample) played.\n".to_owned();
+        let r = render(&m, &crate::fixtures::referee(), None, &[]).unwrap();
+        let bare = r
+            .raw
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| b == b'\r' && r.raw.get(i + 1) != Some(&b'\n'))
+            .count();
+        assert_eq!(bare, 0, "{}", String::from_utf8_lossy(&r.raw));
+        let parsed = MessageParser::default().parse(&r.raw).unwrap();
+        let text = parsed.body_text(0).unwrap().replace("\r\n", "\n");
+        assert_eq!(text, "Game 17: White (Anna\nExample) played.\n");
+    }
+
     #[test]
     fn a_mail_without_html_stays_plain_text() {
         let r = render(&mail(None), &crate::fixtures::referee(), None, &[]).unwrap();
@@ -480,8 +515,9 @@ mod tests {
     }
 
     /// An HTML page goes out `7bit` only when SMTP can carry it as it is:
-    /// ASCII, no NUL, no line over 998 octets (its CR not counted). Lines
-    /// already ending in CRLF are taken as they are; bare LFs are made CRLF.
+    /// ASCII, no NUL, no bare CR, no line over 998 octets (its CR not
+    /// counted). Lines already ending in CRLF are taken as they are; bare
+    /// LFs are made CRLF.
     #[test]
     fn only_ascii_pages_in_short_lines_go_out_as_they_are() {
         let line = |n: usize| "a".repeat(n);
@@ -490,7 +526,12 @@ mod tests {
         assert_eq!(seven_bit_lines(&format!("{}\r\nb", line(998))), Some(true));
         assert_eq!(seven_bit_lines(&format!("{}\r\nb", line(999))), None);
         assert_eq!(seven_bit_lines(&format!("b\n{}", line(999))), None);
-        assert_eq!(seven_bit_lines(&format!("b\n{}\r", line(998))), Some(false));
+        assert_eq!(
+            seven_bit_lines(&format!("b\n{}\r\n", line(998))),
+            Some(false)
+        );
+        assert_eq!(seven_bit_lines("a\rb\r\n"), None);
+        assert_eq!(seven_bit_lines("ab\r"), None);
         assert_eq!(seven_bit_lines("caf\u{e9}"), None);
         assert_eq!(seven_bit_lines("a\0b"), None);
 
