@@ -343,12 +343,9 @@ mod tests {
         assert!(text_at < raw.find("text/html").unwrap());
     }
 
-    /// An English confirmation late in a long game goes out with both parts
-    /// 7-bit, as written: the record is in short lines, so nothing in the
-    /// text part forces quoted-printable (which a 300-ply record on one
-    /// line did).
-    #[test]
-    fn a_long_games_english_confirmation_is_seven_bit_in_both_parts() {
+    /// The two mails of White's move 151 (7163) in a 300-ply knight
+    /// shuffle, both players English, and the referee that writes them.
+    fn english_mails_at_ply_300() -> (crate::reply::Letters, RefereeConfig) {
         use crate::decide::{Recent, judge_message};
         let shuffle = ["7163", "7866", "6371", "6678"];
         let plies: Vec<&str> = shuffle.iter().copied().cycle().take(300).collect();
@@ -369,8 +366,19 @@ mod tests {
         );
         assert_eq!(d.outcome.as_str(), "moved", "{}", d.detail);
         let letters = crate::reply::write(&d, &intake, Some(&game), &rules.referee, Lang::En);
+        assert_eq!(letters.mails.len(), 2);
+        (letters, rules.referee)
+    }
+
+    /// An English confirmation late in a long game goes out with both parts
+    /// 7-bit, as written: the record is in short lines, so nothing in the
+    /// text part forces quoted-printable (which a 300-ply record on one
+    /// line did).
+    #[test]
+    fn a_long_games_english_confirmation_is_seven_bit_in_both_parts() {
+        let (letters, referee) = english_mails_at_ply_300();
         let confirmation = &letters.mails[0];
-        let r = render(confirmation, &rules.referee, None, &[]).unwrap();
+        let r = render(confirmation, &referee, None, &[]).unwrap();
         let out = String::from_utf8_lossy(&r.raw);
         assert_eq!(
             out.matches("Content-Transfer-Encoding: 7bit").count(),
@@ -395,32 +403,14 @@ mod tests {
     #[test]
     fn a_long_games_english_relay_with_its_long_footer_line_is_seven_bit_and_reads_back_as_written()
     {
-        use crate::decide::{Recent, judge_message};
-        let shuffle = ["7163", "7866", "6371", "6678"];
-        let plies: Vec<&str> = shuffle.iter().copied().cycle().take(300).collect();
-        let game = crate::fixtures::game_17(&plies);
-        let rules = crate::fixtures::rules(1 << 20, crate::auth::Policy::Key, true);
-        let raw = format!(
-            "From: anna@example.org\r\nTo: chess+17-{}@club.example\r\nSubject: Re: Game 17\r\n\
-             Message-ID: <m300@example.org>\r\n\r\n7163\r\n",
-            crate::fixtures::WHITE_KEY
-        );
-        let intake = crate::intake::read(raw.as_bytes(), &rules.intake);
-        let d = judge_message(
-            raw.as_bytes(),
-            &intake,
-            Some(&game),
-            Recent::default(),
-            &rules,
-        );
-        let letters = crate::reply::write(&d, &intake, Some(&game), &rules.referee, Lang::En);
+        let (letters, referee) = english_mails_at_ply_300();
         let relay = &letters.mails[1];
         assert!(
             relay.body.lines().any(|l| l.len() > 76),
             "the footer has a line over 76: {}",
             relay.body
         );
-        let r = render(relay, &rules.referee, None, &[]).unwrap();
+        let r = render(relay, &referee, None, &[]).unwrap();
         let out = String::from_utf8_lossy(&r.raw);
         assert_eq!(
             out.matches("Content-Transfer-Encoding: 7bit").count(),
