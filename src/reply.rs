@@ -94,12 +94,14 @@ pub struct OutMail {
 /// intro and outro as the text part, around the board and record.
 #[derive(Debug, Clone)]
 pub struct HtmlPart {
-    pub lang: Lang,
+    /// Not to be changed once made, like `record`: `record_html` was made
+    /// from both.
+    lang: Lang,
     /// The text before the board.
     pub intro: String,
     /// The position shown and the record (the last move lit): one copy for
     /// all the mails of a reply that show it.
-    pub record: Arc<Record>,
+    record: Arc<Record>,
     /// Whose mail it is: the board is seen from this side.
     pub viewer: Color,
     /// The text after the board and record (status, how to answer).
