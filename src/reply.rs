@@ -1549,4 +1549,60 @@ mod tests {
             assert!(html.contains(note), "{note} missing in {html}");
         }
     }
+
+    /// The confirmation and the move passed on share what they show only
+    /// within one language: with White reading German and Black Russian,
+    /// each mail's text and page give the record in its reader's SAN, and
+    /// in a game of one language both pages carry the same record table.
+    #[test]
+    fn a_moves_two_mails_show_the_record_each_in_its_readers_language() {
+        use crate::decide::{Recent, judge_message};
+        let mails = |white: Lang, black: Lang| {
+            let mut game = crate::fixtures::game_17(&["5254", "5755"]);
+            game.white.lang = white;
+            game.black.lang = black;
+            let rules = crate::fixtures::rules(1 << 20, crate::auth::Policy::Key, true);
+            let raw = format!(
+                "From: anna@example.org\r\nTo: chess+17-{}@club.example\r\n\
+                 Subject: Re: Game 17\r\nMessage-ID: <m2@example.org>\r\n\r\n2. 7163\r\n",
+                crate::fixtures::WHITE_KEY
+            );
+            let intake = crate::intake::read(raw.as_bytes(), &rules.intake);
+            let d = judge_message(
+                raw.as_bytes(),
+                &intake,
+                Some(&game),
+                Recent::default(),
+                &rules,
+            );
+            assert_eq!(d.outcome.as_str(), "moved", "{}", d.detail);
+            let letters = write(&d, &intake, Some(&game), &rules.referee, white);
+            assert_eq!(letters.mails.len(), 2);
+            letters
+                .mails
+                .iter()
+                .map(|m| (m.body.clone(), m.html.as_ref().unwrap().render(&m.subject)))
+                .collect::<Vec<_>>()
+        };
+        let mixed = mails(Lang::De, Lang::Ru);
+        let (de_text, de_page) = &mixed[0];
+        let (ru_text, ru_page) = &mixed[1];
+        assert!(de_text.contains("7163 (Sf3)"), "{de_text}");
+        assert!(!de_text.contains("\u{41a}f3"), "{de_text}");
+        assert!(de_page.contains("<b>7163</b> (Sf3)"), "{de_page}");
+        assert!(ru_text.contains("7163 (\u{41a}f3)"), "{ru_text}");
+        assert!(!ru_text.contains("(Sf3)"), "{ru_text}");
+        assert!(ru_page.contains("<b>7163</b> (&#1050;f3)"), "{ru_page}");
+        assert!(!ru_page.contains("(Sf3)"), "{ru_page}");
+        // The record's table is the page's last (the board's, seen from
+        // each reader's side, comes first).
+        let table = |page: &str| {
+            let from = page.rfind("<table").unwrap();
+            page[from..].split("</table>").next().unwrap().to_owned()
+        };
+        let same = mails(Lang::En, Lang::En);
+        assert!(same[0].1.contains("<b>7163</b> (Nf3)"), "{}", same[0].1);
+        assert!(table(&same[0].1).contains("(Nf3)"), "{}", same[0].1);
+        assert_eq!(table(&same[0].1), table(&same[1].1));
+    }
 }
