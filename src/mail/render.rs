@@ -5,6 +5,8 @@
 //! shows), the HTML part last (what a client that can prefers).
 //! [no IO, but at the edge: uses lettre]
 
+use std::borrow::Cow;
+
 use lettre::Message;
 use lettre::message::header::ContentTransferEncoding;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
@@ -182,40 +184,75 @@ pub fn render_as(
     })
 }
 
-/// `text` with every line break CRLF, in one pass: a bare LF and a bare CR
-/// (RFC 5322 allows CR and LF only together; a display name decoded from an
-/// encoded word can hold a CR) each become CRLF. lettre makes a text
-/// body's breaks CRLF by inserting each `\r` into the string in place,
-/// moving the rest of it every time: a long game's record in lines made
-/// that the largest copy in rendering a reply. Given CRLF, it inserts none.
-fn crlf_lines(text: &str) -> String {
+/// A text with every line break CRLF, and whether SMTP can carry it as
+/// it is (see [`crlf_lines`]).
+struct Lines<'a> {
+    /// Borrowed when every break already was CRLF: nothing was copied.
+    text: Cow<'a, str>,
+    /// ASCII without NUL, in lines of at most 998 octets (a line's CR not
+    /// counted): sent `7bit`, not through an encoder.
+    seven_bit: bool,
+}
+
+/// `text` with every line break CRLF, in one pass over its breaks that
+/// also measures its lines: a bare LF and a bare CR (RFC 5322 allows CR
+/// and LF only together; a display name decoded from an encoded word can
+/// hold a CR) each become CRLF. lettre makes a text body's breaks CRLF by
+/// inserting each `\r` into the string in place, moving the rest of it
+/// every time: a long game's record in lines made that the largest copy in
+/// rendering a reply. Given CRLF, it inserts none. The check whether the
+/// result is 7-bit was a second and third pass over each part (a third and
+/// fourth over an HTML page, checked again after it was found CRLF), a
+/// long game's largest cost in rendering after the record itself.
+fn crlf_lines(text: &str) -> Lines<'_> {
     let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len() + text.len() / 32);
+    let mut out: Option<String> = None;
+    // `from`: where the part not copied yet starts; `line`: where the
+    // current line starts.
     let mut from = 0;
+    let mut line = 0;
+    let mut short = true;
     for at in memchr::memchr2_iter(b'\r', b'\n', bytes) {
-        let bare = match bytes[at] {
-            b'\n' => at == 0 || bytes[at - 1] != b'\r',
-            _ => bytes.get(at + 1) != Some(&b'\n'),
+        let (bare, end) = match bytes[at] {
+            b'\n' if at > 0 && bytes[at - 1] == b'\r' => (false, at - 1),
+            b'\n' => (true, at),
+            _ if bytes.get(at + 1) == Some(&b'\n') => continue,
+            _ => (true, at),
         };
+        short &= end - line <= 998;
+        line = at + 1;
         if bare {
+            let out =
+                out.get_or_insert_with(|| String::with_capacity(text.len() + text.len() / 32));
             out.push_str(&text[from..at]);
             out.push_str("\r\n");
             from = at + 1;
         }
     }
-    out.push_str(&text[from..]);
-    out
+    short &= bytes.len() - line <= 998;
+    // `is_ascii` and memchr search whole words at a time; a loop over each
+    // byte cost a tenth of rendering a long game's reply.
+    let seven_bit = short && bytes.is_ascii() && memchr::memchr(0, bytes).is_none();
+    let text = match out {
+        Some(mut out) => {
+            out.push_str(&text[from..]);
+            Cow::Owned(out)
+        }
+        None => Cow::Borrowed(text),
+    };
+    Lines { text, seven_bit }
 }
 
 /// The text part's body: `7bit` as it is when SMTP can carry it so (see
-/// [`seven_bit_lines`]), as `html_part` sends the page; else lettre's
+/// [`crlf_lines`]), as `html_part` sends the page; else lettre's
 /// choice (quoted-printable or base64). lettre chooses quoted-printable
 /// for any line of 76 or more, and one such line (the English footer's
 /// list of commands is 80) made the whole part, a long game's record and
 /// all, pass through its encoder and out in soft-broken lines.
 fn text_body(text: &str) -> Body {
-    let text = crlf_lines(text);
-    if seven_bit_lines(&text).is_none() {
+    let lines = crlf_lines(text);
+    let text = lines.text.into_owned();
+    if !lines.seven_bit {
         return Body::new(text);
     }
     Body::dangerous_pre_encoded(text.into_bytes(), ContentTransferEncoding::SevenBit)
@@ -228,11 +265,16 @@ fn text_body(text: &str) -> Body {
 /// a page that does not fit is left to that choice. A page whose lines
 /// already end in CRLF (`GamePage`'s do) is used as it is, not copied.
 fn html_part(html: String) -> SinglePart {
-    let html = match seven_bit_lines(&html) {
-        Some(true) => html,
-        _ => crlf_lines(&html),
+    let (copy, seven_bit) = {
+        let lines = crlf_lines(&html);
+        let copy = match lines.text {
+            Cow::Owned(copy) => Some(copy),
+            Cow::Borrowed(_) => None,
+        };
+        (copy, lines.seven_bit)
     };
-    if seven_bit_lines(&html).is_none() {
+    let html = copy.unwrap_or(html);
+    if !seven_bit {
         return SinglePart::html(html);
     }
     SinglePart::builder()
@@ -241,39 +283,6 @@ fn html_part(html: String) -> SinglePart {
             html.into_bytes(),
             ContentTransferEncoding::SevenBit,
         ))
-}
-
-/// `None` unless `text` is ASCII without NUL and without a CR that does
-/// not end a line, in lines of at most 998 octets (a line's CR not
-/// counted); then whether every line break already is CRLF.
-fn seven_bit_lines(text: &str) -> Option<bool> {
-    // `is_ascii` and memchr search whole words at a time; a loop over each
-    // byte cost a tenth of rendering a long game's reply, and `str::split`
-    // on a char (a memchr and a compare per line) 4 % of it.
-    let bytes = text.as_bytes();
-    if !bytes.is_ascii() || memchr::memchr(0, bytes).is_some() {
-        return None;
-    }
-    // A bare CR (a display name can carry one) is left to lettre's
-    // encoding: SMTP servers may refuse it or take it for a line break.
-    if memchr::memchr_iter(b'\r', bytes).any(|at| bytes.get(at + 1) != Some(&b'\n')) {
-        return None;
-    }
-    let mut crlf = true;
-    let mut start = 0;
-    for at in memchr::memchr_iter(b'\n', bytes) {
-        let cr = at > start && bytes[at - 1] == b'\r';
-        crlf &= cr;
-        if at - start - usize::from(cr) > 998 {
-            return None;
-        }
-        start = at + 1;
-    }
-    let last = &bytes[start..];
-    if last.len() - usize::from(last.last() == Some(&b'\r')) > 998 {
-        return None;
-    }
-    Some(crlf)
 }
 
 #[cfg(test)]
@@ -458,10 +467,10 @@ mod tests {
             "caf\u{e9}\n\u{e9}\n",
             "a\r\n\r\n",
         ] {
-            let ours = Body::new(crlf_lines(text));
+            let ours = Body::new(crlf_lines(text).text.into_owned());
             let lettres = Body::new(text.to_owned());
             assert_eq!(ours.into_vec(), lettres.into_vec(), "{text:?}");
-            assert!(!crlf_lines(text).replace("\r\n", "").contains('\n'));
+            assert!(!crlf_lines(text).text.replace("\r\n", "").contains('\n'));
         }
     }
 
@@ -470,7 +479,10 @@ mod tests {
     /// which SMTP servers may refuse, and lettre would have sent as it is.
     #[test]
     fn a_bare_cr_goes_out_as_a_line_break() {
-        assert_eq!(crlf_lines("a\rb\r\nc\n\rd\r"), "a\r\nb\r\nc\r\n\r\nd\r\n");
+        assert_eq!(
+            crlf_lines("a\rb\r\nc\n\rd\r").text,
+            "a\r\nb\r\nc\r\n\r\nd\r\n"
+        );
         let mut m = mail(Some(HtmlPart::new(
             Lang::En,
             "Game 17: White (Anna\rExample) played.\n".to_owned(),
@@ -505,25 +517,34 @@ mod tests {
     }
 
     /// An HTML page goes out `7bit` only when SMTP can carry it as it is:
-    /// ASCII, no NUL, no bare CR, no line over 998 octets (its CR not
-    /// counted). Lines already ending in CRLF are taken as they are; bare
-    /// LFs are made CRLF.
+    /// ASCII, no NUL, no line over 998 octets (its CR not counted). Lines
+    /// already ending in CRLF are taken as they are, not copied; a bare LF
+    /// or CR is made CRLF, and ends a line where it stood.
     #[test]
     fn only_ascii_pages_in_short_lines_go_out_as_they_are() {
         let line = |n: usize| "a".repeat(n);
-        assert_eq!(seven_bit_lines("<p>\r\n<p>x"), Some(true));
-        assert_eq!(seven_bit_lines("<p>\n<p>x\r\n"), Some(false));
-        assert_eq!(seven_bit_lines(&format!("{}\r\nb", line(998))), Some(true));
-        assert_eq!(seven_bit_lines(&format!("{}\r\nb", line(999))), None);
-        assert_eq!(seven_bit_lines(&format!("b\n{}", line(999))), None);
+        // (the text CRLF, whether it was already, whether it is 7-bit)
+        let check = |text: &str| {
+            let lines = crlf_lines(text);
+            let kept = matches!(lines.text, Cow::Borrowed(_));
+            (lines.text.into_owned(), kept, lines.seven_bit)
+        };
+        let crlf = |text: &str| text.to_owned();
+        assert_eq!(check("<p>\r\n<p>x"), (crlf("<p>\r\n<p>x"), true, true));
         assert_eq!(
-            seven_bit_lines(&format!("b\n{}\r\n", line(998))),
-            Some(false)
+            check("<p>\n<p>x\r\n"),
+            (crlf("<p>\r\n<p>x\r\n"), false, true)
         );
-        assert_eq!(seven_bit_lines("a\rb\r\n"), None);
-        assert_eq!(seven_bit_lines("ab\r"), None);
-        assert_eq!(seven_bit_lines("caf\u{e9}"), None);
-        assert_eq!(seven_bit_lines("a\0b"), None);
+        assert!(check(&format!("{}\r\nb", line(998))).2);
+        assert!(!check(&format!("{}\r\nb", line(999))).2);
+        assert!(!check(&format!("b\n{}", line(999))).2);
+        assert!(check(&format!("b\n{}\r\n", line(998))).2);
+        assert!(check(&format!("b\n{}\n", line(998))).2);
+        assert!(!check(&format!("{}\rb", line(999))).2);
+        assert_eq!(check("a\rb\r\n"), (crlf("a\r\nb\r\n"), false, true));
+        assert_eq!(check("ab\r"), (crlf("ab\r\n"), false, true));
+        assert!(!check("caf\u{e9}").2);
+        assert!(!check("a\0b").2);
 
         let bare = html_part("<p>one\n<p>two".to_owned()).formatted();
         let bare = String::from_utf8(bare).unwrap();
