@@ -812,18 +812,30 @@ fn body_digest(raw: &[u8]) -> String {
 }
 
 fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write as _;
-    bytes
-        .iter()
-        .fold(String::with_capacity(bytes.len() * 2), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(char::from(DIGITS[usize::from(b >> 4)]));
+        s.push(char::from(DIGITS[usize::from(b & 0x0f)]));
+    }
+    s
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A message's digest is the lowercase hex SHA-256 of its bytes (as
+    /// `sha256sum` prints it), as earlier versions recorded it: a database
+    /// kept across an upgrade still knows the messages it decided.
+    #[test]
+    fn a_messages_digest_is_its_sha256_in_lowercase_hex_as_before() {
+        assert_eq!(
+            message_digest(b"Subject: x\r\n\r\n5254\r\n", 20),
+            "2388e3eb2ba19bdf923563545d7127ab739cac306888225361bfcf097d078e4d"
+        );
+        assert_eq!(hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
+    }
 
     /// The dedupe key of an inbox's message is what earlier versions
     /// recorded: a database kept across an upgrade still knows its messages.
