@@ -597,3 +597,42 @@ pub async fn mark_prepared(
         .await?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bad(value: &str) -> StoreError {
+        StoreError::BadValue {
+            game: 1,
+            value: value.to_owned(),
+        }
+    }
+
+    /// Stored plies read back as they were written: a promotion's fifth
+    /// digit, SAN with its check sign, and an empty text as no plies.
+    #[test]
+    fn plies_read_back_as_they_were_stored() {
+        let text = "5254 e4,7866 Nf6,57581 e8=Q+";
+        let plies = parse_plies(text, &bad).unwrap();
+        assert_eq!(plies.len(), 3);
+        assert_eq!(plies[2].iccf.to_string(), "57581");
+        assert_eq!(&*plies[2].san, "e8=Q+");
+        assert_eq!(plies_text(&plies), text);
+        assert!(parse_plies("", &bad).unwrap().is_empty());
+        // Empty items (a join of an empty part) are no plies.
+        assert_eq!(parse_plies(",5254 e4,,", &bad).unwrap().len(), 1);
+    }
+
+    /// A stored ply without its SAN or with a move that is no ICCF move is
+    /// refused, naming it: the game is not loaded from a text it cannot read.
+    #[test]
+    fn a_stored_ply_it_cannot_read_is_refused_by_name() {
+        for (text, named) in [("5254 e4,7866", "7866"), ("5254 e4,e7e5 e5", "e7e5")] {
+            match parse_plies(text, &bad) {
+                Err(StoreError::BadValue { value, .. }) => assert_eq!(value, named, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+    }
+}
