@@ -4,10 +4,20 @@
 # The Python drivers it runs live in benches/harness/.
 #   benches/run.sh [--quick] [--only STAGE...]   STAGE: engine pipeline servers daemon burst scale
 # Builds release once (binary + bench_mkgames example), starts a private mail rig
-# on ports 12xxx under /tmp/rig-bench (stopped at the end), writes JSON results
+# on ports 12xxx in the work file system (stopped at the end), writes JSON results
 # to $RESULTS (default /tmp/wildt-bench/results) and the table to stdout.
 # --quick: small N for a smoke run (about 3 minutes). Does IO: builds, daemons,
-# files under /tmp/wildt-bench.
+# files under /tmp/wildt-bench, and (as root) a loop-mounted file system.
+#
+# The stages' work (databases, Maildirs, file outboxes, the rig's mail and
+# queue) goes on an ext4 file system made fresh for the run, with the journal
+# setting of the one holding /tmp (BENCH_FS=host: in /tmp itself). On an ext4
+# without a journal the kernel skips inodes freed in the last minutes when it
+# makes a file (ialloc.c, recently_deleted), and each skip reads the inode's
+# table block: after a stage deleted an earlier run's 100,000 files, making
+# files cost up to 14 times as much, for minutes, and took half of wildt's CPU
+# in a profiled pipeline run (find_inode_bit). What a run measured depended on
+# what the one before it deleted.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -23,6 +33,36 @@ while [ $# -gt 0 ]; do
 done
 RESULTS=${RESULTS:-/tmp/wildt-bench/results}
 mkdir -p "$RESULTS"
+CLEANUP=()
+cleanup() { local c; for c in "${CLEANUP[@]}"; do eval "$c" || true; done; }
+trap cleanup EXIT
+
+WORK=/tmp/wildt-bench
+FS_NOTE="host file system (BENCH_FS=host)"
+if [ "${BENCH_FS:-fresh}" = fresh ]; then
+  if [ "$(id -u)" = 0 ] && command -v mkfs.ext4 >/dev/null && command -v losetup >/dev/null; then
+    IMG=/tmp/wildt-bench-fs.img
+    MNT=/tmp/wildt-bench-fs
+    if mountpoint -q "$MNT"; then umount "$MNT"; fi
+    rm -f "$IMG"
+    truncate -s 64G "$IMG"
+    dev=$(basename "$(findmnt -no SOURCE --target /tmp)")
+    features=()
+    if [ "$(cat "/sys/fs/ext4/$dev/journal_task" 2>/dev/null)" = "<none>" ]; then
+      features=(-O ^has_journal)
+    fi
+    mkfs.ext4 -q -F "${features[@]}" "$IMG"
+    mkdir -p "$MNT"
+    mount -o loop "$IMG" "$MNT"
+    CLEANUP+=("umount $MNT" "rm -f $IMG")
+    WORK=$MNT
+    FS_NOTE="ext4 made fresh for the run (loop device${features:+, without a journal as the one holding /tmp})"
+  else
+    echo "run.sh: not root or no mkfs.ext4/losetup: the stages work in /tmp, whose history of deleted files can skew them" >&2
+    FS_NOTE="host file system (no root for a fresh one)"
+  fi
+fi
+echo "{\"work\": \"$FS_NOTE\"}" > "$RESULTS/fs.json"
 python3 -c 'import chess' 2>/dev/null || pip install --quiet chess
 
 cargo build --release --bin wildt --example bench_mkgames
@@ -39,22 +79,23 @@ fi
 RIG_STARTED=0
 rig() {
   [ $RIG_STARTED = 1 ] && return
-  MAILROOT=/tmp/rig-bench WILDT_RIG_IMAP_PORT=12143 WILDT_RIG_IMAPS_PORT=12993 WILDT_RIG_LMTP_PORT=12024 \
+  MAILROOT=$WORK/rig-bench WILDT_RIG_IMAP_PORT=12143 WILDT_RIG_IMAPS_PORT=12993 WILDT_RIG_LMTP_PORT=12024 \
     WILDT_RIG_SMTP_PORT=12025 WILDT_RIG_SMTPS_PORT=12465 WILDT_RIG_SUBMIT_PORT=12587 WILDT_RIG_MX_PORT=12026 \
     WILDT_RIG_SASL_PORT=12012 WILDT_RIG_DKIM_SIGN_PORT=12892 WILDT_RIG_DKIM_VERIFY_PORT=12891 "$ROOT/scripts/mail-rig/start.sh" >/dev/null </dev/null 2>&1
   # Dovecot learns of new mail by inotify, else only every
   # mailbox_idle_check_interval (30 s). On the shared bench machine IDLE woke
   # only every 30 s (likely inotify instances exhausted: max_user_instances is
   # 128), which measures Dovecot, not wildt: bound it to 1 s on this private rig.
-  if ! grep -q '^mailbox_idle_check_interval' /tmp/rig-bench/dovecot.conf; then
-    sed -i '/^mail_location/a mailbox_idle_check_interval = 1 secs' /tmp/rig-bench/dovecot.conf
-    doveadm -c /tmp/rig-bench/dovecot.conf reload || echo "run.sh: dovecot reload failed; IDLE may wake only every 30 s" >&2
+  if ! grep -q '^mailbox_idle_check_interval' "$WORK/rig-bench/dovecot.conf"; then
+    sed -i '/^mail_location/a mailbox_idle_check_interval = 1 secs' "$WORK/rig-bench/dovecot.conf"
+    doveadm -c "$WORK/rig-bench/dovecot.conf" reload || echo "run.sh: dovecot reload failed; IDLE may wake only every 30 s" >&2
   fi
   # shellcheck disable=SC1091
-  . /tmp/rig-bench/env
+  . "$WORK/rig-bench/env"
   export WILDT_RIG_HOST WILDT_RIG_IMAP_PORT WILDT_RIG_SMTP_PORT
   RIG_STARTED=1
-  trap 'MAILROOT=/tmp/rig-bench "$ROOT/scripts/mail-rig/stop.sh" >/dev/null 2>&1 || true' EXIT
+  # Stopped before the file system under it is unmounted.
+  CLEANUP=("MAILROOT=$WORK/rig-bench $ROOT/scripts/mail-rig/stop.sh >/dev/null 2>&1" "${CLEANUP[@]}")
 }
 
 if has engine; then
@@ -64,25 +105,25 @@ fi
 cd "$ROOT/benches/harness"
 if has pipeline; then
   echo "== pipeline" >&2
-  python3 bench_pipeline.py "${PIPE[@]}" --out "$RESULTS/pipeline.json" >&2
+  python3 bench_pipeline.py --work "$WORK/pipeline" "${PIPE[@]}" --out "$RESULTS/pipeline.json" >&2
 fi
 if has servers; then
   echo "== servers" >&2
   rig
-  python3 bench_servers.py "${SERV[@]}" --out "$RESULTS/servers.json" >&2
+  python3 bench_servers.py --work "$WORK/servers" "${SERV[@]}" --out "$RESULTS/servers.json" >&2
 fi
 if has daemon; then
   echo "== daemon (latency, footprint)" >&2
   rig
-  python3 bench_daemon.py "${DAEM[@]}" --out "$RESULTS/daemon.json" >&2
+  python3 bench_daemon.py --work "$WORK/daemon" "${DAEM[@]}" --out "$RESULTS/daemon.json" >&2
 fi
 if has burst; then
   echo "== burst (latency while 1,000 moves are handled)" >&2
   rig
-  python3 bench_burst.py "${BURST[@]}" --out "$RESULTS/burst.json" >&2
+  python3 bench_burst.py --work "$WORK/burst" "${BURST[@]}" --out "$RESULTS/burst.json" >&2
 fi
 if has scale; then
   echo "== scale" >&2
-  python3 bench_scale.py "${SCALE[@]}" --out "$RESULTS/scale.json" >&2
+  python3 bench_scale.py --work "$WORK/scale" "${SCALE[@]}" --out "$RESULTS/scale.json" >&2
 fi
 python3 table.py "$RESULTS"

@@ -128,3 +128,6 @@ print("| measure | wildt | baseline | ratio | target | met? |")
 print("| --- | --- | --- | --- | --- | --- |")
 for r in rows:
     print("| " + " | ".join(r) + " |")
+fs = load("fs.json")
+if fs:
+    print(f"\nThe stages worked on: {fs['work']}.")
