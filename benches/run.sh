@@ -10,14 +10,15 @@
 # files under /tmp/wildt-bench, and (as root) a loop-mounted file system.
 #
 # The stages' work (databases, Maildirs, file outboxes, the rig's mail and
-# queue) goes on an ext4 file system made fresh for the run, with the journal
-# setting of the one holding /tmp (BENCH_FS=host: in /tmp itself). On an ext4
-# without a journal the kernel skips inodes freed in the last minutes when it
-# makes a file (ialloc.c, recently_deleted), and each skip reads the inode's
-# table block: after a stage deleted an earlier run's 100,000 files, making
-# files cost up to 14 times as much, for minutes, and took half of wildt's CPU
-# in a profiled pipeline run (find_inode_bit). What a run measured depended on
-# what the one before it deleted.
+# queue) goes on an ext4 file system made fresh for the run by mkfs.ext4 with
+# its defaults, a journal among them, as a Debian install makes it
+# (BENCH_FS=host: in /tmp itself). This machine's root ext4 has no journal;
+# there the kernel skips inodes freed in the last minutes when it makes a file
+# (ialloc.c, recently_deleted), reading each one's inode table block: after
+# 20,000 files were deleted, making 20,000 cost 14 times as much, for minutes,
+# and took half of wildt's CPU in a profiled pipeline run (find_inode_bit).
+# Postfix deletes a queue file per mail and each stage deletes the last run's
+# folders, so what a stage measured depended on what ran before it.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
@@ -46,17 +47,12 @@ if [ "${BENCH_FS:-fresh}" = fresh ]; then
     if mountpoint -q "$MNT"; then umount "$MNT"; fi
     rm -f "$IMG"
     truncate -s 64G "$IMG"
-    dev=$(basename "$(findmnt -no SOURCE --target /tmp)")
-    features=()
-    if [ "$(cat "/sys/fs/ext4/$dev/journal_task" 2>/dev/null)" = "<none>" ]; then
-      features=(-O ^has_journal)
-    fi
-    mkfs.ext4 -q -F "${features[@]}" "$IMG"
+    mkfs.ext4 -q -F "$IMG"
     mkdir -p "$MNT"
     mount -o loop "$IMG" "$MNT"
     CLEANUP+=("umount $MNT" "rm -f $IMG")
     WORK=$MNT
-    FS_NOTE="ext4 made fresh for the run (loop device${features:+, without a journal as the one holding /tmp})"
+    FS_NOTE="ext4 made fresh for the run by mkfs.ext4 with its defaults (journal), on a loop device"
   else
     echo "run.sh: not root or no mkfs.ext4/losetup: the stages work in /tmp, whose history of deleted files can skew them" >&2
     FS_NOTE="host file system (no root for a fresh one)"
