@@ -751,6 +751,67 @@ async fn a_claim_takes_a_fresh_players_mail_before_a_bursts_and_each_players_mai
     assert_eq!(sent, 41);
 }
 
+/// A burst whose four players write from a sub-address per game (ids 1 to
+/// 41, every one first in its address's queue) and, as id 30, one reply
+/// to a player outside it: the first claim of ten takes that reply,
+/// although eleven of the burst's were queued after it (the newest
+/// first alone took those), and then a player's mail in the order it was
+/// queued, per address. A player writing from sub-addresses is one player.
+#[tokio::test]
+async fn a_claim_takes_a_fresh_players_mail_before_a_bursts_written_from_sub_addresses() {
+    let (_dir, store) = fresh_store().await;
+    let recipient = |i: i64| {
+        if i == 30 {
+            "probe@example.org".to_owned()
+        } else {
+            format!("p{}+g{i}@example.org", i % 4)
+        }
+    };
+    for i in 1..=41i64 {
+        queue_due(&store, i, &recipient(i)).await;
+    }
+    let mut order: std::collections::HashMap<String, Vec<i64>> = Default::default();
+    let mut rounds = 0;
+    loop {
+        let rows = store.claim_due_mail(1, 10, "test", 1000).await.unwrap();
+        if rows.is_empty() {
+            break;
+        }
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        if rounds == 0 {
+            assert!(ids.contains(&30), "the fresh player's mail waits: {ids:?}");
+        }
+        for r in &rows {
+            order.entry(r.recipient.clone()).or_default().push(r.id);
+        }
+        store.mark_sent_many(&ids).await.unwrap();
+        rounds += 1;
+    }
+    for (to, ids) in &order {
+        assert!(ids.is_sorted(), "{to}'s mail out of order: {ids:?}");
+    }
+    let sent: usize = order.values().map(Vec::len).sum();
+    assert_eq!(sent, 41);
+}
+
+/// Two mails queued to one address stay in order when the address's
+/// player has few mails waiting and others many: the second is not
+/// claimed before the first is sent, however the claim weighs players.
+#[tokio::test]
+async fn a_claim_weighing_players_keeps_one_addresss_mail_in_order() {
+    let (_dir, store) = fresh_store().await;
+    // ids 1..=20 to a busy player's sub-addresses; 21 and 22 to one address.
+    for i in 1..=20i64 {
+        queue_due(&store, i, &format!("busy+g{i}@example.org")).await;
+    }
+    queue_due(&store, 21, "lone@example.org").await;
+    queue_due(&store, 22, "lone@example.org").await;
+    let first = store.claim_due_mail(1, 4, "test", 1000).await.unwrap();
+    let ids: Vec<i64> = first.iter().map(|r| r.id).collect();
+    assert!(ids.contains(&21), "{ids:?}");
+    assert!(!ids.contains(&22), "{ids:?}");
+}
+
 /// Queues mail `id` to `recipient`, due since time 0, with the body `x`.
 async fn queue_due(store: &wildt::store::Store, id: i64, recipient: &str) {
     sqlx::query(
