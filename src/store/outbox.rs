@@ -179,10 +179,13 @@ pub fn bodies_into(
 }
 
 /// How many of the newest due rows a claim weighs by their players' mail
-/// waiting: the count is bounded, so a claim during a backlog of 100,000
-/// replies costs what one during 4,096 does; a fresh player's reply with
-/// more than this many queued after it is left to the oldest half.
-const CLAIM_WINDOW: i64 = 4096;
+/// waiting: bounded, so a claim during a backlog of 100,000 replies costs
+/// what one during 512 does (about 1 ms against 0.16 for the newest alone,
+/// measured on 2,000 waiting; 4,096 cost 5-6 ms, under the write lock). A
+/// fresh player's reply is weighed at the first claim after its commit,
+/// when few are queued after it; with more than this many it is left to
+/// the oldest half.
+const CLAIM_WINDOW: i64 = 512;
 
 /// Claims up to `limit` rows due at `now` for `owner` until `until`: half
 /// of them first in their recipient's queue (no older mail to the same
