@@ -716,59 +716,32 @@ async fn the_outbox_waits_for_the_intakes_turn_at_the_write_lock_and_then_writes
 /// mail is claimed in the order it was queued.
 #[tokio::test]
 async fn a_claim_takes_a_fresh_players_mail_before_a_bursts_and_each_players_mail_in_order() {
-    let (_dir, store) = fresh_store().await;
-    let recipient = |i: i64| {
-        if i == 30 {
-            "probe@example.org".to_owned()
-        } else {
-            format!("p{}@example.org", i % 4)
-        }
-    };
-    for i in 1..=41i64 {
-        queue_due(&store, i, &recipient(i)).await;
-    }
-    let mut order: std::collections::HashMap<String, Vec<i64>> = Default::default();
-    let mut rounds = 0;
-    loop {
-        let rows = store.claim_due_mail(1, 10, "test", 1000).await.unwrap();
-        if rows.is_empty() {
-            break;
-        }
-        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
-        if rounds == 0 {
-            assert!(ids.contains(&30), "the fresh player's mail waits: {ids:?}");
-        }
-        for r in &rows {
-            order.entry(r.recipient.clone()).or_default().push(r.id);
-        }
-        store.mark_sent_many(&ids).await.unwrap();
-        rounds += 1;
-    }
-    for (to, ids) in &order {
-        assert!(ids.is_sorted(), "{to}'s mail out of order: {ids:?}");
-    }
-    let sent: usize = order.values().map(Vec::len).sum();
-    assert_eq!(sent, 41);
+    claims_take_the_fresh_players_mail_first(|i| format!("p{}@example.org", i % 4)).await;
 }
 
-/// A burst whose four players write from a sub-address per game (ids 1 to
-/// 41, every one first in its address's queue) and, as id 30, one reply
-/// to a player outside it: the first claim of ten takes that reply,
-/// although eleven of the burst's were queued after it (the newest
-/// first alone took those), and then a player's mail in the order it was
-/// queued, per address. A player writing from sub-addresses is one player.
+/// The same burst, its four players writing from a sub-address per game
+/// (every reply first in its address's queue): the first claim still takes
+/// the fresh player's reply, which "newest first" alone left behind the
+/// eleven queued after it; each address's mail goes in order. A player
+/// writing from sub-addresses is one player.
 #[tokio::test]
 async fn a_claim_takes_a_fresh_players_mail_before_a_bursts_written_from_sub_addresses() {
+    claims_take_the_fresh_players_mail_first(|i| format!("p{}+g{i}@example.org", i % 4)).await;
+}
+
+/// Queues mails 1 to 41 to `burst(i)`, but 30 to `probe@example.org`;
+/// claims ten at a time until none is left, marking each claim sent.
+/// Asserts that the first claim holds mail 30, that each address's mail
+/// was claimed in the order it was queued, and that all 41 were.
+async fn claims_take_the_fresh_players_mail_first(burst: impl Fn(i64) -> String) {
     let (_dir, store) = fresh_store().await;
-    let recipient = |i: i64| {
-        if i == 30 {
+    for i in 1..=41i64 {
+        let to = if i == 30 {
             "probe@example.org".to_owned()
         } else {
-            format!("p{}+g{i}@example.org", i % 4)
-        }
-    };
-    for i in 1..=41i64 {
-        queue_due(&store, i, &recipient(i)).await;
+            burst(i)
+        };
+        queue_due(&store, i, &to).await;
     }
     let mut order: std::collections::HashMap<String, Vec<i64>> = Default::default();
     let mut rounds = 0;
