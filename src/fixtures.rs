@@ -75,3 +75,34 @@ pub fn game_17(moves: &[&str]) -> GameView {
             .expect("a legal fixture game"),
     }
 }
+
+/// The replies to White's mail with `text` to `game` (game 17, by White's
+/// key), judged under [`rules`] (asserted to be a move) and written with
+/// `lang` as the sender's language; and the referee that writes them.
+///
+/// # Panics
+/// If the mail is not judged a move, or does not make two mails.
+pub fn white_moves(
+    game: &GameView,
+    text: &str,
+    lang: crate::i18n::Lang,
+) -> (crate::reply::Letters, RefereeConfig) {
+    use crate::decide::{Recent, judge_message};
+    let rules = rules(1 << 20, Policy::Key, true);
+    let raw = format!(
+        "From: anna@example.org\r\nTo: chess+17-{WHITE_KEY}@club.example\r\n\
+         Subject: Re: Game 17\r\nMessage-ID: <move@example.org>\r\n\r\n{text}\r\n"
+    );
+    let intake = crate::intake::read(raw.as_bytes(), &rules.intake);
+    let d = judge_message(
+        raw.as_bytes(),
+        &intake,
+        Some(game),
+        Recent::default(),
+        &rules,
+    );
+    assert_eq!(d.outcome.as_str(), "moved", "{}", d.detail);
+    let letters = crate::reply::write(&d, &intake, Some(game), &rules.referee, lang);
+    assert_eq!(letters.mails.len(), 2);
+    (letters, rules.referee)
+}

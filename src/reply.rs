@@ -1556,28 +1556,11 @@ mod tests {
     /// in a game of one language both pages carry the same record table.
     #[test]
     fn a_moves_two_mails_show_the_record_each_in_its_readers_language() {
-        use crate::decide::{Recent, judge_message};
         let mails = |white: Lang, black: Lang| {
             let mut game = crate::fixtures::game_17(&["5254", "5755"]);
             game.white.lang = white;
             game.black.lang = black;
-            let rules = crate::fixtures::rules(1 << 20, crate::auth::Policy::Key, true);
-            let raw = format!(
-                "From: anna@example.org\r\nTo: chess+17-{}@club.example\r\n\
-                 Subject: Re: Game 17\r\nMessage-ID: <m2@example.org>\r\n\r\n2. 7163\r\n",
-                crate::fixtures::WHITE_KEY
-            );
-            let intake = crate::intake::read(raw.as_bytes(), &rules.intake);
-            let d = judge_message(
-                raw.as_bytes(),
-                &intake,
-                Some(&game),
-                Recent::default(),
-                &rules,
-            );
-            assert_eq!(d.outcome.as_str(), "moved", "{}", d.detail);
-            let letters = write(&d, &intake, Some(&game), &rules.referee, white);
-            assert_eq!(letters.mails.len(), 2);
+            let (letters, _) = crate::fixtures::white_moves(&game, "2. 7163", white);
             letters
                 .mails
                 .iter()

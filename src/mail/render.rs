@@ -355,28 +355,9 @@ mod tests {
     /// The two mails of White's move 151 (7163) in a 300-ply knight
     /// shuffle, both players English, and the referee that writes them.
     fn english_mails_at_ply_300() -> (crate::reply::Letters, RefereeConfig) {
-        use crate::decide::{Recent, judge_message};
         let shuffle = ["7163", "7866", "6371", "6678"];
         let plies: Vec<&str> = shuffle.iter().copied().cycle().take(300).collect();
-        let game = crate::fixtures::game_17(&plies);
-        let rules = crate::fixtures::rules(1 << 20, crate::auth::Policy::Key, true);
-        let raw = format!(
-            "From: anna@example.org\r\nTo: chess+17-{}@club.example\r\nSubject: Re: Game 17\r\n\
-             Message-ID: <m300@example.org>\r\n\r\n7163\r\n",
-            crate::fixtures::WHITE_KEY
-        );
-        let intake = crate::intake::read(raw.as_bytes(), &rules.intake);
-        let d = judge_message(
-            raw.as_bytes(),
-            &intake,
-            Some(&game),
-            Recent::default(),
-            &rules,
-        );
-        assert_eq!(d.outcome.as_str(), "moved", "{}", d.detail);
-        let letters = crate::reply::write(&d, &intake, Some(&game), &rules.referee, Lang::En);
-        assert_eq!(letters.mails.len(), 2);
-        (letters, rules.referee)
+        crate::fixtures::white_moves(&crate::fixtures::game_17(&plies), "7163", Lang::En)
     }
 
     /// An English confirmation late in a long game goes out with both parts
