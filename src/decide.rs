@@ -72,6 +72,13 @@ impl GameView {
         }
     }
 
+    pub fn player_mut(&mut self, color: Color) -> &mut Player {
+        match color {
+            Color::White => &mut self.white,
+            Color::Black => &mut self.black,
+        }
+    }
+
     /// White's and Black's seat as the reply writer needs them: the
     /// registered address and the game address.
     pub fn seats(&self, referee: &RefereeConfig) -> (Seat, Seat) {

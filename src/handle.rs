@@ -764,18 +764,10 @@ async fn languages<'v>(
     };
     // The game is copied (a long game's record and all) only when the
     // seat's language changes.
-    if let (Some(seat), Some(v)) = (decision.seat, view.as_mut()) {
-        let seat_lang = match seat {
-            Color::White => v.white.lang,
-            Color::Black => v.black.lang,
-        };
-        if seat_lang != lang {
-            let v = v.to_mut();
-            match seat {
-                Color::White => v.white.lang = lang,
-                Color::Black => v.black.lang = lang,
-            }
-        }
+    if let (Some(seat), Some(v)) = (decision.seat, view.as_mut())
+        && v.player(seat).lang != lang
+    {
+        v.to_mut().player_mut(seat).lang = lang;
     }
     Ok((lang, view))
 }
