@@ -14,6 +14,7 @@
 //! interpolated value is escaped, so a player's address or event name cannot
 //! break the page.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
@@ -21,6 +22,7 @@ use shakmaty::{Chess, Color, File, Piece, Position, Rank, Role, Square};
 
 use crate::game::Record;
 use crate::i18n::{self, Key, Lang, san::push_localized};
+use crate::mail::render::crlf_lines;
 use crate::notation::Ply;
 
 /// Side of a square, in CSS pixels: large enough to read a piece on a phone
@@ -236,10 +238,29 @@ fn write_rows(
 const RECORD_MARK: &str = "<wildt-record/>";
 const ROWS_MARK: &str = "<wildt-rows/>";
 
+/// The record's table as a page writes it ([`push_record_seven_bit`]), made
+/// once for the mails of a reply that show the same record in the same
+/// language.
+#[derive(Debug, Default)]
+pub struct RecordHtml {
+    html: String,
+    /// Whether the table is 7-bit text in CRLF lines SMTP takes as it is
+    /// (see [`MailPage::seven_bit`]), known as it was written.
+    fits_mail: bool,
+}
+
+/// The longest SAN (in bytes) whose row is known to be a short line:
+/// shakmaty writes at most seven characters, a localized letter is at most
+/// a few, and each as a character reference at most eight bytes.
+const SAN_FITS_LINE: usize = 32;
+
 /// Appends what [`seven_bit`] makes of [`record`] after other content, written
 /// without a pass over the rows: they are written 7-bit with their line
-/// breaks in place. Only the table's head goes through `seven_bit`.
-fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) {
+/// breaks in place. Only the table's head goes through `seven_bit`. Says
+/// whether the table fits a mail as it is: its head and tail were checked,
+/// and each row is one short line unless a SAN is long or holds a control
+/// character (only from a database changed by other hands).
+fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool {
     let shell = seven_bit(&record_table(lang, PreEscaped(ROWS_MARK)).into_string());
     let (head, tail) = shell.split_once(ROWS_MARK).unwrap_or((&shell, ""));
     // The table follows the caption: `seven_bit` breaks before it.
@@ -247,6 +268,12 @@ fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) {
     out.push_str(head);
     write_rows(out, record, lang, "\r\n", seven_bit_text);
     out.push_str(tail);
+    let shell_fits = crlf_lines(head).fits_as_is() && crlf_lines(tail).fits_as_is();
+    let rows_fit = record.plies().iter().all(|p| {
+        let san = p.san.as_str();
+        san.len() <= SAN_FITS_LINE && !san.bytes().any(|b| b.is_ascii_control())
+    });
+    shell_fits && rows_fit
 }
 
 /// Appends `text` escaped as maud escapes it, every character beyond ASCII
@@ -343,7 +370,16 @@ impl GamePage<'_> {
     /// an earlier page of the same record and language made it, else made
     /// and left there: the confirmation and the move passed on show the
     /// same record, the part of both pages that grows with the game.
-    pub fn render_sharing(&self, record_html: &OnceLock<String>) -> String {
+    pub fn render_sharing(&self, record_html: &OnceLock<RecordHtml>) -> String {
+        self.render_for_mail(record_html).html
+    }
+
+    /// [`GamePage::render_sharing`] as a mail carries the page, and whether
+    /// it is 7-bit in lines SMTP takes as it is. Only the page around the
+    /// record is looked at for that: the record's table was written so, and
+    /// a pass over a long game's page was the largest part of checking a
+    /// reply.
+    pub fn render_for_mail(&self, record_html: &OnceLock<RecordHtml>) -> MailPage {
         let caption_style =
             format!("margin:12px 0 4px 0;font-family:{TEXT_FONTS};font-size:13px;color:#555555");
         let has_record = !self.record.plies().is_empty();
@@ -369,26 +405,59 @@ impl GamePage<'_> {
                 }
             }
         };
-        let page = seven_bit(&markup.into_string());
+        let made = seven_bit(&markup.into_string());
+        // A bare line break can only come from the text around the board (a
+        // name decoded from a header): made CRLF here, where the page is
+        // small. The record's place is one mark on a line: the table put
+        // there ends in a line shorter than the mark, so no line of the
+        // page is longer than the lines checked.
+        let shell = crlf_lines(&made);
+        let shell_fits = shell.seven_bit;
+        let page = shell.text;
         // The record, the part of the page that grows with the game, is
         // written 7-bit where the template marked its place, not passed over
         // again.
         match page.split_once(RECORD_MARK) {
             Some((before, after)) if has_record => {
                 let rows = record_html.get_or_init(|| {
-                    let mut rows = String::with_capacity(self.record.plies().len() * 40);
-                    push_record_seven_bit(&mut rows, self.record, self.lang);
-                    rows
+                    let mut html = String::with_capacity(self.record.plies().len() * 40);
+                    let fits_mail = push_record_seven_bit(&mut html, self.record, self.lang);
+                    RecordHtml { html, fits_mail }
                 });
-                let mut out = String::with_capacity(page.len() + rows.len());
+                let mut out = String::with_capacity(page.len() + rows.html.len());
                 out.push_str(before);
-                out.push_str(rows);
+                out.push_str(&rows.html);
                 out.push_str(after);
-                out
+                if shell_fits && rows.fits_mail {
+                    return MailPage {
+                        html: out,
+                        seven_bit: true,
+                    };
+                }
+                // A record not known to fit (or a page that does not): the
+                // pass over all of it.
+                let whole = crlf_lines(&out);
+                let seven_bit = whole.seven_bit;
+                let html = match whole.text {
+                    Cow::Owned(copy) => copy,
+                    Cow::Borrowed(_) => out,
+                };
+                MailPage { html, seven_bit }
             }
-            _ => page,
+            _ => MailPage {
+                html: page.into_owned(),
+                seven_bit: shell_fits,
+            },
         }
     }
+}
+
+/// A page as a mail carries it: every line break CRLF.
+pub struct MailPage {
+    pub html: String,
+    /// ASCII without NUL in lines of at most 998 octets: sent `7bit` as it
+    /// is (see [`crlf_lines`]).
+    pub seven_bit: bool,
 }
 
 /// The page as 7-bit text a mail can carry as it is: every character
@@ -759,6 +828,70 @@ mod tests {
                 let table = table.strip_prefix("<p>").unwrap();
                 assert!(table.starts_with("\r\n<table"), "{table}");
                 assert!(html.contains(table), "{lang:?}: {table}\n---\n{html}");
+            }
+        }
+    }
+
+    /// A page's breaks are CRLF and it says it fits a mail as it is exactly
+    /// when a pass over all of it would say so: records in every language, a title and intro with bare
+    /// line breaks or a line too long, and records as a database changed by
+    /// other hands could hold them (a SAN with a line break, a long SAN).
+    #[test]
+    fn a_page_fits_a_mail_as_it_is_only_when_a_pass_over_all_of_it_agrees() {
+        use crate::notation::{IccfMove, SanText};
+        let stored = |san: &str| {
+            let ply = Ply {
+                iccf: "5254".parse::<IccfMove>().unwrap(),
+                san: SanText::new(san),
+            };
+            Record::from_stored(
+                crate::game::START_FEN,
+                vec![ply],
+                None,
+                Default::default(),
+                0,
+            )
+            .unwrap()
+        };
+        let shuffle = ["7163", "7866", "6371", "6678"];
+        let long: Vec<&str> = (0..300).map(|i| shuffle[i % 4]).collect();
+        let records = [
+            (played(&[]), true),
+            (played(&["5254", "5755", "7163"]), true),
+            (played(&long), true),
+            (stored("e4"), true),
+            // Made CRLF by the pass over the whole page.
+            (stored("e\n4"), true),
+            (stored("e\r4"), true),
+            (stored(&"x".repeat(1200)), false),
+        ];
+        let too_long = "t".repeat(1200);
+        let texts = [
+            ("plain", "Game 7: <move> & more.\n\nSecond.", true),
+            ("bare\rbreak", "one\rtwo\nthree", true),
+            (too_long.as_str(), "intro", false),
+        ];
+        for (r, record_fits) in &records {
+            for lang in Lang::ALL {
+                for (title, intro, text_fits) in texts {
+                    let page = GamePage {
+                        lang,
+                        title,
+                        intro,
+                        record: r,
+                        viewer: Color::Black,
+                        outro: "Black to move",
+                    }
+                    .render_for_mail(&OnceLock::new());
+                    let whole = crlf_lines(&page.html);
+                    let case = format!("{lang:?} {title:.20} {:?}", r.plies().first());
+                    assert!(
+                        matches!(whole.text, Cow::Borrowed(_)),
+                        "a bare break: {case}"
+                    );
+                    assert_eq!(page.seven_bit, whole.seven_bit, "{case}");
+                    assert_eq!(page.seven_bit, *record_fits && text_fits, "{case}");
+                }
             }
         }
     }

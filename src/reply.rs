@@ -23,7 +23,7 @@ use crate::config::RefereeConfig;
 pub use crate::decide::Seat;
 use crate::decide::{Decision, GameView, Notice};
 use crate::game::{GameEnd, MoveNumberText, Record, board_grid};
-use crate::html::GamePage;
+use crate::html::{GamePage, MailPage, RecordHtml};
 use crate::i18n::{self, Arg, Key, Lang, color_arg, explain, san};
 use crate::intake::{Intake, Unclear, WILDT_SUBJECT_MARK};
 use crate::notation::IccfMove;
@@ -109,7 +109,7 @@ pub struct HtmlPart {
     /// The record's table as the page writes it, made by the first page
     /// rendered of the mails that show this record in this language (see
     /// [`GamePage::render_sharing`]).
-    record_html: Arc<OnceLock<String>>,
+    record_html: Arc<OnceLock<RecordHtml>>,
 }
 
 impl HtmlPart {
@@ -136,6 +136,19 @@ impl HtmlPart {
             outro: &self.outro,
         }
         .render_sharing(&self.record_html)
+    }
+
+    /// [`HtmlPart::render`] as a mail carries it ([`GamePage::render_for_mail`]).
+    pub fn render_for_mail(&self, title: &str) -> MailPage {
+        GamePage {
+            lang: self.lang,
+            title,
+            intro: &self.intro,
+            record: &self.record,
+            viewer: self.viewer,
+            outro: &self.outro,
+        }
+        .render_for_mail(&self.record_html)
     }
 }
 
@@ -362,7 +375,7 @@ struct Shown<'r> {
 
 /// What [`Shown`] keeps per language: the text part's board and record, and
 /// the cell of the HTML page's record table.
-type InLang = (Rc<str>, Arc<OnceLock<String>>);
+type InLang = (Rc<str>, Arc<OnceLock<RecordHtml>>);
 
 impl<'r> Shown<'r> {
     fn new(record: &'r Record) -> Self {

@@ -13,6 +13,7 @@ use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
 
 use crate::config::RefereeConfig;
+use crate::html::MailPage;
 use crate::keys::message_key;
 use crate::reply::OutMail;
 
@@ -171,7 +172,7 @@ pub fn render_as(
                         .header(ContentType::TEXT_PLAIN)
                         .body(text_body(&mail.body)),
                 )
-                .singlepart(html_part(html.render(&mail.subject))),
+                .singlepart(html_part(html.render_for_mail(&mail.subject))),
         )?,
         None => builder
             .header(ContentType::TEXT_PLAIN)
@@ -186,12 +187,20 @@ pub fn render_as(
 
 /// A text with every line break CRLF, and whether SMTP can carry it as
 /// it is (see [`crlf_lines`]).
-struct Lines<'a> {
+pub(crate) struct Lines<'a> {
     /// Borrowed when every break already was CRLF: nothing was copied.
-    text: Cow<'a, str>,
+    pub(crate) text: Cow<'a, str>,
     /// ASCII without NUL, in lines of at most 998 octets (a line's CR not
     /// counted): sent `7bit`, not through an encoder.
-    seven_bit: bool,
+    pub(crate) seven_bit: bool,
+}
+
+impl Lines<'_> {
+    /// Whether the text goes in a mail as it is: 7-bit, and not copied
+    /// (every line break already CRLF).
+    pub(crate) fn fits_as_is(&self) -> bool {
+        self.seven_bit && matches!(self.text, Cow::Borrowed(_))
+    }
 }
 
 /// `text` with every line break CRLF, in one pass over its breaks that
@@ -204,7 +213,7 @@ struct Lines<'a> {
 /// result is 7-bit was a second and third pass over each part (a third and
 /// fourth over an HTML page, checked again after it was found CRLF), a
 /// long game's largest cost in rendering after the record itself.
-fn crlf_lines(text: &str) -> Lines<'_> {
+pub(crate) fn crlf_lines(text: &str) -> Lines<'_> {
     let bytes = text.as_bytes();
     let mut out: Option<String> = None;
     // `from`: where the part not copied yet starts; `line`: where the
@@ -259,28 +268,19 @@ fn text_body(text: &str) -> Body {
 }
 
 /// The HTML part as it is, `7bit`, when it is ASCII in lines SMTP carries
-/// (at most 998 octets, no NUL), as `html::GamePage` writes it: no
-/// quoted-printable pass over every byte, no `=3D` for every `=`. lettre
-/// would choose quoted-printable for anything with a line of 76 or more;
-/// a page that does not fit is left to that choice. A page whose lines
-/// already end in CRLF (`GamePage`'s do) is used as it is, not copied.
-fn html_part(html: String) -> SinglePart {
-    let (copy, seven_bit) = {
-        let lines = crlf_lines(&html);
-        let copy = match lines.text {
-            Cow::Owned(copy) => Some(copy),
-            Cow::Borrowed(_) => None,
-        };
-        (copy, lines.seven_bit)
-    };
-    let html = copy.unwrap_or(html);
-    if !seven_bit {
-        return SinglePart::html(html);
+/// (at most 998 octets, no NUL), as `html::GamePage` writes it and says
+/// ([`MailPage::seven_bit`]): no quoted-printable pass over every byte, no
+/// `=3D` for every `=`, no pass to check it. lettre would choose
+/// quoted-printable for anything with a line of 76 or more; a page that
+/// does not fit is left to that choice.
+fn html_part(page: MailPage) -> SinglePart {
+    if !page.seven_bit {
+        return SinglePart::html(page.html);
     }
     SinglePart::builder()
         .header(ContentType::TEXT_HTML)
         .body(Body::dangerous_pre_encoded(
-            html.into_bytes(),
+            page.html.into_bytes(),
             ContentTransferEncoding::SevenBit,
         ))
 }
@@ -527,12 +527,11 @@ mod tests {
         assert!(!check("caf\u{e9}").2);
         assert!(!check("a\0b").2);
 
-        let bare = html_part("<p>one\n<p>two".to_owned()).formatted();
-        let bare = String::from_utf8(bare).unwrap();
-        assert!(bare.contains("Content-Transfer-Encoding: 7bit"), "{bare}");
-        assert!(bare.contains("\r\n\r\n<p>one\r\n<p>two"), "{bare:?}");
-        let long = html_part(format!("<p>{}", line(1200))).formatted();
-        let long = String::from_utf8(long).unwrap();
+        let page = |html: String, seven_bit| html_part(MailPage { html, seven_bit }).formatted();
+        let fits = String::from_utf8(page("<p>one\r\n<p>two".to_owned(), true)).unwrap();
+        assert!(fits.contains("Content-Transfer-Encoding: 7bit"), "{fits}");
+        assert!(fits.contains("\r\n\r\n<p>one\r\n<p>two"), "{fits:?}");
+        let long = String::from_utf8(page(format!("<p>{}", line(1200)), false)).unwrap();
         assert!(!long.contains("Content-Transfer-Encoding: 7bit"), "{long}");
     }
 }
