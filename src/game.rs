@@ -549,18 +549,31 @@ pub fn wrap_units<'a>(units: impl IntoIterator<Item = &'a str>, width: usize) ->
     let mut out = String::new();
     let mut line_len = 0;
     for unit in units {
-        let n = unit.chars().count();
-        if line_len > 0 && line_len + 1 + n > width {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        out.push_str(unit);
-        line_len += n;
+        push_unit(&mut out, unit, &mut line_len, width);
     }
     out
+}
+
+/// Appends `unit` to `out` as [`wrap_units`] places it: after a space, or
+/// on a new line if the line (`line_len` characters so far) would grow
+/// past `width`.
+pub(crate) fn push_unit(out: &mut String, unit: &str, line_len: &mut usize, width: usize) {
+    // Characters, not bytes; an ASCII unit's are its bytes (counting them
+    // one by one was a tenth of writing a long game's record).
+    let n = if unit.is_ascii() {
+        unit.len()
+    } else {
+        unit.chars().count()
+    };
+    if *line_len > 0 && *line_len + 1 + n > width {
+        out.push('\n');
+        *line_len = 0;
+    } else if *line_len > 0 {
+        out.push(' ');
+        *line_len += 1;
+    }
+    out.push_str(unit);
+    *line_len += n;
 }
 
 #[cfg(test)]

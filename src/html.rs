@@ -23,7 +23,7 @@ use shakmaty::{Chess, Color, File, Piece, Position, Rank, Role, Square};
 use crate::game::Record;
 use crate::i18n::{self, Key, Lang, san::push_localized};
 use crate::mail::render::crlf_lines;
-use crate::notation::Ply;
+use crate::notation::{Ply, push_number};
 
 /// Side of a square, in CSS pixels: large enough to read a piece on a phone
 /// (eight squares plus the edges fit a 400 px wide screen).
@@ -221,8 +221,7 @@ fn write_rows(
         out.push_str(line_break);
         out.push_str("<tr>");
         out.push_str(&open_cell);
-        out.push_str(&number.to_string());
-        out.push_str(".</td>");
+        push_number(out, *number, ".</td>");
         out.push_str(&open_cell);
         ply(out, *white);
         out.push_str("</td>");
@@ -279,6 +278,14 @@ fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool 
 /// Appends `text` escaped as maud escapes it, every character beyond ASCII
 /// as a numeric character reference, as [`seven_bit`] writes it.
 fn seven_bit_text(out: &mut String, text: &str) {
+    // A SAN needs neither (`Nf3`, `exd8=Q+`): copied whole.
+    if text
+        .bytes()
+        .all(|b| b.is_ascii() && !matches!(b, b'&' | b'<' | b'>' | b'"'))
+    {
+        out.push_str(text);
+        return;
+    }
     for c in text.chars() {
         match c {
             '&' => out.push_str("&amp;"),

@@ -277,17 +277,18 @@ fn wrap_record(line: &str) -> String {
     // digit) that does not follow a move number (`12.` keeps its ply, a
     // ply its `(SAN)`).
     let bytes = line.as_bytes();
-    let mut units = Vec::with_capacity(line.len() / 8 + 1);
+    let mut out = String::with_capacity(line.len() + line.len() / RECORD_WIDTH + 1);
+    let mut line_len = 0;
     let mut from = 0;
-    for (at, _) in line.match_indices(' ') {
+    for at in memchr::memchr_iter(b' ', bytes) {
         let before_ply = bytes.get(at + 1).is_some_and(u8::is_ascii_digit);
         if before_ply && at > from && bytes[at - 1] != b'.' {
-            units.push(&line[from..at]);
+            crate::game::push_unit(&mut out, &line[from..at], &mut line_len, RECORD_WIDTH);
             from = at + 1;
         }
     }
-    units.push(&line[from..]);
-    crate::game::wrap_units(units, RECORD_WIDTH)
+    crate::game::push_unit(&mut out, &line[from..], &mut line_len, RECORD_WIDTH);
+    out
 }
 
 impl GameContext<'_> {

@@ -17,6 +17,8 @@
 //! side has no set, a move falls off a set, or the game ends. It always
 //! stops: every prepared answer uses up one level of a finite tree.
 
+use std::borrow::Cow;
+
 use shakmaty::{ByColor, Color};
 
 use crate::command::MoveNumber;
@@ -158,7 +160,9 @@ pub fn follow(decision: &mut Decision, game: &GameView, stored: ByColor<Option<C
     }
     let mut played = Vec::new();
     if let Some(start) = &decision.record_after {
-        let mut record = start.clone();
+        // Copied only when a prepared answer is played: most moves meet no
+        // stored set, and a long game's record is hundreds of plies.
+        let mut record = Cow::Borrowed(start);
         let mut plies_before = game.record.plies().len();
         loop {
             if record.is_over() {
@@ -192,7 +196,7 @@ pub fn follow(decision: &mut Decision, game: &GameView, stored: ByColor<Option<C
                         if matches!(verdict, Verdict::Rejected(_)) {
                             Cleared::Stale
                         } else {
-                            let mut after = record.clone();
+                            let mut after = record.as_ref().clone();
                             after.apply(&verdict);
                             *trees.get_mut(responder) = m.remaining.clone();
                             *fate.get_mut(responder) = match &m.remaining {
@@ -200,7 +204,7 @@ pub fn follow(decision: &mut Decision, game: &GameView, stored: ByColor<Option<C
                                 None => Fate::Clear(Cleared::UsedUp),
                             };
                             plies_before = record.plies().len();
-                            record = after.clone();
+                            record = Cow::Owned(after.clone());
                             played.push(Prepared {
                                 seat: responder,
                                 matched: m,

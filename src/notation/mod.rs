@@ -17,6 +17,7 @@ mod legality;
 mod record;
 
 pub use legality::{CastlingBlock, IllegalMove, MoveError, parse_move};
+pub(crate) use record::push_number;
 pub use record::{
     Ply, SanInputError, SanText, format_record, iccf_from_san, move_from_san, san, write_record,
 };
@@ -52,6 +53,13 @@ impl IccfSquare {
         self.0
     }
 
+    /// The square's two digits (`52` for e2), from a table: a long game's
+    /// record writes hundreds per reply.
+    pub fn digits(self) -> &'static str {
+        let i = usize::from(self.0) * 2;
+        &SQUARE_DIGITS[i..i + 2]
+    }
+
     /// File digit 1–8.
     pub fn file_digit(self) -> u8 {
         u8::from(self.0.file()) + 1
@@ -62,6 +70,10 @@ impl IccfSquare {
         u8::from(self.0.rank()) + 1
     }
 }
+
+/// Every square's file and rank digit, in the order of shakmaty's square
+/// index (a1, b1, … h1, a2, … h8).
+const SQUARE_DIGITS: &str = "11213141516171811222324252627282132333435363738314243444546474841525354555657585162636465666768617273747576777871828384858687888";
 
 impl From<Square> for IccfSquare {
     fn from(square: Square) -> Self {
@@ -263,8 +275,13 @@ impl IccfMove {
 
     /// Appends the move's digits to `out`.
     pub fn push_to(&self, out: &mut String) {
-        let (d, len) = self.digits();
-        out.extend(d[..len].iter().map(|&b| char::from(b)));
+        // Whole squares from a table: pushed a char at a time, the digits
+        // of a long game's record were a tenth of writing it.
+        out.push_str(self.from.digits());
+        out.push_str(self.to.digits());
+        if let Some(p) = self.promotion {
+            out.push(char::from(b'0' + p.digit()));
+        }
     }
 }
 
@@ -364,6 +381,23 @@ mod tests {
         assert_eq!(m.from.square(), Square::E2);
         assert_eq!(m.to.square(), Square::E4);
         assert_eq!(m.to_string(), "5254");
+    }
+
+    /// The table of digits agrees with the file and rank of every square,
+    /// and a move appended to a record reads as it prints, a promotion's
+    /// fifth digit too.
+    #[test]
+    fn every_squares_digits_are_its_file_and_rank_and_moves_append_as_they_print() {
+        for square in Square::ALL {
+            let s = IccfSquare::from(square);
+            let want = format!("{}{}", s.file_digit(), s.rank_digit());
+            assert_eq!(s.digits(), want, "{square:?}");
+        }
+        for text in ["5254", "5171", "67682", "27281", "1188", "8811"] {
+            let mut out = String::from("1. ");
+            mv(text).push_to(&mut out);
+            assert_eq!(out, format!("1. {text}"));
+        }
     }
 
     #[test]

@@ -141,20 +141,11 @@ pub fn write_record(
 }
 
 /// Appends `number` in decimal, then `tail`.
-fn push_number(out: &mut String, number: u32, tail: &str) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    let mut n = number;
-    loop {
-        at -= 1;
-        // n % 10 < 10: the cast cannot truncate.
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+pub(crate) fn push_number(out: &mut String, number: u32, tail: &str) {
+    // itoa: the digits as one string, without the formatting machinery or
+    // a check of them (a long game's record writes one per move, both
+    // parts of every reply).
+    out.push_str(itoa::Buffer::new().format(number));
     out.push_str(tail);
 }
 
