@@ -143,7 +143,8 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
                     td height=(sq_px) style=(edge) { (rank) }
                     @for &sq in row {
                         @let colour = square_colour(sq, last_move);
-                        td bgcolor=(colour) style={ "background:" (colour) } {
+                        // A colour is a constant with nothing to escape.
+                        td bgcolor=(PreEscaped(colour)) style={ "background:" (PreEscaped(colour)) } {
                             @if let Some(piece) = pos.board().piece_at(sq) {
                                 (piece_glyph(piece))
                             }
@@ -300,9 +301,12 @@ fn seven_bit_text(out: &mut String, text: &str) {
 
 /// Appends `c` as a numeric character reference (`&#9820;`).
 fn push_char_reference(out: &mut String, c: char) {
-    use std::fmt::Write as _;
-    // Writing to a String cannot fail.
-    write!(out, "&#{};", u32::from(c)).expect("a String takes any text");
+    // itoa, not `write!`: every piece on the board is two of these, 128 a
+    // move, and the formatting machinery was the largest part of writing
+    // a page 7-bit.
+    out.push_str("&#");
+    out.push_str(itoa::Buffer::new().format(u32::from(c)));
+    out.push(';');
 }
 
 /// Appends `text` to `out` escaped as maud escapes it.
