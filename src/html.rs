@@ -127,6 +127,11 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
     // (`tr align`), not on each of the 64 squares: a board is sent with
     // every move, and those repeats were a fifth of a reply's bytes.
     let (sq_px, edge_px) = (SQUARE_PX.to_string(), EDGE_PX.to_string());
+    // Sizes and styles made here, with nothing to escape (no `&`, `<`, `>`
+    // or `"`): written as they are, not passed through the escaper for
+    // each of the board's cells.
+    let (sq_px, edge_px) = (PreEscaped(sq_px.as_str()), PreEscaped(edge_px.as_str()));
+    let (table, edge) = (PreEscaped(table.as_str()), PreEscaped(edge.as_str()));
     let files_row = html! {
         tr {
             td width=(edge_px) height=(edge_px) style=(edge) {}
@@ -697,6 +702,30 @@ mod tests {
                     .collect()
             })
             .collect()
+    }
+
+    /// The board writes its styles and sizes without escaping them: they
+    /// must hold nothing an attribute would need escaped.
+    #[test]
+    fn the_boards_styles_and_colours_hold_nothing_to_escape() {
+        let needs_escape = |s: &str| s.contains(['&', '<', '>', '"']);
+        for text in [
+            PIECE_FONTS,
+            TEXT_FONTS,
+            LIGHT,
+            DARK,
+            LIGHT_LAST_MOVE,
+            DARK_LAST_MOVE,
+        ] {
+            assert!(!needs_escape(text), "{text}");
+        }
+        let r = played(&["5254"]);
+        let html = board(r.position(), last_move(&r), Color::White).into_string();
+        assert!(
+            !html.contains("&amp;") && !html.contains("&quot;"),
+            "{html}"
+        );
+        assert_eq!(html.matches("<td").count(), 100);
     }
 
     #[test]
