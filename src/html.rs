@@ -267,7 +267,7 @@ const SAN_FITS_LINE: usize = 32;
 /// character (only from a database changed by other hands).
 fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool {
     let shell = seven_bit(&record_table(lang, PreEscaped(ROWS_MARK)).into_string());
-    let (head, tail) = shell.split_once(ROWS_MARK).unwrap_or((&shell, ""));
+    let (head, tail) = split_at_mark(&shell, ROWS_MARK).unwrap_or((&shell, ""));
     // The table follows the caption: `seven_bit` breaks before it.
     out.push_str("\r\n");
     out.push_str(head);
@@ -279,6 +279,14 @@ fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool 
         san.len() <= SAN_FITS_LINE && !san.bytes().any(|b| b.is_ascii_control())
     });
     shell_fits && rows_fit
+}
+
+/// `text` before and after the first `mark`, as `str::split_once` finds it
+/// but with memchr's searcher: the generic one cost as much as writing
+/// the rest of the page 7-bit.
+fn split_at_mark<'t>(text: &'t str, mark: &str) -> Option<(&'t str, &'t str)> {
+    let at = memchr::memmem::find(text.as_bytes(), mark.as_bytes())?;
+    Some((&text[..at], &text[at + mark.len()..]))
 }
 
 /// Appends `text` escaped as maud escapes it, every character beyond ASCII
@@ -433,7 +441,7 @@ impl GamePage<'_> {
         // The record, the part of the page that grows with the game, is
         // written 7-bit where the template marked its place, not passed over
         // again.
-        match page.split_once(RECORD_MARK) {
+        match split_at_mark(&page, RECORD_MARK) {
             Some((before, after)) if has_record => {
                 let rows = record_html.get_or_init(|| {
                     let mut html = String::with_capacity(self.record.plies().len() * 40);
