@@ -22,7 +22,7 @@ use shakmaty::{Chess, Color, File, Piece, Position, Rank, Role, Square};
 
 use crate::game::Record;
 use crate::i18n::{self, Key, Lang, san::push_localized};
-use crate::mail::render::crlf_lines;
+use crate::lines::crlf_lines;
 use crate::notation::{Ply, push_number};
 
 /// Side of a square, in CSS pixels: large enough to read a piece on a phone

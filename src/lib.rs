@@ -16,6 +16,7 @@
 //! - [`reply`]    decision -> every word wildt writes (subjects, bodies)    [pure]
 //! - [`event`]    sections: Berger pairings, player lists, crosstable, SB  [pure]
 //! - [`html`]     the HTML part: board table, record                     [pure]
+//! - [`lines`]    SMTP's line rules for a part: CRLF, 998 octets, 7-bit   [pure]
 //! - [`site`]     the public site's pages and PGN files (no address, no key) [pure]
 //! - [`i18n`]     languages, translated messages, SAN in each language's letters [pure]
 //! - [`config`]   TOML -> validated Config -> Rules
@@ -61,6 +62,7 @@ pub mod i18n;
 pub mod intake;
 #[cfg(feature = "server")]
 pub mod keys;
+pub mod lines;
 #[cfg(feature = "server")]
 pub mod mail;
 pub mod notation;

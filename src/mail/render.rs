@@ -5,8 +5,6 @@
 //! shows), the HTML part last (what a client that can prefers).
 //! [no IO, but at the edge: uses lettre]
 
-use std::borrow::Cow;
-
 use lettre::Message;
 use lettre::message::header::ContentTransferEncoding;
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
@@ -15,6 +13,7 @@ use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
 use crate::config::RefereeConfig;
 use crate::html::MailPage;
 use crate::keys::message_key;
+use crate::lines::crlf_lines;
 use crate::reply::OutMail;
 
 /// Why a mail could not be written: an address lettre cannot parse, or a
@@ -185,73 +184,6 @@ pub fn render_as(
     })
 }
 
-/// A text with every line break CRLF, and whether SMTP can carry it as
-/// it is (see [`crlf_lines`]).
-pub(crate) struct Lines<'a> {
-    /// Borrowed when every break already was CRLF: nothing was copied.
-    pub(crate) text: Cow<'a, str>,
-    /// ASCII without NUL, in lines of at most 998 octets (a line's CR not
-    /// counted): sent `7bit`, not through an encoder.
-    pub(crate) seven_bit: bool,
-}
-
-impl Lines<'_> {
-    /// Whether the text goes in a mail as it is: 7-bit, and not copied
-    /// (every line break already CRLF).
-    pub(crate) fn fits_as_is(&self) -> bool {
-        self.seven_bit && matches!(self.text, Cow::Borrowed(_))
-    }
-}
-
-/// `text` with every line break CRLF, in one pass over its breaks that
-/// also measures its lines: a bare LF and a bare CR (RFC 5322 allows CR
-/// and LF only together; a display name decoded from an encoded word can
-/// hold a CR) each become CRLF. lettre makes a text body's breaks CRLF by
-/// inserting each `\r` into the string in place, moving the rest of it
-/// every time: a long game's record in lines made that the largest copy in
-/// rendering a reply. Given CRLF, it inserts none. The check whether the
-/// result is 7-bit was a second and third pass over each part (a third and
-/// fourth over an HTML page, checked again after it was found CRLF), a
-/// long game's largest cost in rendering after the record itself.
-pub(crate) fn crlf_lines(text: &str) -> Lines<'_> {
-    let bytes = text.as_bytes();
-    let mut out: Option<String> = None;
-    // `from`: where the part not copied yet starts; `line`: where the
-    // current line starts.
-    let mut from = 0;
-    let mut line = 0;
-    let mut short = true;
-    for at in memchr::memchr2_iter(b'\r', b'\n', bytes) {
-        let (bare, end) = match bytes[at] {
-            b'\n' if at > 0 && bytes[at - 1] == b'\r' => (false, at - 1),
-            b'\n' => (true, at),
-            _ if bytes.get(at + 1) == Some(&b'\n') => continue,
-            _ => (true, at),
-        };
-        short &= end - line <= 998;
-        line = at + 1;
-        if bare {
-            let out =
-                out.get_or_insert_with(|| String::with_capacity(text.len() + text.len() / 32));
-            out.push_str(&text[from..at]);
-            out.push_str("\r\n");
-            from = at + 1;
-        }
-    }
-    short &= bytes.len() - line <= 998;
-    // `is_ascii` and memchr search whole words at a time; a loop over each
-    // byte cost a tenth of rendering a long game's reply.
-    let seven_bit = short && bytes.is_ascii() && memchr::memchr(0, bytes).is_none();
-    let text = match out {
-        Some(mut out) => {
-            out.push_str(&text[from..]);
-            Cow::Owned(out)
-        }
-        None => Cow::Borrowed(text),
-    };
-    Lines { text, seven_bit }
-}
-
 /// The text part's body: `7bit` as it is when SMTP can carry it so (see
 /// [`crlf_lines`]), as `html_part` sends the page; else lettre's
 /// choice (quoted-printable or base64). lettre chooses quoted-printable
@@ -287,6 +219,8 @@ fn html_part(page: MailPage) -> SinglePart {
 
 #[cfg(test)]
 mod tests {
+    use std::borrow::Cow;
+
     use mail_parser::MessageParser;
 
     use super::*;
