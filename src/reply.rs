@@ -127,19 +127,15 @@ impl HtmlPart {
 
     /// The whole HTML document, titled with the mail's subject.
     pub fn render(&self, title: &str) -> String {
-        GamePage {
-            lang: self.lang,
-            title,
-            intro: &self.intro,
-            record: &self.record,
-            viewer: self.viewer,
-            outro: &self.outro,
-        }
-        .render_sharing(&self.record_html)
+        self.page(title).render_sharing(&self.record_html)
     }
 
     /// [`HtmlPart::render`] as a mail carries it ([`GamePage::render_for_mail`]).
     pub fn render_for_mail(&self, title: &str) -> MailPage {
+        self.page(title).render_for_mail(&self.record_html)
+    }
+
+    fn page<'p>(&'p self, title: &'p str) -> GamePage<'p> {
         GamePage {
             lang: self.lang,
             title,
@@ -148,7 +144,6 @@ impl HtmlPart {
             viewer: self.viewer,
             outro: &self.outro,
         }
-        .render_for_mail(&self.record_html)
     }
 }
 
