@@ -126,12 +126,14 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
     // (its rank digit sets the height) and once per row for the centring
     // (`tr align`), not on each of the 64 squares: a board is sent with
     // every move, and those repeats were a fifth of a reply's bytes.
-    let (sq_px, edge_px) = (SQUARE_PX.to_string(), EDGE_PX.to_string());
     // Sizes and styles made here, with nothing to escape (no `&`, `<`, `>`
     // or `"`): written as they are, not passed through the escaper for
     // each of the board's cells.
-    let (sq_px, edge_px) = (PreEscaped(sq_px.as_str()), PreEscaped(edge_px.as_str()));
-    let (table, edge) = (PreEscaped(table.as_str()), PreEscaped(edge.as_str()));
+    let (sq_px, edge_px) = (
+        PreEscaped(SQUARE_PX.to_string()),
+        PreEscaped(EDGE_PX.to_string()),
+    );
+    let (table, edge) = (PreEscaped(table), PreEscaped(edge));
     let files_row = html! {
         tr {
             td width=(edge_px) height=(edge_px) style=(edge) {}

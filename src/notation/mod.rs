@@ -22,7 +22,7 @@ pub use record::{
     Ply, SanInputError, SanText, format_record, iccf_from_san, move_from_san, san, write_record,
 };
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
 use shakmaty::{Color, File, Rank, Role, Square};
@@ -252,28 +252,8 @@ fn parse_explained(text: &str) -> Result<IccfMove, ParseError> {
 }
 
 impl IccfMove {
-    /// The move's digits (`5254`, `67682`) and how many there are: what
-    /// `Display` writes and [`IccfMove::push_to`] appends, without the
-    /// formatting machinery, for the records every reply carries.
-    fn digits(&self) -> ([u8; 5], usize) {
-        let mut d = [
-            self.from.file_digit(),
-            self.from.rank_digit(),
-            self.to.file_digit(),
-            self.to.rank_digit(),
-            0,
-        ];
-        let len = match self.promotion {
-            Some(p) => {
-                d[4] = p.digit();
-                5
-            }
-            None => 4,
-        };
-        (d.map(|x| b'0' + x), len)
-    }
-
-    /// Appends the move's digits to `out`.
+    /// Appends the move's digits to `out`, as `Display` writes them,
+    /// without the formatting machinery: every reply carries the record.
     pub fn push_to(&self, out: &mut String) {
         // Whole squares from a table: pushed a char at a time, the digits
         // of a long game's record were a tenth of writing it.
@@ -287,8 +267,13 @@ impl IccfMove {
 
 impl fmt::Display for IccfMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (d, len) = self.digits();
-        f.write_str(std::str::from_utf8(&d[..len]).map_err(|_| fmt::Error)?)
+        // As `push_to` writes them: the squares' digits from their table.
+        f.write_str(self.from.digits())?;
+        f.write_str(self.to.digits())?;
+        if let Some(p) = self.promotion {
+            f.write_char(char::from(b'0' + p.digit()))?;
+        }
+        Ok(())
     }
 }
 
