@@ -244,8 +244,9 @@ impl MaildirInbox {
 
 /// Moves `from` into the folder `to` as `{id}{info}`, or, if a file of that
 /// name (or of that id with other flags) is there already, as
-/// `{id}.{n}{info}` with the first free `n`. A hard link, then removing the
-/// source: a link never replaces a file, unlike a rename.
+/// `{id}.{n}{info}` with the first free `n`, never replacing a file: a
+/// rename that refuses to replace (`RENAME_NOREPLACE`), or where the file
+/// system does not offer that, a hard link and then removing the source.
 fn move_without_overwriting(
     from: &Path,
     to: &Path,
@@ -263,10 +264,9 @@ fn move_without_overwriting(
             continue;
         }
         let target = to.join(format!("{candidate}{info}"));
-        match std::fs::hard_link(from, &target) {
+        match rename_without_replacing(from, &target) {
             Ok(()) => {
                 taken.insert(candidate);
-                std::fs::remove_file(from)?;
                 return Ok(target);
             }
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
@@ -276,6 +276,22 @@ fn move_without_overwriting(
         }
     }
     Err(std::io::Error::other("no free name"))
+}
+
+/// Renames `from` to `to` unless `to` exists (`AlreadyExists` then). One
+/// system call where the file system has `RENAME_NOREPLACE` (ext4, XFS,
+/// Btrfs, tmpfs): two fewer than a link and an unlink, and one change to
+/// the directories instead of two. Elsewhere the link and the unlink.
+fn rename_without_replacing(from: &Path, to: &Path) -> std::io::Result<()> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    match renameat_with(CWD, from, CWD, to, RenameFlags::NOREPLACE) {
+        Ok(()) => Ok(()),
+        Err(e) if e == rustix::io::Errno::INVAL || e == rustix::io::Errno::NOSYS => {
+            std::fs::hard_link(from, to)?;
+            std::fs::remove_file(from)
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// The base names (what comes before the `:` of the flags) of the files in
@@ -311,4 +327,53 @@ fn read_at_most(path: &Path, cap: usize) -> std::io::Result<(Vec<u8>, usize, Opt
     file.take(u64::try_from(cap).unwrap_or(u64::MAX))
         .read_to_end(&mut raw)?;
     Ok((raw, size, delivered_at(meta.modified())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_into_cur_never_replaces_a_file_and_takes_the_next_free_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let (new, cur) = (dir.path().join("new"), dir.path().join("cur"));
+        std::fs::create_dir_all(&new).unwrap();
+        std::fs::create_dir_all(&cur).unwrap();
+        std::fs::write(cur.join("m1:2,S"), "the first").unwrap();
+        std::fs::write(new.join("m1"), "the second").unwrap();
+
+        // The name seen taken by a listing, and one the listing missed.
+        let mut taken = HashSet::from(["m1".to_owned()]);
+        let moved =
+            move_without_overwriting(&new.join("m1"), &cur, "m1", ":2,S", &mut taken).unwrap();
+        assert_eq!(moved, cur.join("m1.1:2,S"));
+        std::fs::write(new.join("m2"), "the third").unwrap();
+        std::fs::write(cur.join("m2:2,S"), "already there").unwrap();
+        let moved =
+            move_without_overwriting(&new.join("m2"), &cur, "m2", ":2,S", &mut taken).unwrap();
+        assert_eq!(moved, cur.join("m2.1:2,S"));
+
+        let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+        assert_eq!(read(&cur.join("m1:2,S")), "the first");
+        assert_eq!(read(&cur.join("m1.1:2,S")), "the second");
+        assert_eq!(read(&cur.join("m2:2,S")), "already there");
+        assert_eq!(read(&cur.join("m2.1:2,S")), "the third");
+        assert_eq!(
+            std::fs::read_dir(&new).unwrap().count(),
+            0,
+            "the sources are gone"
+        );
+    }
+
+    #[test]
+    fn a_rename_onto_an_existing_file_is_refused_and_keeps_both() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        std::fs::write(&a, "a").unwrap();
+        std::fs::write(&b, "b").unwrap();
+        let err = rename_without_replacing(&a, &b).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "a");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "b");
+    }
 }
