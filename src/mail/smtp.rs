@@ -17,7 +17,9 @@ use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{
     AsyncSmtpConnection, AsyncTokioStream, Certificate, CertificateStore, TlsParameters,
 };
-use lettre::transport::smtp::extension::ClientId;
+use lettre::transport::smtp::commands::{Data, Ehlo, Mail, Rcpt};
+use lettre::transport::smtp::extension::{ClientId, Extension, MailBodyParameter, MailParameter};
+use lettre::transport::smtp::response::Response;
 use tokio_rustls::rustls::pki_types::ServerName;
 
 use crate::config::{ConfigError, SmtpConfig, Tls as TlsMode};
@@ -156,7 +158,7 @@ struct Relay {
     rustls: Option<std::sync::Arc<tokio_rustls::rustls::ClientConfig>>,
     credentials: Option<Credentials>,
     hello: ClientId,
-    idle: std::sync::Mutex<Vec<(AsyncSmtpConnection, Instant)>>,
+    idle: std::sync::Mutex<Vec<(Session, Instant)>>,
     slots: tokio::sync::Semaphore,
     /// `[outbox] connections`: the most kept open and in flight at once.
     connections: usize,
@@ -235,26 +237,48 @@ impl SmtpTransport {
         let _slot = relay.slots.acquire().await.map_err(|_| SmtpError::Closed {
             server: relay.server.clone(),
         })?;
-        let mut conn = relay.connection().await?;
+        let mut session = relay.connection().await?;
         // A whole mail (MAIL, RCPT, DATA, the data, its answer) within the
         // command timeout, twice over.
-        match tokio::time::timeout(2 * COMMAND_TIMEOUT, conn.send(&envelope, raw)).await {
+        let sent = if session.pipelining && envelope_is_ascii(&envelope) {
+            tokio::time::timeout(
+                2 * COMMAND_TIMEOUT,
+                send_pipelined(&mut session.conn, &envelope, raw),
+            )
+            .await
+        } else {
+            tokio::time::timeout(2 * COMMAND_TIMEOUT, async {
+                session
+                    .conn
+                    .send(&envelope, raw)
+                    .await
+                    .map_err(Refused::Said)
+            })
+            .await
+        };
+        match sent {
             Ok(Ok(_)) => {
-                relay.give_back(conn);
+                relay.give_back(session);
                 Ok(())
             }
-            Ok(Err(source)) => {
+            Ok(Err(Refused::InData(source))) => {
+                // Closed without QUIT, which the relay would take as part of
+                // the mail: a mail cut off before its `.` is never sent on.
+                drop(session);
+                Err(relay.error(source))
+            }
+            Ok(Err(Refused::Said(source))) => {
                 // After a refusal the session is still good for the next
                 // mail (lettre sent RSET); after a broken one, not.
-                if conn.has_broken() {
-                    conn.abort().await;
+                if session.conn.has_broken() {
+                    session.conn.abort().await;
                 } else {
-                    relay.give_back(conn);
+                    relay.give_back(session);
                 }
                 Err(relay.error(source))
             }
             Err(_) => {
-                conn.abort().await;
+                session.conn.abort().await;
                 Err(SmtpError::Timeout {
                     server: relay.server.clone(),
                 })
@@ -266,10 +290,10 @@ impl SmtpTransport {
     /// the relay answered.
     pub async fn test_connection(&self) -> Result<bool, SmtpError> {
         let relay = &self.inner;
-        let mut conn = relay.connection().await?;
-        let answered = conn.test_connected().await;
+        let mut session = relay.connection().await?;
+        let answered = session.conn.test_connected().await;
         if answered {
-            relay.give_back(conn);
+            relay.give_back(session);
         }
         Ok(answered)
     }
@@ -277,23 +301,23 @@ impl SmtpTransport {
 
 impl Relay {
     /// A pooled connection that still answers, or a new one.
-    async fn connection(&self) -> Result<AsyncSmtpConnection, SmtpError> {
+    async fn connection(&self) -> Result<Session, SmtpError> {
         loop {
             let pooled = self
                 .idle
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .pop();
-            let Some((mut conn, since)) = pooled else {
+            let Some((mut session, since)) = pooled else {
                 break;
             };
-            if conn.has_broken() {
+            if session.conn.has_broken() {
                 continue;
             }
-            if since.elapsed() < CHECK_IDLE_AFTER || conn.test_connected().await {
-                return Ok(conn);
+            if since.elapsed() < CHECK_IDLE_AFTER || session.conn.test_connected().await {
+                return Ok(session);
             }
-            conn.abort().await;
+            session.conn.abort().await;
         }
         tokio::time::timeout(COMMAND_TIMEOUT, self.connect())
             .await
@@ -305,7 +329,7 @@ impl Relay {
     /// Opens a connection: TCP with `TCP_NODELAY`, implicit TLS or
     /// STARTTLS as configured (STARTTLS required when configured), EHLO,
     /// and the login when credentials are set.
-    async fn connect(&self) -> Result<AsyncSmtpConnection, SmtpError> {
+    async fn connect(&self) -> Result<Session, SmtpError> {
         let io = |source| SmtpError::Connect {
             server: self.server.clone(),
             source,
@@ -336,15 +360,26 @@ impl Relay {
                 .await
                 .map_err(|source| self.error(source))?;
         }
+        // lettre keeps only the EHLO keywords it uses, and PIPELINING is not
+        // one: asked again (before AUTH, which a new EHLO may undo). A relay
+        // that refuses a second EHLO gets its mail a command at a time.
+        let pipelining = match conn.command(Ehlo::new(self.hello.clone())).await {
+            Ok(ehlo) => offers_pipelining(&ehlo),
+            Err(e) => {
+                tracing::debug!(server = %self.server, error = %e,
+                    "a second EHLO was refused: mail goes a command at a time");
+                false
+            }
+        };
         if let Some(credentials) = &self.credentials {
             conn.auth(&[Mechanism::Plain, Mechanism::Login], credentials)
                 .await
                 .map_err(|source| self.error(source))?;
         }
-        Ok(conn)
+        Ok(Session { conn, pipelining })
     }
 
-    fn give_back(&self, conn: AsyncSmtpConnection) {
+    fn give_back(&self, conn: Session) {
         let mut idle = self
             .idle
             .lock()
@@ -358,6 +393,109 @@ impl Relay {
         SmtpError::Smtp {
             server: self.server.clone(),
             source,
+        }
+    }
+}
+
+/// A connection to the relay and what its EHLO offered that lettre does not
+/// keep.
+struct Session {
+    conn: AsyncSmtpConnection,
+    /// The relay offered PIPELINING (RFC 2920).
+    pipelining: bool,
+}
+
+/// Whether an EHLO answer lists the PIPELINING keyword (RFC 2920).
+fn offers_pipelining(ehlo: &Response) -> bool {
+    ehlo.message().skip(1).any(|line| {
+        line.split_ascii_whitespace()
+            .next()
+            .is_some_and(|k| k.eq_ignore_ascii_case("PIPELINING"))
+    })
+}
+
+/// Whether every address of `envelope` is ASCII (else SMTPUTF8, which
+/// lettre's own send negotiates).
+fn envelope_is_ascii(envelope: &Envelope) -> bool {
+    let ascii = |a: &Address| AsRef::<str>::as_ref(a).is_ascii();
+    envelope.from().is_none_or(ascii) && envelope.to().iter().all(ascii)
+}
+
+/// MAIL, every RCPT and DATA written at once, as PIPELINING allows
+/// (DATA last in the group, RFC 2920 3.1).
+struct Transaction<'a> {
+    mail: Mail,
+    rcpts: &'a [Address],
+}
+
+impl std::fmt::Display for Transaction<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.mail)?;
+        for to in self.rcpts {
+            write!(f, "{}", Rcpt::new(to.clone(), Vec::new()))?;
+        }
+        write!(f, "{Data}")
+    }
+}
+
+/// Why a mail was not sent.
+enum Refused {
+    /// The relay's answer or the connection's failure; the connection was
+    /// closed with QUIT where it still answered (lettre's `abort`).
+    Said(lettre::transport::smtp::Error),
+    /// A refusal after which the relay is waiting for the mail's data (it
+    /// accepted DATA for the recipients it took): the connection must be
+    /// dropped without another word.
+    InData(lettre::transport::smtp::Error),
+}
+
+/// Sends `raw` over a relay that offered PIPELINING: MAIL, RCPT and DATA
+/// in one write and their answers read after, then the data: two round
+/// trips a mail instead of four. Any refusal leaves the mail unsent to
+/// every recipient ("all or none", as lettre's own send) and the
+/// connection closed; the first refusal is the error (its code tells a
+/// retry loop what to do).
+async fn send_pipelined(
+    conn: &mut AsyncSmtpConnection,
+    envelope: &Envelope,
+    raw: &[u8],
+) -> Result<Response, Refused> {
+    let mut parameters = Vec::new();
+    if !raw.is_ascii() {
+        if !conn.server_info().supports_feature(Extension::EightBitMime) {
+            // lettre's send says why and sends nothing.
+            return conn.send(envelope, raw).await.map_err(Refused::Said);
+        }
+        parameters.push(MailParameter::Body(MailBodyParameter::EightBitMime));
+    }
+    let transaction = Transaction {
+        mail: Mail::new(envelope.from().cloned(), parameters),
+        rcpts: envelope.to(),
+    };
+    // Every answer is read, refused or not, so none is taken for the
+    // answer to what comes after: MAIL's, each RCPT's, then DATA's.
+    let mut first_error = conn.command(transaction).await.err();
+    for _ in envelope.to() {
+        if let Err(e) = conn.read_response().await {
+            first_error.get_or_insert(e);
+        }
+    }
+    let data = conn.read_response().await;
+    match (first_error, data) {
+        (None, Ok(_)) => {}
+        // DATA accepted for the recipients that were: a QUIT now would be
+        // read as the mail's first line.
+        (Some(e), Ok(_)) => return Err(Refused::InData(e)),
+        (Some(e), Err(_)) | (None, Err(e)) => {
+            conn.abort().await;
+            return Err(Refused::Said(e));
+        }
+    }
+    match conn.message(raw).await {
+        Ok(answer) => Ok(answer),
+        Err(e) => {
+            conn.abort().await;
+            Err(Refused::Said(e))
         }
     }
 }
@@ -448,6 +586,54 @@ fn tls_parameters(cfg: &SmtpConfig, server: &str) -> Result<TlsParameters, SmtpE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn ehlo(lines: &[&str]) -> Response {
+        use lettre::transport::smtp::response::{Category, Code, Detail, Severity};
+        Response::new(
+            Code::new(
+                Severity::PositiveCompletion,
+                Category::MailSystem,
+                Detail::Zero,
+            ),
+            lines.iter().map(|l| (*l).to_owned()).collect(),
+        )
+    }
+
+    #[test]
+    fn pipelining_is_used_only_when_the_ehlo_lists_it_as_a_keyword() {
+        let postfix = ehlo(&["mx.example", "PIPELINING", "SIZE 10240000", "8BITMIME"]);
+        assert!(offers_pipelining(&postfix));
+        assert!(offers_pipelining(&ehlo(&["mx.example", "pipelining"])));
+        // Not offered: absent, only the greeting naming it, or a keyword
+        // that merely starts with it.
+        assert!(!offers_pipelining(&ehlo(&[
+            "mx.example",
+            "SIZE 1000",
+            "8BITMIME"
+        ])));
+        assert!(!offers_pipelining(&ehlo(&[
+            "PIPELINING.example greets you"
+        ])));
+        assert!(!offers_pipelining(&ehlo(&["mx.example", "PIPELININGX"])));
+    }
+
+    #[test]
+    fn the_pipelined_group_is_mail_every_rcpt_then_data() {
+        let from: Address = "ref@club.example".parse().unwrap();
+        let to: Vec<Address> = vec![
+            "a@example.org".parse().unwrap(),
+            "b@example.net".parse().unwrap(),
+        ];
+        let group = Transaction {
+            mail: Mail::new(Some(from), Vec::new()),
+            rcpts: &to,
+        };
+        assert_eq!(
+            group.to_string(),
+            "MAIL FROM:<ref@club.example>\r\nRCPT TO:<a@example.org>\r\n\
+             RCPT TO:<b@example.net>\r\nDATA\r\n"
+        );
+    }
 
     /// The connection handed to lettre has TCP_NODELAY set: without it, the
     /// closing `.` of every mail waited for the relay's delayed ACK.

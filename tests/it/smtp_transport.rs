@@ -179,3 +179,62 @@ async fn an_invalid_recipient_address_is_permanent_and_sends_nothing() {
     assert!(matches!(err, SmtpError::Address { .. }), "{err:?}");
     assert!(err.is_permanent());
 }
+
+/// MAIL, RCPT and DATA go to the rig's Postfix in one write (it offers
+/// PIPELINING): a refused recipient among good ones must leave the mail
+/// unsent to all of them and the connection's answers in step, so the
+/// next mail over the same single connection arrives once.
+#[tokio::test]
+async fn a_refused_recipient_among_good_ones_sends_to_none_and_the_next_mail_still_arrives_once() {
+    let rig = rig_or_skip!();
+    let mut cfg = rig.smtp("none");
+    cfg.connections = 1;
+    let transport = SmtpTransport::new(&cfg).expect("transport");
+    let nobody = format!("{}@club.example", unique("nobody"));
+    let refused = unique("refused");
+    let to = vec!["p03@example.org".to_owned(), nobody.clone()];
+    let raw = message(REFEREE, "p03@example.org", &refused, "x");
+
+    let err = bounded("send", transport.send_raw(REFEREE, &to, &raw))
+        .await
+        .expect_err("Postfix refuses the unknown user");
+    assert!(err.is_permanent(), "{err:?}");
+    assert_eq!(err.smtp_code().map(|c| c / 100), Some(5), "{err:?}");
+
+    let mut subjects = Vec::new();
+    for _ in 0..3 {
+        let subject = unique("after");
+        let raw = message(REFEREE, "p03@example.org", &subject, "y");
+        bounded(
+            "send",
+            transport.send_raw(REFEREE, &["p03@example.org".to_owned()], &raw),
+        )
+        .await
+        .expect("the next mail goes");
+        subjects.push(subject);
+    }
+
+    let mut reader = rig.reader("p03@example.org").await;
+    for subject in &subjects {
+        assert_eq!(
+            reader.wait_for("INBOX", subject, 1).await.len(),
+            1,
+            "{subject}"
+        );
+    }
+    let inbox = reader.messages("INBOX").await;
+    let count = |needle: &str| {
+        inbox
+            .iter()
+            .filter(|m| String::from_utf8_lossy(&m.raw).contains(needle))
+            .count()
+    };
+    assert_eq!(
+        count(&refused),
+        0,
+        "the mail with a refused recipient went out"
+    );
+    for subject in &subjects {
+        assert_eq!(count(subject), 1, "{subject}");
+    }
+}
