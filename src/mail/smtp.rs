@@ -240,22 +240,16 @@ impl SmtpTransport {
         let mut session = relay.connection().await?;
         // A whole mail (MAIL, RCPT, DATA, the data, its answer) within the
         // command timeout, twice over.
-        let sent = if session.pipelining && envelope_is_ascii(&envelope) {
-            tokio::time::timeout(
-                2 * COMMAND_TIMEOUT,
-                send_pipelined(&mut session.conn, &envelope, raw),
-            )
-            .await
-        } else {
-            tokio::time::timeout(2 * COMMAND_TIMEOUT, async {
-                session
-                    .conn
-                    .send(&envelope, raw)
-                    .await
-                    .map_err(Refused::Said)
-            })
-            .await
-        };
+        let pipelined = session.pipelining && envelope_is_ascii(&envelope);
+        let sent = tokio::time::timeout(2 * COMMAND_TIMEOUT, async {
+            if pipelined {
+                send_pipelined(&mut session.conn, &envelope, raw).await
+            } else {
+                let sent = session.conn.send(&envelope, raw).await;
+                sent.map_err(Refused::Said)
+            }
+        })
+        .await;
         match sent {
             Ok(Ok(_)) => {
                 relay.give_back(session);
@@ -268,8 +262,9 @@ impl SmtpTransport {
                 Err(relay.error(source))
             }
             Ok(Err(Refused::Said(source))) => {
-                // After a refusal the session is still good for the next
-                // mail (lettre sent RSET); after a broken one, not.
+                // A refusal closed the connection (lettre's `abort`); an
+                // error before any command was written (a relay without
+                // 8BITMIME for a mail that needs it) leaves it good.
                 if session.conn.has_broken() {
                     session.conn.abort().await;
                 } else {
@@ -379,13 +374,13 @@ impl Relay {
         Ok(Session { conn, pipelining })
     }
 
-    fn give_back(&self, conn: Session) {
+    fn give_back(&self, session: Session) {
         let mut idle = self
             .idle
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if idle.len() < self.connections {
-            idle.push((conn, Instant::now()));
+            idle.push((session, Instant::now()));
         }
     }
 
