@@ -1,10 +1,15 @@
 # benches/harness/bench_pipeline.py — pipeline without network: N move mails across G
 # games through `wildt serve --once` (Maildir in, file outbox) and through the
 # baseline script on the same workload. Prints/saves msg/s, CPU per message and
-# peak RSS. Does IO: a work folder, subprocesses.
+# peak RSS. Then the floor (`io_floor.py`): the same messages through the
+# file and commit operations alone, in one process and in one per core.
+# Does IO: a work folder, subprocesses.
 import argparse
+import json
 import os
 import shutil
+import subprocess
+import sys
 
 import benchlib as b
 
@@ -54,4 +59,22 @@ wall, cpu, rss, out = b.timed(
 moves = b.count(bdb, "SELECT COUNT(*) FROM moves")
 assert moves == N, f"baseline recorded {moves} of {N} moves"
 res["baseline"] = {"wall_s": wall, "msg_per_s": N / wall, "cpu_ms_per_msg": 1000 * cpu / N, "peak_rss_kib": rss}
+
+# the floor: the same number of messages (the baseline's mails), replies of
+# the mean size of wildt's
+sent = [e.path for e in os.scandir(os.path.join(w, "outbox")) if e.name.endswith(".eml")]
+reply_bytes = sum(os.path.getsize(x) for x in sent) // len(sent)
+res["floor"] = []
+for procs in sorted({1, os.cpu_count() or 1}):
+    fd = os.path.join(a.work, f"floor-{procs}")
+    os.makedirs(fd)
+    b.write_maildir(os.path.join(fd, "mail"), b.round_robin_mails(bgames, plies, "f"))
+    out = subprocess.run(
+        [sys.executable, "io_floor.py", "--maildir", os.path.join(fd, "mail"), "--outbox", os.path.join(fd, "outbox"),
+         "--db", os.path.join(fd, "floor.db"), "--reply-bytes", str(reply_bytes), "--procs", str(procs)],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    floor = json.loads(out)
+    assert floor["messages"] == N, floor
+    res["floor"].append(floor)
 b.save(a.out, res)

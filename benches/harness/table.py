@@ -43,6 +43,14 @@ if p:
         f"1/{bl['cpu_ms_per_msg'] / w['cpu_ms_per_msg']:.1f}", "≤ 0.15", w["cpu_ms_per_msg"] <= 0.15)
     row("Pipeline: peak RSS (MiB)", f(w["peak_rss_kib"] / 1024, 1), f(bl["peak_rss_kib"] / 1024, 1),
         f"{w['peak_rss_kib'] / bl['peak_rss_kib']:.2f}×", "", None)
+    for fl in p.get("floor", []):
+        # What the kernel must do for these messages whatever the program
+        # (io_floor.py): a target below it cannot be met by any referee.
+        procs = f"{fl['procs']} process" + ("es" if fl["procs"] > 1 else "")
+        row(f"Pipeline floor, file and commit operations alone ({procs}, replies of {f(fl['reply_bytes'])} B):"
+            f" msg/s; kernel (user) CPU ms per message",
+            f"{f(fl['msg_per_s'])}; {fl['sys_ms_per_msg']:.3f} ({fl['user_ms_per_msg']:.3f})", "",
+            f"{fl['msg_per_s'] / bl['msg_per_s']:.1f}×", "", None)
 else:
     not_run("pipeline", "Pipeline ≥ 20× baseline", "Pipeline CPU ≤ 0.15 ms per message")
 s = load("servers.json")
