@@ -6,7 +6,6 @@
 //! `Err` here ([`RecordError`]) is kept for a record that cannot be replayed
 //! (a corrupt database), never for a player's mistake.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::fmt::Write as _;
 
@@ -160,11 +159,13 @@ pub struct Record {
     /// the position now, and plies pushed since.
     positions: Vec<Chess>,
     kept_from: usize,
-    /// How often each position (by Zobrist key) stood on the board after
-    /// the plies `earlier_from..kept_from`: the part of the window a
-    /// repetition claim counts in (since the last irreversible move) that
-    /// is not kept as positions.
-    earlier: HashMap<u64, usize>,
+    /// The positions (by Zobrist key, one entry each time one stood on the
+    /// board) after the plies `earlier_from..kept_from`: the part of the
+    /// window a repetition claim counts in (since the last irreversible
+    /// move) that is not kept as positions. Counted when a claim asks
+    /// (once or twice a move): a scan of a few hundred keys at most, where
+    /// a map of them cost a hash per ply of the window with every load.
+    earlier: Vec<u64>,
     earlier_from: usize,
     pub end: Option<GameEnd>,
     /// The side whose draw offer is waiting for an answer.
@@ -198,7 +199,7 @@ impl Record {
             start_fen: fen_of(&start),
             positions: vec![start.clone()],
             kept_from: 0,
-            earlier: HashMap::new(),
+            earlier: Vec::new(),
             earlier_from: 0,
             start,
             plies: Vec::new(),
@@ -227,14 +228,15 @@ impl Record {
 
     /// A record as the store keeps it, without replaying it: the start, the
     /// plies with their SAN, the position now (`None`: the start), and,
-    /// for repetition claims, how often each position stood on the board
-    /// after the plies `earlier_from..plies.len()` (Zobrist keys, see
-    /// [`position_key`]). The caller vouches that these agree.
+    /// for repetition claims, the positions that stood on the board after
+    /// the plies `earlier_from..plies.len()` (Zobrist keys, see
+    /// [`position_key`], each as often as it stood there, in any order).
+    /// The caller vouches that these agree.
     pub fn from_stored(
         start_fen: &str,
         plies: Vec<Ply>,
         now: Option<Chess>,
-        earlier: HashMap<u64, usize>,
+        earlier: Vec<u64>,
         earlier_from: usize,
     ) -> Result<Record, RecordError> {
         let mut record = Record::new(Some(start_fen))?;
@@ -344,7 +346,7 @@ impl Record {
         // The counted part before the kept positions shares the window's
         // start, as long as no irreversible move was pushed since.
         let earlier = if window < self.kept_from && window <= self.earlier_from {
-            self.earlier.get(&now).copied().unwrap_or(0)
+            self.earlier.iter().filter(|&&key| key == now).count()
         } else {
             0
         };

@@ -1,7 +1,6 @@
 //! The `games` and `moves` tables: a game as stored, replayed into its record,
 //! and the rows a change of the game writes. [IO: SQLite]
 
-use std::collections::HashMap;
 use std::str::FromStr;
 
 use shakmaty::{Color, Position as _};
@@ -183,8 +182,15 @@ pub async fn load_of(
         // The sealed parts (every full 64 plies), then the plies after them.
         let parts: Option<String> = row.get(22);
         let text: Option<String> = row.get(16);
-        let mut plies = parse_plies(parts.as_deref().unwrap_or(""), &bad)?;
-        plies.extend(parse_plies(text.as_deref().unwrap_or(""), &bad)?);
+        let (parts, text) = (
+            parts.as_deref().unwrap_or(""),
+            text.as_deref().unwrap_or(""),
+        );
+        // Room for the plies a move adds (its own, a prepared answer):
+        // pushing them does not copy the whole game's plies again.
+        let mut plies = Vec::with_capacity((parts.len() + text.len()) / 9 + 4);
+        parse_plies_into(&mut plies, parts, &bad)?;
+        parse_plies_into(&mut plies, text, &bad)?;
         let stored = usize::try_from(last_ply.unwrap_or(0)).unwrap_or(usize::MAX);
         if plies.len() != stored {
             // `records` is written in the same batch as `moves`; a
@@ -219,14 +225,14 @@ pub async fn load_of(
         };
         let from = n - halfmoves.min(n);
         let window: Option<Vec<u8>> = row.get(21);
-        let counts = match window
+        let earlier = match window
             .as_deref()
-            .and_then(|w| window_counts(w, from, n, now.as_ref()))
+            .and_then(|w| window_keys(w, from, n, now.as_ref()))
         {
-            Some(counts) => counts,
+            Some(keys) => keys,
             None => earlier_keys(conn, id, &start_fen, from, n).await?,
         };
-        Record::from_stored(&start_fen, plies, now, counts, from).map_err(corrupt)?
+        Record::from_stored(&start_fen, plies, now, earlier, from).map_err(corrupt)?
     };
     let result: String = row.get(6);
     let termination: Option<String> = row.get(7);
@@ -280,17 +286,17 @@ pub async fn load_of(
     }))
 }
 
-/// The repetition counts [`earlier_keys`] reads from `moves`, from the
-/// game's stored window (`records.window_keys`: the keys of the positions
-/// after the plies `from..=n`, the start's as ply 0, the position now
-/// last); `None` if the window does not fit: not that long, or not ending
-/// in the position now.
-fn window_counts(
+/// The keys [`earlier_keys`] reads from `moves`, from the game's stored
+/// window (`records.window_keys`: the keys of the positions after the
+/// plies `from..=n`, the start's as ply 0, the position now last), all but
+/// the last; `None` if the window does not fit: not that long, or not
+/// ending in the position now.
+fn window_keys(
     window: &[u8],
     from: usize,
     n: usize,
     now: Option<&shakmaty::Chess>,
-) -> Option<HashMap<u64, usize>> {
+) -> Option<Vec<u64>> {
     let (keys, rest) = window.as_chunks::<8>();
     if !rest.is_empty() || keys.len() != n - from + 1 {
         return None;
@@ -299,11 +305,7 @@ fn window_counts(
     if position_key(now?) != u64::from_le_bytes(*last) {
         return None;
     }
-    let mut counts = HashMap::with_capacity(earlier.len());
-    for key in earlier {
-        *counts.entry(u64::from_le_bytes(*key)).or_insert(0) += 1;
-    }
-    Some(counts)
+    Some(earlier.iter().map(|key| u64::from_le_bytes(*key)).collect())
 }
 
 /// How many plies a sealed part of a game's plies text holds
@@ -330,11 +332,21 @@ fn plies_text(plies: &[Ply]) -> String {
 
 /// Plies from their stored text, `iccf san` joined by commas.
 fn parse_plies(text: &str, bad: &dyn Fn(&str) -> StoreError) -> Result<Vec<Ply>, StoreError> {
+    let mut plies = Vec::with_capacity(text.len() / 9 + 1);
+    parse_plies_into(&mut plies, text, bad)?;
+    Ok(plies)
+}
+
+/// [`parse_plies`], appending to `plies`.
+fn parse_plies_into(
+    plies: &mut Vec<Ply>,
+    text: &str,
+    bad: &dyn Fn(&str) -> StoreError,
+) -> Result<(), StoreError> {
     // Each item is a dozen bytes: its separators are found by a plain loop
     // over them (`str::split` and `split_once` cost a searcher per item,
     // most of reading a long game's plies).
     let position = |text: &str, byte: u8| text.bytes().position(|b| b == byte);
-    let mut plies = Vec::with_capacity(text.len() / 10 + 1);
     let mut rest = text;
     while !rest.is_empty() {
         let (ply, after) = match position(rest, b',') {
@@ -352,27 +364,27 @@ fn parse_plies(text: &str, bad: &dyn Fn(&str) -> StoreError) -> Result<Vec<Ply>,
             san: SanText::new(san),
         });
     }
-    Ok(plies)
+    Ok(())
 }
 
-/// How often each position stood on the board after the plies
-/// `from..n` of game `id` (0 plies: the start), by Zobrist key: one
-/// aggregate row per distinct position.
+/// The positions that stood on the board after the plies `from..n` of
+/// game `id` (0 plies: the start), by Zobrist key, each as often as it
+/// stood there: read from one aggregate row per distinct position.
 async fn earlier_keys(
     conn: &mut SqliteConnection,
     id: i64,
     start_fen: &str,
     from: usize,
     n: usize,
-) -> Result<HashMap<u64, usize>, StoreError> {
-    let mut counts = HashMap::new();
+) -> Result<Vec<u64>, StoreError> {
+    let mut keys = Vec::new();
     if from >= n {
-        return Ok(counts);
+        return Ok(keys);
     }
     if from == 0 {
         let start = crate::game::position_from_fen(start_fen)
             .map_err(|source| StoreError::Corrupt { game: id, source })?;
-        *counts.entry(position_key(&start)).or_insert(0) += 1;
+        keys.push(position_key(&start));
     }
     let rows: Vec<(i64, i64)> = sqlx::query_as(
         "SELECT key, COUNT(*) FROM moves WHERE game_id = ? AND ply >= ? AND ply < ? GROUP BY key",
@@ -383,11 +395,13 @@ async fn earlier_keys(
     .fetch_all(&mut *conn)
     .await?;
     for (key, count) in rows {
-        *counts
-            .entry(u64::from_ne_bytes(key.to_ne_bytes()))
-            .or_insert(0) += usize::try_from(count).unwrap_or(0);
+        let key = u64::from_ne_bytes(key.to_ne_bytes());
+        keys.extend(std::iter::repeat_n(
+            key,
+            usize::try_from(count).unwrap_or(0),
+        ));
     }
-    Ok(counts)
+    Ok(keys)
 }
 
 /// Game `id`'s record replayed from its moves (every position kept).
@@ -523,7 +537,7 @@ pub fn save_change_into(
             batch.bind(arrived)?;
         }
         // The window of keys a repetition claim counts (see
-        // `window_counts`): started again at the last new ply that was a
+        // `window_keys`): started again at the last new ply that was a
         // capture or pawn move, else the new plies' keys appended (to the
         // start's for a game's first row).
         let restart = keys.iter().rposition(|&(_, halfmoves)| halfmoves == 0);
