@@ -23,8 +23,9 @@ pub struct SanText(SanRepr);
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum SanRepr {
-    /// The text's length, then its bytes (the rest zero).
-    Inline(u8, [u8; SAN_INLINE]),
+    /// The text in place: arrayvec keeps it a `str`, so reading it is not
+    /// a UTF-8 check (one per ply, every time a record is written).
+    Inline(arrayvec::ArrayString<SAN_INLINE>),
     Heap(Box<str>),
 }
 
@@ -32,22 +33,15 @@ const SAN_INLINE: usize = 14;
 
 impl SanText {
     pub fn new(text: &str) -> SanText {
-        match u8::try_from(text.len()) {
-            Ok(len) if text.len() <= SAN_INLINE => {
-                let mut bytes = [0; SAN_INLINE];
-                bytes[..text.len()].copy_from_slice(text.as_bytes());
-                SanText(SanRepr::Inline(len, bytes))
-            }
-            _ => SanText(SanRepr::Heap(text.into())),
+        match arrayvec::ArrayString::from(text) {
+            Ok(inline) => SanText(SanRepr::Inline(inline)),
+            Err(_) => SanText(SanRepr::Heap(text.into())),
         }
     }
 
     pub fn as_str(&self) -> &str {
         match &self.0 {
-            // The bytes were a whole `str`: they stay one.
-            SanRepr::Inline(len, bytes) => {
-                std::str::from_utf8(&bytes[..usize::from(*len)]).unwrap_or_default()
-            }
+            SanRepr::Inline(text) => text,
             SanRepr::Heap(text) => text,
         }
     }
