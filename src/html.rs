@@ -212,30 +212,48 @@ fn write_rows(
         record.plies(),
     );
     out.reserve(rows.len() * (56 + 4 * line_break.len()));
-    let open_cell = format!("{line_break}<td>");
+    // The markup between the row's variable parts, each one string: a
+    // row is some ten appends, not twenty (a long game's page writes one
+    // row per move, each reply).
+    let open_row = format!("{line_break}<tr>{line_break}<td>");
+    let open_cell = format!("</td>{line_break}<td>");
+    let open_ply = format!("{open_cell}<b>");
     let mut san = String::new();
-    let mut ply = |out: &mut String, ply: Option<&Ply>| {
-        if let Some(p) = ply {
-            out.push_str("<b>");
-            p.iccf.push_to(out);
-            out.push_str("</b> (");
+    // `<b>5254</b> (e4` after `open_ply`; the caller closes the bracket.
+    let mut ply = |out: &mut String, p: &Ply| {
+        p.iccf.push_to(out);
+        out.push_str("</b> (");
+        if lang == Lang::En {
+            // English SAN is the stored SAN.
+            text(out, &p.san);
+        } else {
             san.clear();
             push_localized(&mut san, &p.san, lang);
             text(out, &san);
-            out.push(')');
         }
     };
     for (number, white, black) in &rows {
-        out.push_str(line_break);
-        out.push_str("<tr>");
-        out.push_str(&open_cell);
-        push_number(out, *number, ".</td>");
-        out.push_str(&open_cell);
-        ply(out, *white);
-        out.push_str("</td>");
-        out.push_str(&open_cell);
-        ply(out, *black);
-        out.push_str("</td></tr>");
+        out.push_str(&open_row);
+        push_number(out, *number, ".");
+        match white {
+            Some(p) => {
+                out.push_str(&open_ply);
+                ply(out, p);
+                out.push(')');
+            }
+            None => out.push_str(&open_cell),
+        }
+        match black {
+            Some(p) => {
+                out.push_str(&open_ply);
+                ply(out, p);
+                out.push_str(")</td></tr>");
+            }
+            None => {
+                out.push_str(&open_cell);
+                out.push_str("</td></tr>");
+            }
+        }
     }
 }
 
