@@ -433,6 +433,39 @@ impl std::fmt::Display for Transaction<'_> {
     }
 }
 
+/// A mail's data as the DATA phase carries it (RFC 5321 4.5.2): a `.`
+/// that starts a line (after CRLF, or first) doubled, then the line with
+/// a lone `.` that ends it. Line starts are found with memchr, where
+/// lettre's `message` pushed a byte at a time into a growing buffer (its
+/// codec was the largest single function in a profile of wildt sending
+/// 2,000 replies of 11 KB). Unlike lettre, a mail that ends with CRLF (as
+/// every rendered reply does) gets no empty line added before the end.
+struct DataPhase<'a>(&'a str);
+
+impl std::fmt::Display for DataPhase<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut rest = self.0;
+        if rest.starts_with('.') {
+            f.write_str(".")?;
+        }
+        // Built once: a searcher costs more to make than a mail to search.
+        static LINE_DOT: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+            std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\r\n."));
+        while let Some(at) = LINE_DOT.find(rest.as_bytes()) {
+            let (line, after) = rest.split_at(at + 3);
+            f.write_str(line)?;
+            f.write_str(".")?;
+            rest = after;
+        }
+        f.write_str(rest)?;
+        if self.0.ends_with("\r\n") {
+            f.write_str(".\r\n")
+        } else {
+            f.write_str("\r\n.\r\n")
+        }
+    }
+}
+
 /// Why a mail was not sent.
 enum Refused {
     /// The relay's answer or the connection's failure; the connection was
@@ -486,7 +519,14 @@ async fn send_pipelined(
             return Err(Refused::Said(e));
         }
     }
-    match conn.message(raw).await {
+    // Written as one "command" whose answer is the mail's: lettre has no
+    // other way to write prepared bytes. Text that is not UTF-8 (only an
+    // 8BITMIME body could be) goes through lettre's own codec.
+    let sent = match std::str::from_utf8(raw) {
+        Ok(text) => conn.command(DataPhase(text)).await,
+        Err(_) => conn.message(raw).await,
+    };
+    match sent {
         Ok(answer) => Ok(answer),
         Err(e) => {
             conn.abort().await;
@@ -581,6 +621,46 @@ fn tls_parameters(cfg: &SmtpConfig, server: &str) -> Result<TlsParameters, SmtpE
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_dot_that_starts_a_line_is_doubled_and_the_data_ends_with_a_lone_dot() {
+        let cases = [
+            ("", "\r\n.\r\n"),
+            // A mail that ends its last line gets no empty line added.
+            ("Hello\r\n", "Hello\r\n.\r\n"),
+            (".first", "..first\r\n.\r\n"),
+            ("a\r\n.\r\nb", "a\r\n..\r\nb\r\n.\r\n"),
+            ("a\r\n..b\r\n.c", "a\r\n...b\r\n..c\r\n.\r\n"),
+            // Only CRLF starts a line, as lettre's codec reads it: a dot
+            // after a bare LF or CR stays single.
+            ("a\n.b\r.c", "a\n.b\r.c\r\n.\r\n"),
+            ("mid.dle\r\nend.", "mid.dle\r\nend.\r\n.\r\n"),
+        ];
+        for (raw, sent) in cases {
+            assert_eq!(DataPhase(raw).to_string(), sent, "{raw:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// What the relay reads back (RFC 5321 4.5.2: the lines before the
+        /// lone dot, each with a leading dot taken off) is the mail, its
+        /// last line ended by CRLF if it was not; no line before is a lone
+        /// dot.
+        #[test]
+        fn the_data_phase_reads_back_as_the_mail(raw in "([.a\r\n]|\r\n){0,40}") {
+            let sent = DataPhase(&raw).to_string();
+            let content = sent.strip_suffix(".\r\n").expect("the end line");
+            proptest::prop_assert!(content.ends_with("\r\n"), "no line ends before the dot: {:?}", sent);
+            let lines: Vec<&str> = content.split_terminator("\r\n").collect();
+            proptest::prop_assert!(lines.iter().all(|l| *l != "."), "a lone dot in {:?}", sent);
+            let back: String = lines
+                .iter()
+                .map(|l| format!("{}\r\n", l.strip_prefix('.').unwrap_or(l)))
+                .collect();
+            let expected = if raw.ends_with("\r\n") { raw.clone() } else { format!("{raw}\r\n") };
+            proptest::prop_assert_eq!(back, expected);
+        }
+    }
 
     fn ehlo(lines: &[&str]) -> Response {
         use lettre::transport::smtp::response::{Category, Code, Detail, Severity};

@@ -36,6 +36,32 @@ async fn send_raw_delivers_to_the_inbox_keeping_the_subaddress_in_delivered_to()
     assert_eq!(got[0].header("Subject").as_deref(), Some(subject.as_str()));
 }
 
+/// Lines that start with a dot (a lone dot would end the mail early; a
+/// dot the relay takes off would change it) reach the inbox as written,
+/// over the relay's PIPELINING path, which writes the mail's data itself.
+#[tokio::test]
+async fn lines_starting_with_a_dot_arrive_as_written() {
+    let rig = rig_or_skip!();
+    let transport = SmtpTransport::new(&rig.smtp("none")).expect("transport");
+    let subject = unique("dots");
+    let body = ".\r\n..\r\n.hidden line\r\n1. 5254 (e4)\r\n... 5755\r\n.";
+    let raw = message("anna@example.org", "p03@example.org", &subject, body);
+
+    bounded(
+        "send",
+        transport.send_raw("anna@example.org", &["p03@example.org".to_owned()], &raw),
+    )
+    .await
+    .expect("send_raw");
+
+    let mut reader = rig.reader("p03@example.org").await;
+    let got = reader.wait_for("INBOX", &subject, 1).await;
+    assert_eq!(got.len(), 1);
+    let text = String::from_utf8_lossy(&got[0].raw);
+    let (_, arrived) = text.split_once("\r\n\r\n").expect("a body");
+    assert_eq!(arrived, format!("{body}\r\n"));
+}
+
 #[tokio::test]
 async fn send_raw_reaches_every_recipient() {
     let rig = rig_or_skip!();
