@@ -6,20 +6,26 @@
 # few percent in the work a move costs can be seen; the kernel's part (file
 # and WAL writes, page faults) is not in them: time is still the judge.
 # Needs the folder the scale stage leaves (`BENCH_FS=host benches/run.sh
-# --only scale` keeps it in /tmp/wildt-bench/scale). Does IO: copies of that
-# folder, subprocesses.
+# --only scale` keeps it in /tmp/wildt-bench/scale). With `--time N`, the
+# same runs are timed instead (no valgrind): N rounds alternating long,
+# short and empty, wall and CPU per move from the medians. Does IO: copies
+# of that folder, subprocesses.
 import argparse
 import os
 import re
+import resource
 import shutil
 import sqlite3
+import statistics
 import subprocess
+import time
 
 import benchlib as b
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--scale", default="/tmp/wildt-bench/scale/small", help="the scale stage's database folder")
 ap.add_argument("--work", default="/tmp/wildt-bench/instructions")
+ap.add_argument("--time", type=int, metavar="ROUNDS", help="time the runs instead of counting instructions")
 ap.add_argument("binaries", nargs="+")
 a = ap.parse_args()
 
@@ -53,8 +59,8 @@ def prepare(name, ply):
     return d, len(games)
 
 
-def instructions(binary, name, ply):
-    src, n = prepare(f"{name}.src", ply)
+def fresh_run(src):
+    """A copy of a prepared folder to run in, its config pointed at it."""
     run = os.path.join(a.work, "run")
     shutil.rmtree(run, ignore_errors=True)
     shutil.copytree(src, run)
@@ -63,20 +69,49 @@ def instructions(binary, name, ply):
         text = f.read().replace(src, run)
     with open(cfg, "w") as f:
         f.write(text)
+    return cfg
+
+
+def instructions(binary, src):
     out = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "serve", "--once", "--config", cfg],
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "serve", "--once", "--config",
+         fresh_run(src)],
         capture_output=True, check=True,
     )
     found = re.search(rb"Collected : (\d+)", out.stderr)
     assert found, out.stderr.decode(errors="replace")[-2000:]
-    return int(found.group(1)), n
+    return int(found.group(1))
 
 
+def timed(binary, src):
+    """Wall and CPU (user + sys) seconds of one run."""
+    cfg = fresh_run(src)
+    os.sync()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    subprocess.run([binary, "serve", "--once", "--config", cfg], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+sets = {"empty": prepare("empty.src", None), "long": prepare("long.src", 307), "short": prepare("short.src", 7)}
 for binary in a.binaries:
-    empty, _ = instructions(binary, "empty", None)
-    long_ir, n = instructions(binary, "long", 307)
-    short_ir, m = instructions(binary, "short", 7)
-    per_long = (long_ir - empty) / n
-    per_short = (short_ir - empty) / m
+    if a.time:
+        runs = {k: [] for k in sets}
+        for _ in range(a.time):
+            for k in ("long", "short", "empty"):
+                runs[k].append(timed(binary, sets[k][0]))
+        med = {k: [statistics.median(r[j] for r in v) for j in (0, 1)] for k, v in runs.items()}
+        per = {k: [1000 * (med[k][j] - med["empty"][j]) / sets[k][1] for j in (0, 1)] for k in ("long", "short")}
+        print(f"{binary}: ms per move at ply 307 {per['long'][0]:.3f} wall, {per['long'][1]:.3f} CPU;"
+              f" at ply 7 {per['short'][0]:.3f} wall, {per['short'][1]:.3f} CPU"
+              f" ({per['long'][0] / per['short'][0]:.2f}x wall, {per['long'][1] / per['short'][1]:.2f}x CPU;"
+              f" medians of {a.time} runs)")
+        continue
+    empty = instructions(binary, sets["empty"][0])
+    per_long = (instructions(binary, sets["long"][0]) - empty) / sets["long"][1]
+    per_short = (instructions(binary, sets["short"][0]) - empty) / sets["short"][1]
     print(f"{binary}: empty run {empty:,}; per move at ply 307 {per_long:,.0f}, at ply 7 {per_short:,.0f}"
           f" ({per_long / per_short:.2f}x)")
