@@ -62,6 +62,41 @@ async fn lines_starting_with_a_dot_arrive_as_written() {
     assert_eq!(arrived, format!("{body}\r\n"));
 }
 
+/// A mail whose body is 8-bit but not UTF-8 (Latin-1, as an old client
+/// writes it) is not the text the prepared write takes: it goes through
+/// lettre's own writer with BODY=8BITMIME and arrives byte for byte.
+#[tokio::test]
+async fn a_latin1_body_arrives_byte_for_byte_over_the_pipelining_relay() {
+    let rig = rig_or_skip!();
+    let transport = SmtpTransport::new(&rig.smtp("none")).expect("transport");
+    let subject = unique("latin1");
+    let mut raw = message("anna@example.org", "p04@example.org", &subject, "");
+    // "1. 5254, caf\xe9" and a line starting with a dot, in Latin-1.
+    raw.extend_from_slice(b"1. 5254, caf\xe9\r\n.r\xe9sign\xe9\r\n");
+    assert!(std::str::from_utf8(&raw).is_err());
+
+    bounded(
+        "send",
+        transport.send_raw("anna@example.org", &["p04@example.org".to_owned()], &raw),
+    )
+    .await
+    .expect("send_raw");
+
+    let mut reader = rig.reader("p04@example.org").await;
+    let got = reader.wait_for("INBOX", &subject, 1).await;
+    assert_eq!(got.len(), 1);
+    let at = got[0]
+        .raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a body");
+    // lettre's writer ends the data with an empty line of its own.
+    assert_eq!(
+        &got[0].raw[at + 4..],
+        b"\r\n1. 5254, caf\xe9\r\n.r\xe9sign\xe9\r\n\r\n"
+    );
+}
+
 #[tokio::test]
 async fn send_raw_reaches_every_recipient() {
     let rig = rig_or_skip!();
