@@ -141,7 +141,9 @@ impl Transport {
     }
 }
 
-/// Writes `raw` to `dir/<message_id>.eml` atomically (temporary file, rename).
+/// Writes `raw` to `dir/<message_id>.eml` atomically: it appears whole or
+/// not at all (an unnamed file linked in when written, or a temporary file
+/// renamed).
 pub async fn write_file(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), TransportError> {
     let mail = [(message_id.to_owned(), raw.to_owned())];
     let mut written = write_files(dir, mail.to_vec()).await;
@@ -173,12 +175,22 @@ pub async fn write_files(
             return out;
         }
         let mut failed = false;
+        // The folder's descriptor for unnamed files; without one (or once
+        // the file system refuses them) each mail takes the rename path.
+        let mut folder = rustix::fs::open(
+            &dir,
+            rustix::fs::OFlags::DIRECTORY
+                | rustix::fs::OFlags::RDONLY
+                | rustix::fs::OFlags::CLOEXEC,
+            rustix::fs::Mode::empty(),
+        )
+        .ok();
         for (message_id, raw) in mails {
             if failed {
                 out.push(None);
                 continue;
             }
-            let written = write_now(&dir, &message_id, &raw);
+            let written = write_now(&dir, &mut folder, &message_id, &raw);
             failed = written.is_err();
             out.push(Some(written));
         }
@@ -197,8 +209,18 @@ pub async fn write_files(
     })
 }
 
-/// The blocking body of [`write_files`] for one mail.
-fn write_now(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), TransportError> {
+/// The blocking body of [`write_files`] for one mail: as an unnamed file
+/// (`O_TMPFILE`) given its name when whole, one change to the folder
+/// instead of two; else (no such files here, no `/proc`, or the name
+/// taken: a resend, which replaces it) under a temporary name, renamed.
+/// A failure of the first way sets `folder` to `None`, so the rest of the
+/// batch goes the second way, unless it was only the name being taken.
+fn write_now(
+    dir: &Path,
+    folder: &mut Option<std::os::fd::OwnedFd>,
+    message_id: &str,
+    raw: &[u8],
+) -> Result<(), TransportError> {
     let safe: String = message_id
         .chars()
         .map(|c| {
@@ -209,10 +231,41 @@ fn write_now(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), TransportEr
             }
         })
         .collect();
-    let path = dir.join(format!("{safe}.eml"));
+    let name = format!("{safe}.eml");
+    if let Some(fd) = folder.as_ref() {
+        match link_unnamed(fd, &name, raw) {
+            Ok(()) => return Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                tracing::debug!(error = %e, "file outbox: no unnamed files here; writing by rename");
+                *folder = None;
+            }
+        }
+    }
+    let path = dir.join(&name);
     let tmp = dir.join(format!(".{safe}.tmp"));
     let written = std::fs::write(&tmp, raw).and_then(|()| std::fs::rename(&tmp, &path));
     written.map_err(|source| TransportError::File { path, source })
+}
+
+/// Writes `raw` into an unnamed file in `folder` and links it in as
+/// `name` (through `/proc/self/fd`, which needs no privilege, where
+/// `AT_EMPTY_PATH` would).
+fn link_unnamed(folder: &std::os::fd::OwnedFd, name: &str, raw: &[u8]) -> std::io::Result<()> {
+    use rustix::fs::{AtFlags, CWD, Mode, OFlags, linkat, openat};
+    use std::io::Write as _;
+    use std::os::fd::AsRawFd as _;
+    let fd = openat(
+        folder,
+        ".",
+        OFlags::TMPFILE | OFlags::WRONLY | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o666),
+    )?;
+    let mut file = std::fs::File::from(fd);
+    file.write_all(raw)?;
+    let by_fd = format!("/proc/self/fd/{}", file.as_raw_fd());
+    linkat(CWD, by_fd.as_str(), folder, name, AtFlags::SYMLINK_FOLLOW)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -241,6 +294,76 @@ mod tests {
         assert_eq!(names, ["wildt-1_2@club.example.eml"]);
         let written = std::fs::read(outbox.join(&names[0])).expect("the mail");
         assert_eq!(written, b"again");
+    }
+
+    #[test]
+    fn an_unnamed_file_is_linked_in_whole_with_the_usual_mode_and_never_over_another() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let folder = rustix::fs::open(
+            dir.path(),
+            rustix::fs::OFlags::DIRECTORY | rustix::fs::OFlags::RDONLY,
+            rustix::fs::Mode::empty(),
+        )
+        .expect("the folder");
+        link_unnamed(&folder, "a.eml", b"the mail").expect("linked");
+        assert_eq!(
+            std::fs::read(dir.path().join("a.eml")).unwrap(),
+            b"the mail"
+        );
+        // The same mode a plain write gives (0666 less the umask).
+        std::fs::write(dir.path().join("plain"), b"x").unwrap();
+        let mode = |name: &str| {
+            std::fs::metadata(dir.path().join(name))
+                .unwrap()
+                .permissions()
+                .mode()
+        };
+        assert_eq!(mode("a.eml"), mode("plain"));
+        // A name taken is refused and the file there kept: the caller then
+        // replaces it by rename, as a resend must.
+        let taken = link_unnamed(&folder, "a.eml", b"other").expect_err("name taken");
+        assert_eq!(taken.kind(), std::io::ErrorKind::AlreadyExists);
+        assert_eq!(
+            std::fs::read(dir.path().join("a.eml")).unwrap(),
+            b"the mail"
+        );
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.eml", "plain"], "no other file left behind");
+    }
+
+    #[tokio::test]
+    async fn a_batch_of_mails_is_written_one_file_each_with_no_temporary_file_left() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let outbox = dir.path().join("outbox");
+        let mails: Vec<(String, Vec<u8>)> = (0..5)
+            .map(|i| {
+                (
+                    format!("m{i}@club.example"),
+                    format!("mail {i}").into_bytes(),
+                )
+            })
+            .collect();
+        let written = write_files(&outbox, mails).await;
+        assert!(
+            written.iter().all(|w| matches!(w, Some(Ok(())))),
+            "{written:?}"
+        );
+        let mut names: Vec<String> = std::fs::read_dir(&outbox)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let expected: Vec<String> = (0..5).map(|i| format!("m{i}@club.example.eml")).collect();
+        assert_eq!(names, expected);
+        for i in 0..5 {
+            let body = std::fs::read(outbox.join(format!("m{i}@club.example.eml"))).unwrap();
+            assert_eq!(body, format!("mail {i}").into_bytes());
+        }
     }
 
     #[tokio::test]
