@@ -94,6 +94,24 @@ pub fn render_as(
     references: &[String],
     message_id: String,
 ) -> Result<Rendered, RenderError> {
+    let head = || head(mail, referee, thread_root, references, &message_id);
+    let page = mail.html.as_ref().map(|h| h.render_for_mail(&mail.subject));
+    let raw = write_mail(head, crlf_lines(&mail.body), page)?;
+    Ok(Rendered {
+        message_id,
+        to: mail.to.clone(),
+        raw,
+    })
+}
+
+/// The headers of `mail` as `render_as` writes them, in lettre's builder.
+fn head(
+    mail: &OutMail,
+    referee: &RefereeConfig,
+    thread_root: Option<&str>,
+    references: &[String],
+    message_id: &str,
+) -> Result<lettre::message::MessageBuilder, RenderError> {
     let from = Mailbox::new(
         Some(referee.name.clone()),
         referee.address.parse().map_err(RenderError::Referee)?,
@@ -109,7 +127,7 @@ pub fn render_as(
         .from(from)
         .to(to)
         .subject(mail.subject.clone())
-        .message_id(Some(angle(&message_id)))
+        .message_id(Some(angle(message_id)))
         .date_now();
     if let Some(reply_to) = &mail.reply_to {
         builder = builder.reply_to(reply_to.parse().map_err(|source| RenderError::ReplyTo {
@@ -163,25 +181,117 @@ pub fn render_as(
         HeaderName::new_from_ascii_str("Content-Language"),
         mail.lang.code().to_owned(),
     ));
-    let message = match &mail.html {
+    Ok(builder)
+}
+
+/// The mail `head` makes the headers of, with the text part `text` and the
+/// HTML part `page` if any, as bytes.
+fn write_mail(
+    head: impl Fn() -> Result<lettre::message::MessageBuilder, RenderError>,
+    text: crate::lines::Lines<'_>,
+    page: Option<MailPage>,
+) -> Result<Vec<u8>, RenderError> {
+    let builder = head()?;
+    if text.seven_bit && page.as_ref().is_none_or(|p| p.seven_bit) {
+        // Every part goes as it is: lettre writes the mail around a mark in
+        // each part's place, and the parts are put there, each copied once
+        // into a mail of its final size. lettre's own writing copied each
+        // part into a buffer grown by doubling: a long game's 27 KB mail
+        // was copied about twice more, into fresh memory.
+        let shell = whole(
+            builder,
+            PART_MARKS[0].to_owned(),
+            page.as_ref().map(|_| PART_MARKS[1].to_owned()),
+        )?
+        .formatted();
+        let mut parts: Vec<&[u8]> = vec![text.text.as_bytes()];
+        parts.extend(page.as_ref().map(|p| p.html.as_bytes()));
+        if let Some(raw) = put_parts(&shell, &parts) {
+            return Ok(raw);
+        }
+        // A mark not found exactly once (not seen: lettre encodes a NUL in
+        // any header): lettre writes the whole mail.
+        return Ok(whole(head()?, text.text.into_owned(), page.map(|p| p.html))?.formatted());
+    }
+    let body = text_body(text);
+    let message = match page {
+        Some(page) => builder.multipart(
+            MultiPart::alternative()
+                .singlepart(
+                    SinglePart::builder()
+                        .header(ContentType::TEXT_PLAIN)
+                        .body(body),
+                )
+                .singlepart(html_part(page)),
+        )?,
+        None => builder.header(ContentType::TEXT_PLAIN).body(body)?,
+    };
+    Ok(message.formatted())
+}
+
+/// The marks [`write_mail`] has lettre write in the places of the text part
+/// and the HTML part: with NUL bytes, which lettre encodes in any header
+/// (a subject holding a mark's text is written `=?utf-8?b?...?=`).
+const PART_MARKS: [&str; 2] = ["\0wildt:text-part\0", "\0wildt:html-part\0"];
+
+/// The mail with the text part `text` and the HTML part `html`, both sent
+/// `7bit` as they are (the caller knows they fit): lettre's message.
+fn whole(
+    builder: lettre::message::MessageBuilder,
+    text: String,
+    html: Option<String>,
+) -> Result<Message, lettre::error::Error> {
+    let text = Body::dangerous_pre_encoded(text.into_bytes(), ContentTransferEncoding::SevenBit);
+    match html {
         Some(html) => builder.multipart(
             MultiPart::alternative()
                 .singlepart(
                     SinglePart::builder()
                         .header(ContentType::TEXT_PLAIN)
-                        .body(text_body(&mail.body)),
+                        .body(text),
                 )
-                .singlepart(html_part(html.render_for_mail(&mail.subject))),
-        )?,
-        None => builder
-            .header(ContentType::TEXT_PLAIN)
-            .body(text_body(&mail.body))?,
-    };
-    Ok(Rendered {
-        message_id,
-        to: mail.to.clone(),
-        raw: message.formatted(),
-    })
+                .singlepart(html_part(MailPage {
+                    html,
+                    seven_bit: true,
+                })),
+        ),
+        None => builder.header(ContentType::TEXT_PLAIN).body(text),
+    }
+}
+
+/// `shell` with the part marks of [`PART_MARKS`] replaced by `parts`, in
+/// order, in a buffer of the mail's size; `None` unless each mark is found
+/// exactly once, the first before the second.
+fn put_parts(shell: &[u8], parts: &[&[u8]]) -> Option<Vec<u8>> {
+    // Every NUL of the shell opens or closes a mark: a NUL is in no header
+    // lettre writes, and the parts are the marks.
+    let mut nuls = memchr::memchr_iter(0, shell);
+    let mut at = Vec::with_capacity(parts.len());
+    for mark in &PART_MARKS[..parts.len()] {
+        let start = nuls.next()?;
+        nuls.next()?;
+        if !shell[start..].starts_with(mark.as_bytes()) {
+            return None;
+        }
+        at.push(start);
+    }
+    if nuls.next().is_some() {
+        return None;
+    }
+    let size = shell.len() + parts.iter().map(|p| p.len()).sum::<usize>()
+        - PART_MARKS[..parts.len()]
+            .iter()
+            .map(|m| m.len())
+            .sum::<usize>();
+    let mut out = Vec::with_capacity(size);
+    let mut from = 0;
+    for ((start, part), mark) in at.into_iter().zip(parts).zip(PART_MARKS) {
+        out.extend_from_slice(&shell[from..start]);
+        out.extend_from_slice(part);
+        from = start + mark.len();
+    }
+    out.extend_from_slice(&shell[from..]);
+    Some(out)
 }
 
 /// The text part's body: `7bit` as it is when SMTP can carry it so (see
@@ -190,8 +300,7 @@ pub fn render_as(
 /// for any line of 76 or more, and one such line (the English footer's
 /// list of commands is 80) made the whole part, a long game's record and
 /// all, pass through its encoder and out in soft-broken lines.
-fn text_body(text: &str) -> Body {
-    let lines = crlf_lines(text);
+fn text_body(lines: crate::lines::Lines<'_>) -> Body {
     let text = lines.text.into_owned();
     if !lines.seven_bit {
         return Body::new(text);
@@ -345,6 +454,90 @@ mod tests {
         let parsed = MessageParser::default().parse(&r.raw).unwrap();
         let text = parsed.body_text(0).unwrap().replace("\r\n", "\n");
         assert_eq!(text, relay.body);
+    }
+
+    /// `raw` with its multipart boundary (random per mail) named `B`.
+    fn boundary_named_b(raw: &[u8]) -> String {
+        let raw = String::from_utf8(raw.to_vec()).expect("7-bit");
+        match raw
+            .split("boundary=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+        {
+            Some(b) => raw.replace(b, "B"),
+            None => raw,
+        }
+    }
+
+    /// A builder as `render_as` makes one, with a fixed date.
+    fn builder(subject: &str) -> Result<lettre::message::MessageBuilder, RenderError> {
+        Ok(Message::builder()
+            .from("Club referee <chess@club.example>".parse().unwrap())
+            .to("anna@example.org".parse().unwrap())
+            .subject(subject)
+            .message_id(Some("<wildt-1@club.example>".to_owned()))
+            .date(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_795_000_000)))
+    }
+
+    /// The parts put in place of lettre's marks make, byte for byte, the
+    /// mail lettre writes with the parts themselves: a long game's two
+    /// parts, a mail of one part, and a subject holding a mark's text
+    /// (lettre encodes its NUL bytes: the marks in the parts stay the only
+    /// ones).
+    #[test]
+    fn a_mail_put_together_around_marks_is_byte_for_byte_what_lettre_writes() {
+        let (letters, _) = english_mails_at_ply_300();
+        for (mail, subject) in [
+            (&letters.mails[0], letters.mails[0].subject.clone()),
+            (&letters.mails[1], format!("mark {} in it", PART_MARKS[1])),
+        ] {
+            let page = mail.html.as_ref().unwrap().render_for_mail(&mail.subject);
+            let text = crlf_lines(&mail.body);
+            assert!(
+                text.seven_bit && page.seven_bit,
+                "both parts go as they are"
+            );
+            let lettres = whole(
+                builder(&subject).unwrap(),
+                text.text.clone().into_owned(),
+                Some(page.html.clone()),
+            )
+            .unwrap()
+            .formatted();
+            let put = write_mail(|| builder(&subject), text, Some(page)).unwrap();
+            assert_eq!(boundary_named_b(&put), boundary_named_b(&lettres));
+            assert!(put.len() > 20_000, "a long game's mail: {}", put.len());
+            assert!(
+                String::from_utf8_lossy(&put).contains(&subject)
+                    || put.windows(2).any(|w| w == b"=?"),
+                "the subject as written or encoded"
+            );
+        }
+        let one = "Game 17: your move.\r\n";
+        let lettres = whole(builder("one part").unwrap(), one.to_owned(), None)
+            .unwrap()
+            .formatted();
+        let put = write_mail(|| builder("one part"), crlf_lines(one), None).unwrap();
+        assert_eq!(put, lettres);
+        assert!(!put.contains(&0), "no mark left");
+    }
+
+    /// The marks are found only where they are, once each, in order.
+    #[test]
+    fn parts_are_put_only_in_place_of_marks_found_once_each_in_order() {
+        let shell = format!(
+            "head\r\n{}\r\nmid\r\n{}\r\nend",
+            PART_MARKS[0], PART_MARKS[1]
+        );
+        assert_eq!(
+            put_parts(shell.as_bytes(), &[b"TEXT", b"HTML"]).as_deref(),
+            Some(&b"head\r\nTEXT\r\nmid\r\nHTML\r\nend"[..])
+        );
+        let twice = format!("{}{shell}", PART_MARKS[1]);
+        assert_eq!(put_parts(twice.as_bytes(), &[b"T", b"H"]), None);
+        let swapped = format!("{}{}", PART_MARKS[1], PART_MARKS[0]);
+        assert_eq!(put_parts(swapped.as_bytes(), &[b"T", b"H"]), None);
+        assert_eq!(put_parts(b"no marks", &[b"T"]), None);
     }
 
     /// Text that SMTP cannot carry as it is still gets lettre's encoding,
