@@ -415,7 +415,7 @@ impl GamePage<'_> {
     /// and left there: the confirmation and the move passed on show the
     /// same record, the part of both pages that grows with the game.
     pub fn render_sharing(&self, record_html: &OnceLock<RecordHtml>) -> String {
-        self.render_for_mail(record_html).html
+        self.render_for_mail(record_html).into_html()
     }
 
     /// [`GamePage::render_sharing`] as a mail carries the page, and whether
@@ -423,7 +423,7 @@ impl GamePage<'_> {
     /// record is looked at for that: the record's table was written so, and
     /// a pass over a long game's page was the largest part of checking a
     /// reply.
-    pub fn render_for_mail(&self, record_html: &OnceLock<RecordHtml>) -> MailPage {
+    pub fn render_for_mail<'r>(&self, record_html: &'r OnceLock<RecordHtml>) -> MailPage<'r> {
         let caption_style =
             format!("margin:12px 0 4px 0;font-family:{TEXT_FONTS};font-size:13px;color:#555555");
         let has_record = !self.record.plies().is_empty();
@@ -457,51 +457,90 @@ impl GamePage<'_> {
         // page is longer than the lines checked.
         let shell = crlf_lines(&made);
         let shell_fits = shell.seven_bit;
-        let page = shell.text;
+        let page = match shell.text {
+            Cow::Owned(page) => page,
+            Cow::Borrowed(_) => made,
+        };
         // The record, the part of the page that grows with the game, is
         // written 7-bit where the template marked its place, not passed over
-        // again.
-        match split_at_mark(&page, RECORD_MARK) {
-            Some((before, after)) if has_record => {
+        // again, and not copied into the page: the mail puts it in place.
+        let at = memchr::memmem::find(page.as_bytes(), RECORD_MARK.as_bytes());
+        match at {
+            Some(at) if has_record => {
                 let rows = record_html.get_or_init(|| {
                     let mut html = String::with_capacity(self.record.plies().len() * 40);
                     let fits_mail = push_record_seven_bit(&mut html, self.record, self.lang);
                     RecordHtml { html, fits_mail }
                 });
-                let mut out = String::with_capacity(page.len() + rows.html.len());
-                out.push_str(before);
-                out.push_str(&rows.html);
-                out.push_str(after);
+                let page = MailPage {
+                    shell: page,
+                    record_at: at,
+                    record_mark: RECORD_MARK.len(),
+                    record: &rows.html,
+                    seven_bit: true,
+                };
                 if shell_fits && rows.fits_mail {
-                    return MailPage {
-                        html: out,
-                        seven_bit: true,
-                    };
+                    return page;
                 }
                 // A record not known to fit (or a page that does not): the
                 // pass over all of it.
+                let out = page.into_html();
                 let whole = crlf_lines(&out);
                 let seven_bit = whole.seven_bit;
                 let html = match whole.text {
                     Cow::Owned(copy) => copy,
                     Cow::Borrowed(_) => out,
                 };
-                MailPage { html, seven_bit }
+                MailPage::whole(html, seven_bit)
             }
-            _ => MailPage {
-                html: page.into_owned(),
-                seven_bit: shell_fits,
-            },
+            _ => MailPage::whole(page, shell_fits),
         }
     }
 }
 
-/// A page as a mail carries it: every line break CRLF.
-pub struct MailPage {
-    pub html: String,
+/// A page as a mail carries it: every line break CRLF. Held as the page
+/// around the record's place and the record's table, which the
+/// confirmation and the move passed on share: a mail puts the three
+/// pieces in place ([`MailPage::pieces`]) instead of a copy of the whole.
+pub struct MailPage<'r> {
+    shell: String,
+    /// Where in `shell` the record goes, in place of `record_mark` bytes.
+    record_at: usize,
+    record_mark: usize,
+    record: &'r str,
     /// ASCII without NUL in lines of at most 998 octets: sent `7bit` as it
     /// is (see [`crlf_lines`]).
     pub seven_bit: bool,
+}
+
+impl MailPage<'_> {
+    /// A page held whole.
+    pub fn whole(html: String, seven_bit: bool) -> MailPage<'static> {
+        MailPage {
+            record_at: html.len(),
+            shell: html,
+            record_mark: 0,
+            record: "",
+            seven_bit,
+        }
+    }
+
+    /// The page in order: before the record, the record, after it.
+    pub fn pieces(&self) -> [&str; 3] {
+        [
+            &self.shell[..self.record_at],
+            self.record,
+            &self.shell[self.record_at + self.record_mark..],
+        ]
+    }
+
+    /// The page as one string.
+    pub fn into_html(self) -> String {
+        if self.record.is_empty() && self.record_mark == 0 {
+            return self.shell;
+        }
+        self.pieces().concat()
+    }
 }
 
 /// The page as 7-bit text a mail can carry as it is: every character
@@ -942,6 +981,7 @@ mod tests {
         for (r, record_fits) in &records {
             for lang in Lang::ALL {
                 for (title, intro, text_fits) in texts {
+                    let rows = OnceLock::new();
                     let page = GamePage {
                         lang,
                         title,
@@ -950,15 +990,17 @@ mod tests {
                         viewer: Color::Black,
                         outro: "Black to move",
                     }
-                    .render_for_mail(&OnceLock::new());
-                    let whole = crlf_lines(&page.html);
+                    .render_for_mail(&rows);
+                    let seven_bit = page.seven_bit;
+                    let html = page.into_html();
+                    let whole = crlf_lines(&html);
                     let case = format!("{lang:?} {title:.20} {:?}", r.plies().first());
                     assert!(
                         matches!(whole.text, Cow::Borrowed(_)),
                         "a bare break: {case}"
                     );
-                    assert_eq!(page.seven_bit, whole.seven_bit, "{case}");
-                    assert_eq!(page.seven_bit, *record_fits && text_fits, "{case}");
+                    assert_eq!(seven_bit, whole.seven_bit, "{case}");
+                    assert_eq!(seven_bit, *record_fits && text_fits, "{case}");
                 }
             }
         }

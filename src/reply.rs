@@ -131,7 +131,7 @@ impl HtmlPart {
     }
 
     /// [`HtmlPart::render`] as a mail carries it ([`GamePage::render_for_mail`]).
-    pub fn render_for_mail(&self, title: &str) -> MailPage {
+    pub fn render_for_mail(&self, title: &str) -> MailPage<'_> {
         self.page(title).render_for_mail(&self.record_html)
     }
 

@@ -189,7 +189,7 @@ fn head(
 fn write_mail(
     head: impl Fn() -> Result<lettre::message::MessageBuilder, RenderError>,
     text: crate::lines::Lines<'_>,
-    page: Option<MailPage>,
+    page: Option<MailPage<'_>>,
 ) -> Result<Vec<u8>, RenderError> {
     let builder = head()?;
     if text.seven_bit && page.as_ref().is_none_or(|p| p.seven_bit) {
@@ -204,14 +204,17 @@ fn write_mail(
             page.as_ref().map(|_| PART_MARKS[1].to_owned()),
         )?
         .formatted();
-        let mut parts: Vec<&[u8]> = vec![text.text.as_bytes()];
-        parts.extend(page.as_ref().map(|p| p.html.as_bytes()));
+        let html = page.as_ref().map(MailPage::pieces);
+        let text_pieces = [&*text.text];
+        let mut parts: Vec<&[&str]> = vec![&text_pieces];
+        parts.extend(html.as_ref().map(|p| &p[..]));
         if let Some(raw) = put_parts(&shell, &parts) {
             return Ok(raw);
         }
         // A mark not found exactly once (not seen: lettre encodes a NUL in
         // any header): lettre writes the whole mail.
-        return Ok(whole(head()?, text.text.into_owned(), page.map(|p| p.html))?.formatted());
+        let html = page.map(MailPage::into_html);
+        return Ok(whole(head()?, text.text.into_owned(), html)?.formatted());
     }
     let body = text_body(text);
     let message = match page {
@@ -250,19 +253,16 @@ fn whole(
                         .header(ContentType::TEXT_PLAIN)
                         .body(text),
                 )
-                .singlepart(html_part(MailPage {
-                    html,
-                    seven_bit: true,
-                })),
+                .singlepart(html_part(MailPage::whole(html, true))),
         ),
         None => builder.header(ContentType::TEXT_PLAIN).body(text),
     }
 }
 
-/// `shell` with the part marks of [`PART_MARKS`] replaced by `parts`, in
-/// order, in a buffer of the mail's size; `None` unless each mark is found
-/// exactly once, the first before the second.
-fn put_parts(shell: &[u8], parts: &[&[u8]]) -> Option<Vec<u8>> {
+/// `shell` with the part marks of [`PART_MARKS`] replaced by `parts` (each
+/// the pieces of a part, in order), in a buffer of the mail's size; `None`
+/// unless each mark is found exactly once, the first before the second.
+fn put_parts(shell: &[u8], parts: &[&[&str]]) -> Option<Vec<u8>> {
     // Every NUL of the shell opens or closes a mark: a NUL is in no header
     // lettre writes, and the parts are the marks.
     let mut nuls = memchr::memchr_iter(0, shell);
@@ -278,16 +278,15 @@ fn put_parts(shell: &[u8], parts: &[&[u8]]) -> Option<Vec<u8>> {
     if nuls.next().is_some() {
         return None;
     }
-    let size = shell.len() + parts.iter().map(|p| p.len()).sum::<usize>()
-        - PART_MARKS[..parts.len()]
-            .iter()
-            .map(|m| m.len())
-            .sum::<usize>();
-    let mut out = Vec::with_capacity(size);
+    let pieces: usize = parts.iter().flat_map(|p| p.iter()).map(|p| p.len()).sum();
+    let marks: usize = PART_MARKS[..parts.len()].iter().map(|m| m.len()).sum();
+    let mut out = Vec::with_capacity(shell.len() + pieces - marks);
     let mut from = 0;
     for ((start, part), mark) in at.into_iter().zip(parts).zip(PART_MARKS) {
         out.extend_from_slice(&shell[from..start]);
-        out.extend_from_slice(part);
+        for piece in *part {
+            out.extend_from_slice(piece.as_bytes());
+        }
         from = start + mark.len();
     }
     out.extend_from_slice(&shell[from..]);
@@ -314,14 +313,14 @@ fn text_body(lines: crate::lines::Lines<'_>) -> Body {
 /// `=3D` for every `=`, no pass to check it. lettre would choose
 /// quoted-printable for anything with a line of 76 or more; a page that
 /// does not fit is left to that choice.
-fn html_part(page: MailPage) -> SinglePart {
+fn html_part(page: MailPage<'_>) -> SinglePart {
     if !page.seven_bit {
-        return SinglePart::html(page.html);
+        return SinglePart::html(page.into_html());
     }
     SinglePart::builder()
         .header(ContentType::TEXT_HTML)
         .body(Body::dangerous_pre_encoded(
-            page.html.into_bytes(),
+            page.into_html().into_bytes(),
             ContentTransferEncoding::SevenBit,
         ))
 }
@@ -500,7 +499,7 @@ mod tests {
             let lettres = whole(
                 builder(&subject).unwrap(),
                 text.text.clone().into_owned(),
-                Some(page.html.clone()),
+                Some(page.pieces().concat()),
             )
             .unwrap()
             .formatted();
@@ -530,14 +529,14 @@ mod tests {
             PART_MARKS[0], PART_MARKS[1]
         );
         assert_eq!(
-            put_parts(shell.as_bytes(), &[b"TEXT", b"HTML"]).as_deref(),
+            put_parts(shell.as_bytes(), &[&["TEXT"], &["HT", "", "ML"]]).as_deref(),
             Some(&b"head\r\nTEXT\r\nmid\r\nHTML\r\nend"[..])
         );
         let twice = format!("{}{shell}", PART_MARKS[1]);
-        assert_eq!(put_parts(twice.as_bytes(), &[b"T", b"H"]), None);
+        assert_eq!(put_parts(twice.as_bytes(), &[&["T"], &["H"]]), None);
         let swapped = format!("{}{}", PART_MARKS[1], PART_MARKS[0]);
-        assert_eq!(put_parts(swapped.as_bytes(), &[b"T", b"H"]), None);
-        assert_eq!(put_parts(b"no marks", &[b"T"]), None);
+        assert_eq!(put_parts(swapped.as_bytes(), &[&["T"], &["H"]]), None);
+        assert_eq!(put_parts(b"no marks", &[&["T"]]), None);
     }
 
     /// Text that SMTP cannot carry as it is still gets lettre's encoding,
@@ -654,7 +653,8 @@ mod tests {
         assert!(!check("caf\u{e9}").2);
         assert!(!check("a\0b").2);
 
-        let page = |html: String, seven_bit| html_part(MailPage { html, seven_bit }).formatted();
+        let page =
+            |html: String, seven_bit| html_part(MailPage::whole(html, seven_bit)).formatted();
         let fits = String::from_utf8(page("<p>one\r\n<p>two".to_owned(), true)).unwrap();
         assert!(fits.contains("Content-Transfer-Encoding: 7bit"), "{fits}");
         assert!(fits.contains("\r\n\r\n<p>one\r\n<p>two"), "{fits:?}");
