@@ -453,6 +453,66 @@ async fn the_store_commits_with_synchronous_full() {
     store.close().await;
 }
 
+/// Pages are read through a memory map (a message's reads without a system
+/// call each), and a file shrunk under the map by another process's
+/// reclaim (the CLI's, with the daemon running) is read on safely: SQLite
+/// maps no further than the file reaches at each read.
+#[tokio::test]
+async fn the_store_reads_through_a_memory_map_that_outlives_the_file_shrinking() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wildt.db");
+    let url = format!("sqlite://{}", path.display());
+    let store = wildt::store::Store::open(&url).await.unwrap();
+    let mapped: i64 = sqlx::query_scalar("PRAGMA mmap_size")
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(mapped, 256 << 20);
+    sqlx::query("CREATE TABLE filler (x BLOB)")
+        .execute(store.pool())
+        .await
+        .unwrap();
+    sqlx::query(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+         INSERT INTO filler SELECT randomblob(4000) FROM n",
+    )
+    .execute(store.pool())
+    .await
+    .unwrap();
+    let read = |store: &wildt::store::Store| {
+        let pool = store.pool().clone();
+        async move {
+            sqlx::query_scalar::<_, i64>("SELECT COALESCE(SUM(length(x)), 0) FROM filler")
+                .fetch_one(&pool)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(read(&store).await, 2000 * 4000);
+    // Another process empties the table and gives the pages back.
+    let other = wildt::store::Store::open(&url).await.unwrap();
+    sqlx::query("DELETE FROM filler")
+        .execute(other.pool())
+        .await
+        .unwrap();
+    other.reclaim(0, 100_000).await.unwrap();
+    sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
+        .execute(other.pool())
+        .await
+        .unwrap();
+    let size = std::fs::metadata(&path).unwrap().len();
+    assert!(size < 2_000_000, "the file shrank: {size} bytes");
+    other.close().await;
+    // The first store reads on, past where its map reached.
+    assert_eq!(read(&store).await, 0);
+    sqlx::query("INSERT INTO filler SELECT randomblob(4000)")
+        .execute(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(read(&store).await, 4000);
+    store.close().await;
+}
+
 /// A backlog of 100 due mails (ids 1 to 100, each to another player)
 /// claimed ten at a time: the first batch holds the newest mail as well as
 /// the oldest, so a reply to a fresh move waits for one batch, not for the
