@@ -1,9 +1,10 @@
 # benches/harness/instructions.py — user-space instructions (valgrind's
 # callgrind, all threads) of `wildt serve --once` answering one move in each
 # of the scale stage's long games (ply 307) and in each of its short ones
-# (ply 7), per binary. Instructions do not move with the machine's load the
-# way CPU time does (+-30 % between runs on a shared VM), so a change of a
-# few percent in the work a move costs can be seen; the kernel's part (file
+# (ply 7; `--plies` for a stage run with other rounds), per binary.
+# Instructions do not move with the machine's load the way CPU time does
+# (+-30 % between runs on a shared VM), so a change of a few percent in
+# the work a move costs can be seen; the kernel's part (file
 # and WAL writes, page faults) is not in them: time is still the judge.
 # Needs the folder the scale stage leaves (`BENCH_FS=host benches/run.sh
 # --only scale` keeps it in /tmp/wildt-bench/scale). With `--time N`, the
@@ -26,6 +27,8 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--scale", default="/tmp/wildt-bench/scale/small", help="the scale stage's database folder")
 ap.add_argument("--work", default="/tmp/wildt-bench/instructions")
 ap.add_argument("--time", type=int, metavar="ROUNDS", help="time the runs instead of counting instructions")
+ap.add_argument("--plies", type=int, nargs=2, default=[307, 7], metavar=("LONG", "SHORT"),
+                help="the plies the long and short games are at (the scale stage's rounds + 300 and + 0)")
 ap.add_argument("binaries", nargs="+")
 a = ap.parse_args()
 
@@ -96,7 +99,8 @@ def timed(binary, src):
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-sets = {"empty": prepare("empty.src", None), "long": prepare("long.src", 307), "short": prepare("short.src", 7)}
+sets = {"empty": prepare("empty.src", None), "long": prepare("long.src", a.plies[0]),
+        "short": prepare("short.src", a.plies[1])}
 for binary in a.binaries:
     if a.time:
         runs = {k: [] for k in sets}
@@ -105,13 +109,13 @@ for binary in a.binaries:
                 runs[k].append(timed(binary, sets[k][0]))
         med = {k: [statistics.median(r[j] for r in v) for j in (0, 1)] for k, v in runs.items()}
         per = {k: [1000 * (med[k][j] - med["empty"][j]) / sets[k][1] for j in (0, 1)] for k in ("long", "short")}
-        print(f"{binary}: ms per move at ply 307 {per['long'][0]:.3f} wall, {per['long'][1]:.3f} CPU;"
-              f" at ply 7 {per['short'][0]:.3f} wall, {per['short'][1]:.3f} CPU"
+        print(f"{binary}: ms per move at ply {a.plies[0]} {per['long'][0]:.3f} wall, {per['long'][1]:.3f} CPU;"
+              f" at ply {a.plies[1]} {per['short'][0]:.3f} wall, {per['short'][1]:.3f} CPU"
               f" ({per['long'][0] / per['short'][0]:.2f}x wall, {per['long'][1] / per['short'][1]:.2f}x CPU;"
               f" medians of {a.time} runs)")
         continue
     empty = instructions(binary, sets["empty"][0])
     per_long = (instructions(binary, sets["long"][0]) - empty) / sets["long"][1]
     per_short = (instructions(binary, sets["short"][0]) - empty) / sets["short"][1]
-    print(f"{binary}: empty run {empty:,}; per move at ply 307 {per_long:,.0f}, at ply 7 {per_short:,.0f}"
+    print(f"{binary}: empty run {empty:,}; per move at ply {a.plies[0]} {per_long:,.0f}, at ply {a.plies[1]} {per_short:,.0f}"
           f" ({per_long / per_short:.2f}x)")
