@@ -216,20 +216,7 @@ fn write_mail(
         let html = page.map(MailPage::into_html);
         return Ok(whole(head()?, text.text.into_owned(), html)?.formatted());
     }
-    let body = text_body(text);
-    let message = match page {
-        Some(page) => builder.multipart(
-            MultiPart::alternative()
-                .singlepart(
-                    SinglePart::builder()
-                        .header(ContentType::TEXT_PLAIN)
-                        .body(body),
-                )
-                .singlepart(html_part(page)),
-        )?,
-        None => builder.header(ContentType::TEXT_PLAIN).body(body)?,
-    };
-    Ok(message.formatted())
+    Ok(message(builder, text_body(text), page.map(html_part))?.formatted())
 }
 
 /// The marks [`write_mail`] has lettre write in the places of the text part
@@ -245,6 +232,20 @@ fn whole(
     html: Option<String>,
 ) -> Result<Message, lettre::error::Error> {
     let text = Body::dangerous_pre_encoded(text.into_bytes(), ContentTransferEncoding::SevenBit);
+    message(
+        builder,
+        text,
+        html.map(|html| html_part(MailPage::whole(html, true))),
+    )
+}
+
+/// The mail: the text part alone, or `multipart/alternative` with the text
+/// part first (what a text-only client shows) and the HTML part last.
+fn message(
+    builder: lettre::message::MessageBuilder,
+    text: Body,
+    html: Option<SinglePart>,
+) -> Result<Message, lettre::error::Error> {
     match html {
         Some(html) => builder.multipart(
             MultiPart::alternative()
@@ -253,7 +254,7 @@ fn whole(
                         .header(ContentType::TEXT_PLAIN)
                         .body(text),
                 )
-                .singlepart(html_part(MailPage::whole(html, true))),
+                .singlepart(html),
         ),
         None => builder.header(ContentType::TEXT_PLAIN).body(text),
     }
