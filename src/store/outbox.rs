@@ -347,9 +347,6 @@ pub async fn due(
 /// about; a mail of wildt's is far smaller.
 const MAX_BODY: usize = 64 << 20;
 
-/// The largest body [`pack`] packs through its kept buffer.
-const PACK_KEPT_MAX: usize = 256 << 10;
-
 /// A body as stored: packed with LZ4, its length first (the layout of
 /// `lz4_flex::block::compress_prepend_size`, which `unpack` reads).
 ///
@@ -357,44 +354,29 @@ const PACK_KEPT_MAX: usize = 256 << 10;
 /// out at its packed size: `compress_prepend_size` allocated and zeroed a
 /// buffer of the body's largest packed size (a long game's mail is 27 KB)
 /// and a new table for every body, then shrank the buffer (a realloc).
+/// A body of 64 KiB or more (none of wildt's mails; the library would take
+/// its 32-bit table) goes the library's own way, so the kept buffer stays
+/// small and the packed bytes are the library's for every body.
 pub fn pack(raw: &[u8]) -> Vec<u8> {
     use lz4_flex::block::{CompressTable, compress_into_with_table, get_maximum_output_size};
-    /// A table of each kind, chosen by the body's size as the library
-    /// chooses (16-bit entries below 64 KiB): the same packed bytes.
-    struct Scratch {
-        small: CompressTable,
-        large: Option<CompressTable>,
-        buf: Vec<u8>,
-    }
     thread_local! {
-        static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch {
-            small: CompressTable::small(),
-            large: None,
-            buf: Vec::new(),
-        });
+        static SCRATCH: std::cell::RefCell<(CompressTable, Vec<u8>)> =
+            std::cell::RefCell::new((CompressTable::small(), Vec::new()));
     }
-    // A body larger than a mail of wildt's ever is takes the library's own
-    // path: the kept buffer stays small in a process that idles for days.
-    let len = match u32::try_from(raw.len()) {
-        Ok(len) if raw.len() <= PACK_KEPT_MAX => len,
-        _ => return lz4_flex::block::compress_prepend_size(raw),
+    let Some(len) = u16::try_from(raw.len()).ok().filter(|&n| n < u16::MAX) else {
+        return lz4_flex::block::compress_prepend_size(raw);
     };
     SCRATCH.with(|cell| {
         let mut guard = cell.borrow_mut();
-        let Scratch { small, large, buf } = &mut *guard;
+        let (table, buf) = &mut *guard;
         let need = get_maximum_output_size(raw.len());
         if buf.len() < need {
             buf.resize(need, 0);
         }
-        let table = if raw.len() < usize::from(u16::MAX) {
-            small
-        } else {
-            large.get_or_insert_with(CompressTable::large)
-        };
         match compress_into_with_table(raw, buf, table) {
             Ok(n) => {
                 let mut out = Vec::with_capacity(4 + n);
-                out.extend_from_slice(&len.to_le_bytes());
+                out.extend_from_slice(&u32::from(len).to_le_bytes());
                 out.extend_from_slice(&buf[..n]);
                 out
             }
@@ -733,7 +715,8 @@ mod pack_tests {
     /// The packed form is byte for byte what the library's own
     /// `compress_prepend_size` wrote (rows packed before are read alike),
     /// whatever the per-thread buffer and table held from bodies before:
-    /// a large body, then small ones, then an empty one.
+    /// a large body, then small ones, then an empty one; and bodies of
+    /// 64 KiB or more, which go the library's way.
     #[test]
     fn packing_with_the_kept_table_writes_what_the_library_writes_and_unpacks_whole() {
         for (len, seed) in [
@@ -743,6 +726,8 @@ mod pack_tests {
             (70_000, 4),
             (11_000, 5),
             (0, 6),
+            (65_534, 8),
+            (65_535, 9),
             (300_000, 7),
         ] {
             let raw = body(len, seed);
