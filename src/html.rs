@@ -536,7 +536,7 @@ impl MailPage<'_> {
 
     /// The page as one string.
     pub fn into_html(self) -> String {
-        if self.record.is_empty() && self.record_mark == 0 {
+        if self.record_mark == 0 {
             return self.shell;
         }
         self.pieces().concat()

@@ -145,8 +145,8 @@ impl Transport {
 /// not at all (an unnamed file linked in when written, or a temporary file
 /// renamed).
 pub async fn write_file(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), TransportError> {
-    let mail = [(message_id.to_owned(), raw.to_owned())];
-    let mut written = write_files(dir, mail.to_vec()).await;
+    let mail = vec![(message_id.to_owned(), raw.to_owned())];
+    let mut written = write_files(dir, mail).await;
     written.pop().flatten().unwrap_or(Ok(()))
 }
 
