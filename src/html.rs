@@ -568,12 +568,21 @@ fn seven_bit(html: &str) -> String {
     loop {
         let tag = memchr::memchr(b'<', &bytes[at..]).map_or(bytes.len(), |n| at + n);
         if !bytes[at..tag].is_ascii() {
-            for (i, c) in html[at..tag].char_indices() {
-                if !c.is_ascii() {
-                    out.push_str(&html[from..at + i]);
-                    push_char_reference(&mut out, c);
-                    from = at + i + c.len_utf8();
-                }
+            // Byte by byte to each character beyond ASCII (a run is mostly
+            // a tag's ASCII attributes before a piece's glyph: decoding
+            // every character of it was most of writing a board 7-bit).
+            // The first byte beyond ASCII after ASCII ones starts a
+            // character.
+            let mut next = at;
+            while let Some(n) = bytes[next..tag].iter().position(|b| !b.is_ascii()) {
+                let start = next + n;
+                let Some(c) = html[start..].chars().next() else {
+                    break;
+                };
+                out.push_str(&html[from..start]);
+                push_char_reference(&mut out, c);
+                from = start + c.len_utf8();
+                next = from;
             }
         }
         if tag == bytes.len() {
@@ -751,6 +760,36 @@ mod tests {
         assert!(html.contains("&#9818;&#65038;"));
         assert_eq!(seven_bit("<p>\u{e9}t\u{e9}</p>"), "<p>&#233;t&#233;</p>");
         assert_eq!(seven_bit("<tr><td>1</td></tr>"), "<tr>\r\n<td>1</td></tr>");
+    }
+
+    /// Every character beyond ASCII, of two, three or four bytes, alone or
+    /// side by side, at a run's start or end, in an attribute or in text,
+    /// becomes its reference and nothing else changes (breaks aside).
+    #[test]
+    fn seven_bit_turns_each_character_beyond_ascii_into_its_reference_wherever_it_stands() {
+        let by_char = |html: &str| -> String {
+            html.chars()
+                .map(|c| {
+                    if c.is_ascii() {
+                        c.to_string()
+                    } else {
+                        format!("&#{};", u32::from(c))
+                    }
+                })
+                .collect()
+        };
+        for html in [
+            "\u{e9}",
+            "a\u{e9}",
+            "\u{e9}<b>x</b>\u{2654}\u{FE0E}",
+            "<td title=\"caf\u{e9}\" style=\"x\">\u{265A}\u{FE0E}</td>",
+            "<b>\u{1F600}\u{e9}\u{4E2D}</b>z",
+            "<i>Wei\u{df}</i><i>\u{fc}ber</i><i>plain</i>\u{2026}",
+            "no markup at all \u{f1}",
+            "<<\u{e9}<",
+        ] {
+            assert_eq!(seven_bit(html), by_char(html), "{html}");
+        }
     }
 
     /// The text of each `<td>` of the board, row by row.
