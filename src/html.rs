@@ -301,11 +301,16 @@ fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool 
     shell_fits && rows_fit
 }
 
-/// `text` before and after the first `mark`, as `str::split_once` finds it
-/// but with memchr's searcher: the generic one cost as much as writing
-/// the rest of the page 7-bit.
+/// Where the first `mark` in `text` starts, as `str::find` finds it but
+/// with memchr's searcher: the generic one cost as much as writing the
+/// rest of the page 7-bit.
+fn mark_at(text: &str, mark: &str) -> Option<usize> {
+    memchr::memmem::find(text.as_bytes(), mark.as_bytes())
+}
+
+/// `text` before and after the first `mark` ([`mark_at`]).
 fn split_at_mark<'t>(text: &'t str, mark: &str) -> Option<(&'t str, &'t str)> {
-    let at = memchr::memmem::find(text.as_bytes(), mark.as_bytes())?;
+    let at = mark_at(text, mark)?;
     Some((&text[..at], &text[at + mark.len()..]))
 }
 
@@ -464,8 +469,7 @@ impl GamePage<'_> {
         // The record, the part of the page that grows with the game, is
         // written 7-bit where the template marked its place, not passed over
         // again, and not copied into the page: the mail puts it in place.
-        let at = memchr::memmem::find(page.as_bytes(), RECORD_MARK.as_bytes());
-        match at {
+        match mark_at(&page, RECORD_MARK) {
             Some(at) if has_record => {
                 let rows = record_html.get_or_init(|| {
                     let mut html = String::with_capacity(self.record.plies().len() * 40);
