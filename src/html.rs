@@ -211,7 +211,7 @@ fn write_rows(
         record.start().turn(),
         record.plies(),
     );
-    out.reserve(rows.len() * (56 + 4 * line_break.len()));
+    out.reserve(rows.len() * (84 + 4 * line_break.len()));
     // The markup between the row's variable parts, each one string: a
     // row is some ten appends, not twenty (a long game's page writes one
     // row per move, each reply).
