@@ -240,19 +240,77 @@ fn diagram(lang: Lang, record: &Record) -> String {
 
 /// Board, record and whose move: the part every game mail ends with.
 fn picture(lang: Lang, record: &Record) -> String {
-    let record_line = match san::record_text(record, lang) {
-        text if text.is_empty() => i18n::text(lang, Key::RecordEmpty, &[]),
-        text => wrap_record(&i18n::text(
-            lang,
-            Key::RecordLine,
-            &[("record", text.into())],
-        )),
+    let record_line = if record.plies().is_empty() {
+        i18n::text(lang, Key::RecordEmpty, &[])
+    } else {
+        wrapped_record_line(lang, record)
     };
     format!(
         "{}\n{record_line}\n{}\n",
         diagram(lang, record),
         explain::status_line(lang, record)
     )
+}
+
+/// The record line (`Record: 1. 5254 (e4) ...`) in `lang`, as
+/// [`wrap_record`] breaks it into lines, written in one pass: the message
+/// is formatted around a one-character stand-in, and the record written in
+/// its place a move at a time, each move's space before it turned into a
+/// line break where the move would not fit. Formatting the record as an
+/// argument, then wrapping the line, copied and read a long game's record
+/// three times over, once for each reply.
+fn wrapped_record_line(lang: Lang, record: &Record) -> String {
+    const STAND_IN: &str = "\u{1}";
+    let framed = i18n::text(lang, Key::RecordLine, &[("record", STAND_IN.into())]);
+    let Some((before, after)) = framed.split_once(STAND_IN) else {
+        // A translation without the record: as Fluent wrote it.
+        return wrap_record(&framed);
+    };
+    // The words before the record end in the space at which its first
+    // move may go to the next line (`Record: `); other forms are written
+    // whole and wrapped after.
+    let words = before
+        .strip_suffix(' ')
+        .filter(|w| after.is_empty() && !w.is_empty() && !w.ends_with(['.', ' ']));
+    let Some(words) = words else {
+        let mut line = before.to_owned();
+        san::push_record_text(&mut line, record, lang);
+        line.push_str(after);
+        return wrap_record(&line);
+    };
+    let mut out = wrap_record(words);
+    out.reserve(record.plies().len() * 17);
+    let mut line_len = out.rsplit('\n').next().map_or(0, |l| l.chars().count());
+    out.push(' ');
+    // Where the space before the move being written is.
+    let mut space = out.len() - 1;
+    crate::notation::write_record_into(
+        &mut out,
+        record.start().fullmoves().get(),
+        record.start().turn(),
+        record.plies(),
+        |out, ply| {
+            out.push_str(" (");
+            san::push_localized(out, &ply.san, lang);
+            out.push(')');
+            let unit = &out[space + 1..];
+            let n = if unit.is_ascii() {
+                unit.len()
+            } else {
+                unit.chars().count()
+            };
+            // As `push_unit` places it.
+            if line_len > 0 && line_len + 1 + n > RECORD_WIDTH {
+                out.replace_range(space..=space, "\n");
+                line_len = n;
+            } else {
+                line_len += usize::from(line_len > 0) + n;
+            }
+            // `write_record_into` writes one space before the next move.
+            space = out.len();
+        },
+    );
+    out
 }
 
 /// The longest line [`wrap_record`] writes, in characters: under the 76
@@ -1498,6 +1556,47 @@ mod tests {
     /// of at most 72 characters that together are the record on one line,
     /// each move number with its ply and each ply with its SAN; and a line
     /// too long for one is only wrapped at a move number or a ply.
+    /// The record line written a move at a time, each move's space turned
+    /// into a line break where the move would not fit, is the line
+    /// `wrap_record` makes of the whole record: for games from the start
+    /// and from a position with Black to move (`1... 7866`), of one move
+    /// up to hundreds, in every language (Cyrillic letters counted as
+    /// characters, not bytes).
+    #[test]
+    fn the_record_line_written_move_by_move_breaks_where_wrapping_the_whole_line_does() {
+        use crate::command::Command;
+        use crate::referee::judge;
+        let black_first = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let shuffles: [(Option<&str>, [&str; 4]); 2] = [
+            (None, ["7163", "7866", "6371", "6678"]),
+            (Some(black_first), ["7866", "7163", "6678", "6371"]),
+        ];
+        for (fen, shuffle) in shuffles {
+            let mut record = Record::new(fen).unwrap();
+            for (n, m) in shuffle.iter().cycle().take(160).enumerate() {
+                let v = judge(&record, record.turn(), &Command::single(m.parse().unwrap()));
+                assert!(matches!(v, Verdict::Moved { .. }), "{v:?}");
+                record.apply(&v);
+                if ![1, 2, 3, 9, 10, 11, 12, 13, 14, 40, 159].contains(&n) {
+                    continue;
+                }
+                for lang in Lang::ALL {
+                    let one_line = i18n::text(
+                        lang,
+                        Key::RecordLine,
+                        &[("record", san::record_text(&record, lang).into())],
+                    );
+                    assert_eq!(
+                        wrapped_record_line(lang, &record),
+                        wrap_record(&one_line),
+                        "{lang:?}, {fen:?}, {} plies",
+                        n + 1
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_long_record_is_written_in_short_lines_that_keep_each_move_whole() {
         let shuffle = ["7163", "7866", "6371", "6678"];

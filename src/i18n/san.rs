@@ -9,7 +9,7 @@ use shakmaty::{Position, Role};
 
 use super::Lang;
 use crate::game::Record;
-use crate::notation::write_record;
+use crate::notation::write_record_into;
 
 /// The letter (or letters: Russian writes the king `Кр`) a language uses for
 /// a piece in SAN. Pawns have none in SAN; this is for the other five.
@@ -81,7 +81,15 @@ pub fn push_localized(out: &mut String, san: &str, lang: Lang) {
 /// The record as the text part prints it, `1. 5254 (e4) 5755 (e5) 2. 7163
 /// (Sf3)`, with SAN in `lang`'s letters; empty for no moves.
 pub fn record_text(record: &Record, lang: Lang) -> String {
-    write_record(
+    let mut out = String::new();
+    push_record_text(&mut out, record, lang);
+    out
+}
+
+/// [`record_text`] appended to `out`.
+pub fn push_record_text(out: &mut String, record: &Record, lang: Lang) {
+    write_record_into(
+        out,
         record.start().fullmoves().get(),
         record.start().turn(),
         record.plies(),
@@ -90,7 +98,7 @@ pub fn record_text(record: &Record, lang: Lang) -> String {
             push_localized(out, &ply.san, lang);
             out.push(')');
         },
-    )
+    );
 }
 
 #[cfg(test)]

@@ -110,28 +110,40 @@ pub fn write_record(
     first_move: u32,
     first_turn: Color,
     plies: &[Ply],
-    mut after: impl FnMut(&mut String, &Ply),
+    after: impl FnMut(&mut String, &Ply),
 ) -> String {
     let mut out = String::with_capacity(plies.len() * 16);
+    write_record_into(&mut out, first_move, first_turn, plies, after);
+    out
+}
+
+/// [`write_record`] appended to `out` (a line's words before it kept).
+pub fn write_record_into(
+    out: &mut String,
+    first_move: u32,
+    first_turn: Color,
+    plies: &[Ply],
+    mut after: impl FnMut(&mut String, &Ply),
+) {
+    out.reserve(plies.len() * 16);
     let mut number = first_move;
     let mut turn = first_turn;
     for (i, ply) in plies.iter().enumerate() {
-        if !out.is_empty() {
+        if i > 0 {
             out.push(' ');
         }
         match turn {
-            Color::White => push_number(&mut out, number, ". "),
-            Color::Black if i == 0 => push_number(&mut out, number, "... "),
+            Color::White => push_number(out, number, ". "),
+            Color::Black if i == 0 => push_number(out, number, "... "),
             Color::Black => {}
         }
-        ply.iccf.push_to(&mut out);
-        after(&mut out, ply);
+        ply.iccf.push_to(out);
+        after(out, ply);
         if turn == Color::Black {
             number += 1;
         }
         turn = !turn;
     }
-    out
 }
 
 /// Appends `number` in decimal, then `tail`.
