@@ -142,11 +142,14 @@ pub enum Flushed {
 
 /// Sends every due outbox row this process can claim, up to
 /// [`Transport::parallelism`] mails in flight at once, and marks those sent
-/// with one commit per claimed batch. A transient failure puts the row back
-/// with exponential backoff, lets no further mail of the round start, and
-/// ends the round once the mails in flight are done (the next rows would
-/// meet the same relay); a permanent refusal of a recipient fails that row
-/// for good and tells the organiser.
+/// with one commit per claimed batch. While a batch is being sent, the
+/// batch before it is marked and the next one claimed (a claim never takes
+/// rows this process holds), so the server is not kept waiting for either
+/// commit, each of which may wait for the intake's turn at the write lock.
+/// A transient failure puts the row back with exponential backoff, lets no
+/// further mail of the round start, and ends the round once the mails in
+/// flight are done (the next rows would meet the same relay); a permanent
+/// refusal of a recipient fails that row for good and tells the organiser.
 pub async fn flush_outbox(
     store: &Store,
     transport: &mut Transport,
@@ -155,125 +158,195 @@ pub async fn flush_outbox(
     owner: &str,
     summary: &mut RunReport,
 ) -> Result<Flushed, StoreError> {
-    use futures::StreamExt as _;
-    use std::sync::atomic::{AtomicBool, Ordering};
     let rate = match &config.kind {
         crate::config::OutboxKind::Smtp(smtp) => smtp.send_rate,
         _ => None,
     };
-    loop {
+    let batch = match transport {
+        Transport::Smtp(_) => {
+            (CLAIM_ROUNDS * i64::try_from(transport.parallelism()).unwrap_or(1)).min(CLAIM_BATCH)
+        }
+        _ => FILE_CLAIM_BATCH,
+    };
+    let batch = rate.map_or(batch, |r| batch.min(paced_claim(r)));
+    let claim = || {
         let now = now_secs();
-        let started = Instant::now();
-        let batch = match transport {
-            Transport::Smtp(_) => (CLAIM_ROUNDS
-                * i64::try_from(transport.parallelism()).unwrap_or(1))
-            .min(CLAIM_BATCH),
-            _ => FILE_CLAIM_BATCH,
-        };
-        let batch = rate.map_or(batch, |r| batch.min(paced_claim(r)));
-        let rows = store
-            .claim_due_mail(now, batch, owner, now + CLAIM_LEASE_SECS)
-            .await?;
+        store.claim_due_mail(now, batch, owner, now + CLAIM_LEASE_SECS)
+    };
+    let mut rows = claim().await?;
+    // The batch sent last, until it is marked.
+    let mut unsettled: Option<Vec<Tried>> = None;
+    loop {
         if rows.is_empty() {
+            let Some(done) = unsettled.take() else {
+                return Ok(Flushed::Done);
+            };
+            settle(store, referee, &done, summary).await?;
+            // Mail queued while that batch was out.
+            rows = claim().await?;
+            continue;
+        }
+        let started = Instant::now();
+        let sender: &Transport = transport;
+        let (tried, next) = tokio::join!(send_batch(sender, rows), async {
+            if let Some(done) = unsettled.take() {
+                settle(store, referee, &done, summary).await?;
+            }
+            claim().await
+        });
+        let failed = tried
+            .iter()
+            .any(|(_, r)| matches!(r, Some(Err(e)) if !e.is_permanent()));
+        if failed {
+            // The round stops: this batch is recorded now, and the claims
+            // not tried (this batch's and the next one's) are given back.
+            settle(store, referee, &tried, summary).await?;
+            let e = retry_later(store, config, tried, summary).await?;
+            store.release_claims(owner).await?;
+            if let Some(e) = e {
+                if e.is_login_refused() {
+                    // A rotated password is put in the file: read it again.
+                    match Transport::open(config).await {
+                        Ok(t) => *transport = t,
+                        Err(e) => error!(error = %e, "outbox: cannot reopen the transport"),
+                    }
+                }
+                return Ok(Flushed::TransportDown(e));
+            }
             return Ok(Flushed::Done);
         }
-        let down = AtomicBool::new(false);
-        let sender: &Transport = transport;
-        let results: Vec<(OutboxRow, Option<Result<(), TransportError>>)> =
-            if let Transport::File(dir) = sender {
-                // The file outbox writes the whole batch in one blocking call.
-                let mut rows = rows;
-                let mails = rows
-                    .iter_mut()
-                    .map(|r| (r.message_id.clone(), std::mem::take(&mut r.raw)))
-                    .collect();
-                let written = crate::mail::transport::write_files(dir, mails).await;
-                rows.into_iter().zip(written).collect()
-            } else {
-                futures::stream::iter(rows)
-                .map(|row| {
-                    let down = &down;
-                    async move {
-                        // After a transient failure no new mail starts.
-                        if down.load(Ordering::Relaxed) {
-                            return (row, None);
-                        }
-                        let span =
-                            info_span!("send", message_id = %row.message_id, to = %row.recipient);
-                        let sent = sender
-                            .send(&row.message_id, &row.sender, &row.recipient, &row.raw)
-                            .instrument(span)
-                            .await;
-                        if matches!(&sent, Err(e) if !e.is_permanent()) {
-                            down.store(true, Ordering::Relaxed);
-                        }
-                        (row, Some(sent))
-                    }
-                })
-                .buffered(sender.parallelism())
-                .collect()
-                .await
-            };
-        let sent: Vec<i64> = results
-            .iter()
-            .filter(|(_, r)| matches!(r, Some(Ok(()))))
-            .map(|(row, _)| row.id)
-            .collect();
-        let tried = results.iter().filter(|(_, r)| r.is_some()).count();
-        store.mark_sent_many(&sent).await?;
-        summary.sent += sent.len() as u64;
-        let mut transient = None;
-        for (row, result) in results {
-            let span = info_span!("send", message_id = %row.message_id, to = %row.recipient);
-            match result {
-                Some(Ok(())) => span.in_scope(|| debug!("sent")),
-                // Not tried: its claim is given back below.
-                None => {}
-                Some(Err(e)) if e.is_permanent() => {
-                    store.mark_failed(row.id, &e.to_string()).await?;
-                    summary.failed += 1;
-                    span.in_scope(|| warn!(error = %e, "recipient refused for good; not retried"));
-                    tell_organiser(store, referee, row.id, &e)
-                        .instrument(span.clone())
-                        .await?;
-                }
-                Some(Err(e)) => {
-                    let shift = u32::try_from(row.attempts.clamp(0, 20)).unwrap_or(20);
-                    let delay = config
-                        .retry_initial
-                        .saturating_mul(1u32 << shift.min(16))
-                        .min(config.retry_max);
-                    let next = now_secs() + i64::try_from(delay.as_secs()).unwrap_or(i64::MAX);
-                    store.mark_retry(row.id, next, &e.to_string()).await?;
-                    summary.retried += 1;
-                    span.in_scope(|| {
-                        if e.is_login_refused() {
-                            let file = password_file(config);
-                            error!(error = %e, password_file = %file, retry_in_secs = delay.as_secs(),
-                                "SMTP login refused: check the password file {file}; the file is read again before the next try");
-                        } else {
-                            warn!(error = %e, retry_in_secs = delay.as_secs(), "transient failure");
-                        }
-                    });
-                    transient.get_or_insert(e);
-                }
+        rows = match next {
+            Ok(rows) => rows,
+            Err(e) => {
+                // This batch went out; it stays claimed until the worker
+                // gives its claims back, and is sent again then.
+                warn!(error = %e, sent = tried.len(), "outbox: a batch sent but not marked");
+                return Err(e);
             }
-        }
-        if let Some(e) = transient {
-            store.release_claims(owner).await?;
-            if e.is_login_refused() {
-                // A rotated password is put in the file: read it again.
-                match Transport::open(config).await {
-                    Ok(t) => *transport = t,
-                    Err(e) => error!(error = %e, "outbox: cannot reopen the transport"),
-                }
-            }
-            return Ok(Flushed::TransportDown(e));
-        }
+        };
         if let Some(rate) = rate {
-            tokio::time::sleep(pace(tried, rate, started.elapsed())).await;
+            let handed = tried.iter().filter(|(_, r)| r.is_some()).count();
+            tokio::time::sleep(pace(handed, rate, started.elapsed())).await;
+        }
+        unsettled = Some(tried);
+    }
+}
+
+/// A claimed row and what became of it: `None` when it was not tried (a
+/// transient failure earlier in the batch stopped the round).
+type Tried = (OutboxRow, Option<Result<(), TransportError>>);
+
+/// Hands the mails of `rows` to the transport, up to its parallelism at
+/// once; after a transient failure no further mail starts.
+async fn send_batch(sender: &Transport, rows: Vec<OutboxRow>) -> Vec<Tried> {
+    use futures::StreamExt as _;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    if let Transport::File(dir) = sender {
+        // The file outbox writes the whole batch in one blocking call.
+        let mut rows = rows;
+        let mails = rows
+            .iter_mut()
+            .map(|r| (r.message_id.clone(), std::mem::take(&mut r.raw)))
+            .collect();
+        let written = crate::mail::transport::write_files(dir, mails).await;
+        return rows.into_iter().zip(written).collect();
+    }
+    let down = AtomicBool::new(false);
+    futures::stream::iter(rows)
+        .map(|row| {
+            let down = &down;
+            async move {
+                if down.load(Ordering::Relaxed) {
+                    return (row, None);
+                }
+                let span = info_span!("send", message_id = %row.message_id, to = %row.recipient);
+                let sent = sender
+                    .send(&row.message_id, &row.sender, &row.recipient, &row.raw)
+                    .instrument(span)
+                    .await;
+                if matches!(&sent, Err(e) if !e.is_permanent()) {
+                    down.store(true, Ordering::Relaxed);
+                }
+                (row, Some(sent))
+            }
+        })
+        .buffered(sender.parallelism())
+        .collect()
+        .await
+}
+
+/// Records what is final of a sent batch: the mails that went out, marked
+/// sent in one commit, and those refused for good, failed and reported to
+/// the organiser. Transient failures are [`retry_later`]'s.
+async fn settle(
+    store: &Store,
+    referee: &crate::config::RefereeConfig,
+    tried: &[Tried],
+    summary: &mut RunReport,
+) -> Result<(), StoreError> {
+    let sent: Vec<i64> = tried
+        .iter()
+        .filter(|(_, r)| matches!(r, Some(Ok(()))))
+        .map(|(row, _)| row.id)
+        .collect();
+    store.mark_sent_many(&sent).await?;
+    summary.sent += sent.len() as u64;
+    for (row, result) in tried {
+        let span = info_span!("send", message_id = %row.message_id, to = %row.recipient);
+        match result {
+            Some(Ok(())) => span.in_scope(|| debug!("sent")),
+            Some(Err(e)) if e.is_permanent() => {
+                store.mark_failed(row.id, &e.to_string()).await?;
+                summary.failed += 1;
+                span.in_scope(|| warn!(error = %e, "recipient refused for good; not retried"));
+                tell_organiser(store, referee, row.id, e)
+                    .instrument(span.clone())
+                    .await?;
+            }
+            // Not tried, or to be tried again: the caller's.
+            None | Some(Err(_)) => {}
         }
     }
+    Ok(())
+}
+
+/// Puts the rows of `tried` that failed transiently back with exponential
+/// backoff; the first such failure.
+async fn retry_later(
+    store: &Store,
+    config: &OutboxConfig,
+    tried: Vec<Tried>,
+    summary: &mut RunReport,
+) -> Result<Option<TransportError>, StoreError> {
+    let mut first = None;
+    for (row, result) in tried {
+        let Some(Err(e)) = result else { continue };
+        if e.is_permanent() {
+            continue;
+        }
+        let shift = u32::try_from(row.attempts.clamp(0, 20)).unwrap_or(20);
+        let delay = config
+            .retry_initial
+            .saturating_mul(1u32 << shift.min(16))
+            .min(config.retry_max);
+        let next = now_secs() + i64::try_from(delay.as_secs()).unwrap_or(i64::MAX);
+        store.mark_retry(row.id, next, &e.to_string()).await?;
+        summary.retried += 1;
+        let span = info_span!("send", message_id = %row.message_id, to = %row.recipient);
+        span.in_scope(|| {
+            if e.is_login_refused() {
+                let file = password_file(config);
+                error!(error = %e, password_file = %file, retry_in_secs = delay.as_secs(),
+                    "SMTP login refused: check the password file {file}; the file is read again before the next try");
+            } else {
+                warn!(error = %e, retry_in_secs = delay.as_secs(), "transient failure");
+            }
+        });
+        if first.is_none() {
+            first = Some(e);
+        }
+    }
+    Ok(first)
 }
 
 /// How many mails a claim takes under `[outbox] send_rate` (mails per
@@ -1142,8 +1215,19 @@ async fn outbox_worker(
     let mut summary = RunReport::default();
     let mut store_backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(60));
     let mut relay_backoff = Backoff::new(w.config.retry_initial, w.config.retry_max);
+    // After a database error in a flush, rows this process claimed may be
+    // left claimed (a batch sent but not marked): a claim does not take
+    // its owner's rows, so they are given back before the next flush, and
+    // sent again.
+    let mut claims_left = false;
     loop {
         let stopping = *stop.borrow();
+        if claims_left {
+            match w.store.release_claims(&w.owner).await {
+                Ok(()) => claims_left = false,
+                Err(e) => warn!(error = %e, "outbox: own claims not given back yet"),
+            }
+        }
         // The idle poll is a read: claiming takes the write lock, which the
         // message transactions need, so it is taken only when mail is due.
         let due = match w.store.next_due_in(now_secs()).await {
@@ -1199,6 +1283,7 @@ async fn outbox_worker(
                 relay_backoff.next_delay()
             }
             Err(e) => {
+                claims_left = true;
                 let delay = store_backoff.next_delay();
                 error!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX), "outbox: database error; retrying");
                 w.health.failed(e.to_string());
@@ -1206,6 +1291,9 @@ async fn outbox_worker(
                     // Draining at shutdown: one more try, then the rest
                     // waits for the next start.
                     tokio::time::sleep(delay.min(Duration::from_secs(2))).await;
+                    if let Err(e) = w.store.release_claims(&w.owner).await {
+                        warn!(error = %e, "outbox: own claims not given back yet");
+                    }
                     match flush_outbox(
                         &w.store,
                         &mut w.transport,

@@ -194,9 +194,11 @@ const CLAIM_WINDOW: i64 = 512;
 /// count as one), then the newest; the rest the oldest due. Returns them
 /// oldest first.
 /// One statement: SQLite runs it under its write lock, so two processes
-/// never claim the same row. A row claimed by another
-/// owner whose lease has not run out is left alone; an expired lease (its
-/// process died mid-send) may be taken.
+/// never claim the same row. A row whose lease has not run out is left
+/// alone, `owner`'s own too (a batch it is sending while it claims the
+/// next); an expired lease (its process died mid-send) may be taken. A
+/// process gives its own claims back ([`release`]) when it cannot tell
+/// which of them went out.
 pub async fn claim_due(
     conn: &mut SqliteConnection,
     now: i64,
@@ -229,7 +231,7 @@ pub async fn claim_due(
                                 ELSE o.recipient END AS player
                     FROM outbox o
                     WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ?3
-                      AND (o.claimed_until IS NULL OR o.claimed_until <= ?3 OR o.claimed_by = ?1)
+                      AND (o.claimed_until IS NULL OR o.claimed_until <= ?3)
                     ORDER BY o.id DESC LIMIT ?6),
                 waiting AS (SELECT player, COUNT(*) AS n FROM recent GROUP BY player)
                 SELECT r.id FROM recent r JOIN waiting w ON w.player = r.player
@@ -242,7 +244,7 @@ pub async fn claim_due(
             SELECT id FROM (
                 SELECT id FROM outbox
                 WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?3
-                  AND (claimed_until IS NULL OR claimed_until <= ?3 OR claimed_by = ?1)
+                  AND (claimed_until IS NULL OR claimed_until <= ?3)
                 ORDER BY id LIMIT ?5))
          RETURNING id, message_id, sender, recipient, attempts",
     )

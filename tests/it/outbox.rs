@@ -827,6 +827,47 @@ async fn claims_take_the_fresh_players_mail_first(burst: impl Fn(i64) -> String)
     assert_eq!(sent, 41);
 }
 
+/// While a process sends one claimed batch it claims the next: that claim
+/// takes other rows, never the ones of its own batch in flight (their lease
+/// has not run out), so no mail is sent twice by the overlap. Given back,
+/// or once their lease is over, the rows are claimed again.
+#[tokio::test]
+async fn a_claim_leaves_the_rows_its_own_process_is_sending_until_given_back() {
+    let (_dir, store) = fresh_store().await;
+    for i in 1..=12i64 {
+        queue_due(&store, i, &format!("p{i}@example.org")).await;
+    }
+    let ids =
+        |rows: Vec<wildt::store::OutboxRow>| rows.into_iter().map(|r| r.id).collect::<Vec<_>>();
+    let sending = ids(store.claim_due_mail(1, 8, "w", 1000).await.unwrap());
+    let next = ids(store.claim_due_mail(2, 8, "w", 1000).await.unwrap());
+    assert_eq!(sending.len(), 8);
+    assert_eq!(next.len(), 4, "{next:?}");
+    assert!(
+        next.iter().all(|id| !sending.contains(id)),
+        "{sending:?} {next:?}"
+    );
+    assert!(
+        store
+            .claim_due_mail(3, 8, "w", 1000)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // Given back (after a database error the worker cannot tell what went
+    // out): all of them are claimed again.
+    store.release_claims("w").await.unwrap();
+    assert_eq!(
+        ids(store.claim_due_mail(4, 20, "w", 1000).await.unwrap()).len(),
+        12
+    );
+    // A lease run out (a process killed mid-send) frees them too.
+    assert_eq!(
+        ids(store.claim_due_mail(1000, 20, "x", 2000).await.unwrap()).len(),
+        12
+    );
+}
+
 /// Two mails queued to one address stay in order when the address's
 /// player has few mails waiting and others many: the second is not
 /// claimed before the first is sent, however the claim weighs players.
