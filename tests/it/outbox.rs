@@ -187,6 +187,93 @@ async fn outbox_worker_survives_a_database_locked_past_the_busy_timeout_and_send
     assert_eq!(sent_files(dir.path()), 6);
 }
 
+/// A batch handed to the relay but not marked sent (the write lock held
+/// past the busy timeout while the batch was out): the worker cannot tell
+/// which of its mails went, and a claim no longer takes rows its own
+/// process holds, so the worker gives its claims back after the error and
+/// sends the batch again then, instead of leaving it claimed for the
+/// lease's ten minutes. Over a sendmail that logs each Message-ID and,
+/// for the first mail, waits until the test holds the lock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_batch_sent_but_not_marked_is_given_back_and_sent_again_after_the_database_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("sent.log");
+    let (hold, started) = (dir.path().join("hold"), dir.path().join("started"));
+    let sendmail = dir.path().join("sendmail");
+    std::fs::write(
+        &sendmail,
+        format!(
+            "#!/bin/sh\ntouch '{started}'\nwhile [ -e '{hold}' ]; do sleep 0.05; done\n\
+             awk 'tolower($0) ~ /^message-id:/ && !n {{ print $2; n = 1 }}' >> '{log}'\n",
+            started = started.display(),
+            hold = hold.display(),
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &sendmail,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let cfg = temp_config(dir.path());
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    let text = text[..text.find("kind = \"file\"").unwrap()].to_owned()
+        + &format!(
+            "kind = \"sendmail\"\ncommand = \"{}\"\n",
+            sendmail.display()
+        );
+    std::fs::write(&cfg, text).unwrap();
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(dir.path().join("mail").join(sub)).unwrap();
+    }
+    for n in 0..2 {
+        new_game(&cfg, n);
+    }
+    std::fs::write(&hold, "").unwrap();
+    let mut daemon = Daemon::start(&cfg, dir.path());
+    daemon.wait_for(
+        "the first mail handed to sendmail",
+        Duration::from_secs(30),
+        || started.exists(),
+    );
+    // The batch (all four welcome mails) is out; its mark must wait.
+    let lock = hold_write_lock(dir.path()).await;
+    std::fs::remove_file(&hold).unwrap();
+    daemon.wait_for("a database error", Duration::from_secs(60), || {
+        daemon.log().contains("outbox: database error; retrying")
+    });
+    lock.close().await.unwrap();
+    let options = SqliteConnectOptions::new().filename(dir.path().join("wildt.db"));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let mut conn = SqliteConnection::connect_with(&options).await.unwrap();
+        let unsent: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
+            .fetch_one(&mut conn)
+            .await
+            .unwrap();
+        conn.close().await.unwrap();
+        if unsent == 0 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{unsent} mails still unsent a minute after the lock was given back:\n{}",
+            daemon.log()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    daemon.stop();
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let mut count: std::collections::BTreeMap<&str, usize> = Default::default();
+    for id in sent.lines() {
+        *count.entry(id).or_default() += 1;
+    }
+    // Each of the four mails: handed over before the error and again after.
+    assert_eq!(count.len(), 4, "{sent}");
+    assert!(count.values().all(|&n| n == 2), "{count:?}");
+}
+
 /// Issue 15, point 1: a worker that cannot make progress for longer than
 /// `stall_after_secs` makes the daemon stop pinging the watchdog (so systemd
 /// restarts it), says why, and pings again once the worker recovers.
