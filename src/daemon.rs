@@ -142,10 +142,12 @@ pub enum Flushed {
 
 /// Sends every due outbox row this process can claim, up to
 /// [`Transport::parallelism`] mails in flight at once, and marks those sent
-/// with one commit per claimed batch. While a batch is being sent, the
-/// batch before it is marked and the next one claimed (a claim never takes
-/// rows this process holds), so the server is not kept waiting for either
-/// commit, each of which may wait for the intake's turn at the write lock.
+/// with one commit per claimed batch. Unless a send rate paces the mail,
+/// while a batch is being sent the batch before it is marked and the next
+/// one claimed (a claim never takes rows this process holds), so the
+/// server is not kept waiting for either commit, each of which may wait
+/// for the intake's turn at the write lock. Paced, a batch is marked as
+/// soon as it is out and the next claimed after the pause.
 /// A transient failure puts the row back with exponential backoff, lets no
 /// further mail of the round start, and ends the round once the mails in
 /// flight are done (the next rows would meet the same relay); a permanent
@@ -192,7 +194,14 @@ pub async fn flush_outbox(
             if let Some(done) = unsettled.take() {
                 settle(store, referee, &done, summary).await?;
             }
-            claim().await
+            // Unpaced, the relay is what waits: the next batch is claimed
+            // now. Under a send rate it is claimed after the pause (below),
+            // so that it takes the mail queued meanwhile: claimed now, a
+            // fresh reply would wait a whole paced batch (~0.2 s) longer.
+            match rate {
+                None => claim().await.map(Some),
+                Some(_) => Ok(None),
+            }
         });
         let failed = tried
             .iter()
@@ -215,20 +224,34 @@ pub async fn flush_outbox(
             }
             return Ok(Flushed::Done);
         }
+        let handed = tried.iter().filter(|(_, r)| r.is_some()).count();
+        let next = match next {
+            Err(e) => Err(e),
+            Ok(Some(rows)) => {
+                unsettled = Some(tried);
+                Ok(rows)
+            }
+            // Paced: the relay is not what waits, so the batch is marked
+            // at once, as its mails are handed over.
+            Ok(None) => match settle(store, referee, &tried, summary).await {
+                Ok(()) => {
+                    if let Some(rate) = rate {
+                        tokio::time::sleep(pace(handed, rate, started.elapsed())).await;
+                    }
+                    claim().await
+                }
+                Err(e) => Err(e),
+            },
+        };
         rows = match next {
             Ok(rows) => rows,
             Err(e) => {
-                // This batch went out; it stays claimed until the worker
-                // gives its claims back, and is sent again then.
-                warn!(error = %e, sent = tried.len(), "outbox: a batch sent but not marked");
+                // A batch went out unmarked; it stays claimed until the
+                // worker gives its claims back, and is sent again then.
+                warn!(error = %e, sent = handed, "outbox: a batch sent but not marked");
                 return Err(e);
             }
         };
-        if let Some(rate) = rate {
-            let handed = tried.iter().filter(|(_, r)| r.is_some()).count();
-            tokio::time::sleep(pace(handed, rate, started.elapsed())).await;
-        }
-        unsettled = Some(tried);
     }
 }
 
