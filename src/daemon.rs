@@ -225,32 +225,29 @@ pub async fn flush_outbox(
             return Ok(Flushed::Done);
         }
         let handed = tried.iter().filter(|(_, r)| r.is_some()).count();
-        let next = match next {
-            Err(e) => Err(e),
+        // This batch went out but is not marked: it stays claimed until the
+        // worker gives its claims back, and is sent again then.
+        let unmarked = |e: StoreError| {
+            warn!(error = %e, sent = handed, "outbox: a batch sent but not marked");
+            e
+        };
+        rows = match next {
             Ok(Some(rows)) => {
                 unsettled = Some(tried);
-                Ok(rows)
+                rows
             }
             // Paced: the relay is not what waits, so the batch is marked
             // at once, as its mails are handed over.
-            Ok(None) => match settle(store, referee, &tried, summary).await {
-                Ok(()) => {
-                    if let Some(rate) = rate {
-                        tokio::time::sleep(pace(handed, rate, started.elapsed())).await;
-                    }
-                    claim().await
+            Ok(None) => {
+                settle(store, referee, &tried, summary)
+                    .await
+                    .map_err(unmarked)?;
+                if let Some(rate) = rate {
+                    tokio::time::sleep(pace(handed, rate, started.elapsed())).await;
                 }
-                Err(e) => Err(e),
-            },
-        };
-        rows = match next {
-            Ok(rows) => rows,
-            Err(e) => {
-                // A batch went out unmarked; it stays claimed until the
-                // worker gives its claims back, and is sent again then.
-                warn!(error = %e, sent = handed, "outbox: a batch sent but not marked");
-                return Err(e);
+                claim().await?
             }
+            Err(e) => return Err(unmarked(e)),
         };
     }
 }

@@ -560,6 +560,17 @@ pub fn wrap_units<'a>(units: impl IntoIterator<Item = &'a str>, width: usize) ->
 /// on a new line if the line (`line_len` characters so far) would grow
 /// past `width`.
 pub(crate) fn push_unit(out: &mut String, unit: &str, line_len: &mut usize, width: usize) {
+    if let Some(separator) = place_unit(unit, line_len, width) {
+        out.push(separator);
+    }
+    out.push_str(unit);
+}
+
+/// What goes before `unit` after a line of `line_len` characters so far,
+/// wrapped at `width`: nothing at a line's start, a space, or a line break
+/// if the line would grow past `width`. `line_len` becomes the line's
+/// length with the unit on it.
+pub(crate) fn place_unit(unit: &str, line_len: &mut usize, width: usize) -> Option<char> {
     // Characters, not bytes; an ASCII unit's are its bytes (counting them
     // one by one was a tenth of writing a long game's record).
     let n = if unit.is_ascii() {
@@ -567,15 +578,17 @@ pub(crate) fn push_unit(out: &mut String, unit: &str, line_len: &mut usize, widt
     } else {
         unit.chars().count()
     };
-    if *line_len > 0 && *line_len + 1 + n > width {
-        out.push('\n');
+    let separator = if *line_len == 0 {
+        None
+    } else if *line_len + 1 + n > width {
         *line_len = 0;
-    } else if *line_len > 0 {
-        out.push(' ');
+        Some('\n')
+    } else {
         *line_len += 1;
-    }
-    out.push_str(unit);
+        Some(' ')
+    };
     *line_len += n;
+    separator
 }
 
 #[cfg(test)]

@@ -279,7 +279,6 @@ fn wrapped_record_line(lang: Lang, record: &Record) -> String {
         return wrap_record(&line);
     };
     let mut out = wrap_record(words);
-    out.reserve(record.plies().len() * 17);
     let mut line_len = out.rsplit('\n').next().map_or(0, |l| l.chars().count());
     out.push(' ');
     // Where the space before the move being written is.
@@ -293,18 +292,11 @@ fn wrapped_record_line(lang: Lang, record: &Record) -> String {
             out.push_str(" (");
             san::push_localized(out, &ply.san, lang);
             out.push(')');
-            let unit = &out[space + 1..];
-            let n = if unit.is_ascii() {
-                unit.len()
-            } else {
-                unit.chars().count()
-            };
-            // As `push_unit` places it.
-            if line_len > 0 && line_len + 1 + n > RECORD_WIDTH {
+            // Placed as `push_unit` places it (the line is never empty
+            // here: the words before the record are on it).
+            if crate::game::place_unit(&out[space + 1..], &mut line_len, RECORD_WIDTH) == Some('\n')
+            {
                 out.replace_range(space..=space, "\n");
-                line_len = n;
-            } else {
-                line_len += usize::from(line_len > 0) + n;
             }
             // `write_record_into` writes one space before the next move.
             space = out.len();
@@ -1552,10 +1544,6 @@ mod tests {
         assert!(subject(Some(3), "1. 5254 accepted").starts_with(WILDT_SUBJECT_MARK));
     }
 
-    /// The record of a long game, in every language, is written in lines
-    /// of at most 72 characters that together are the record on one line,
-    /// each move number with its ply and each ply with its SAN; and a line
-    /// too long for one is only wrapped at a move number or a ply.
     /// The record line written a move at a time, each move's space turned
     /// into a line break where the move would not fit, is the line
     /// `wrap_record` makes of the whole record: for games from the start
@@ -1597,6 +1585,10 @@ mod tests {
         }
     }
 
+    /// The record of a long game, in every language, is written in lines
+    /// of at most 72 characters that together are the record on one line,
+    /// each move number with its ply and each ply with its SAN; and a line
+    /// too long for one is only wrapped at a move number or a ply.
     #[test]
     fn a_long_record_is_written_in_short_lines_that_keep_each_move_whole() {
         let shuffle = ["7163", "7866", "6371", "6678"];

@@ -112,7 +112,7 @@ pub fn write_record(
     plies: &[Ply],
     after: impl FnMut(&mut String, &Ply),
 ) -> String {
-    let mut out = String::with_capacity(plies.len() * 16);
+    let mut out = String::new();
     write_record_into(&mut out, first_move, first_turn, plies, after);
     out
 }
