@@ -58,14 +58,20 @@ if s:
     w, bl, c = s["wildt"], s["baseline"], s["ceiling"]
     row(f"Real servers, {s['messages']:,} moves / {s['games']} games: msg/s end to end", f(w["msg_per_s"]),
         f(bl["msg_per_s"]), f"{w['msg_per_s'] / bl['msg_per_s']:.1f}×", "", None)
+    def spread(key):
+        """` (range lo–hi % over N pairs)` when the stage paired several runs."""
+        lo_hi = s.get(f"{key}_range")
+        return f" (pairs {lo_hi[0]:.0f}–{lo_hi[1]:.0f} %, {len(s['runs'])} runs)" if lo_hi else ""
+
     row(f"Real servers: % of Postfix ceiling ({f(c['mails_per_s'])} mails/s = {f(c['msg_per_s'])} moves/s)",
-        f"{s['wildt_pct_of_ceiling']:.0f} %", f"{s['baseline_pct_of_ceiling']:.0f} %", "", "≥ 90 %",
-        s["wildt_pct_of_ceiling"] >= 90)
+        f"{s['wildt_pct_of_ceiling']:.0f} %{spread('wildt_pct_of_ceiling')}", f"{s['baseline_pct_of_ceiling']:.0f} %",
+        "", "≥ 90 % (median pair)", s["wildt_pct_of_ceiling"] >= 90)
     if "ceiling_reply_size" in s:
         cr = s["ceiling_reply_size"]
         row(f"Real servers: % of Postfix ceiling with mails of wildt's reply size, {f(cr['size'])} B "
             f"({f(cr['mails_per_s'])} mails/s = {f(cr['msg_per_s'])} moves/s)",
-            f"{s['wildt_pct_of_ceiling_reply_size']:.0f} %", "", "", "≥ 90 %",
+            f"{s['wildt_pct_of_ceiling_reply_size']:.0f} %{spread('wildt_pct_of_ceiling_reply_size')}", "", "",
+            "≥ 90 % (median pair)",
             s["wildt_pct_of_ceiling_reply_size"] >= 90)
     r = bl["cpu_ms_per_msg"] / w["cpu_ms_per_msg"]
     row("Real servers: CPU ms per message", f(w["cpu_ms_per_msg"], 3), f(bl["cpu_ms_per_msg"], 3), f"1/{r:.1f}",
