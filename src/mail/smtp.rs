@@ -314,7 +314,11 @@ impl Relay {
             }
             session.conn.abort().await;
         }
-        tokio::time::timeout(COMMAND_TIMEOUT, self.connect())
+        // Boxed: the handshake's state (TLS above all) is most of the size
+        // of a send's future, which is moved whole on each hand-over (into
+        // the sender's set of mails in flight), though a pooled connection
+        // never needs it.
+        tokio::time::timeout(COMMAND_TIMEOUT, Box::pin(self.connect()))
             .await
             .map_err(|_| SmtpError::Timeout {
                 server: self.server.clone(),
