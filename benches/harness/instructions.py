@@ -6,6 +6,10 @@
 # (+-30 % between runs on a shared VM), so a change of a few percent in
 # the work a move costs can be seen; the kernel's part (file
 # and WAL writes, page faults) is not in them: time is still the judge.
+# Also printed without libc's bulk copies and fills (memcpy, memset of
+# more than a few KB): valgrind counts a byte of those as an instruction,
+# which makes a long game's copies look a hundred times dearer than they
+# are.
 # Needs the folder the scale stage leaves (`BENCH_FS=host benches/run.sh
 # --only scale` keeps it in /tmp/wildt-bench/scale). With `--time N`, the
 # same runs are timed instead (no valgrind): N rounds alternating long,
@@ -75,15 +79,29 @@ def fresh_run(src):
     return cfg
 
 
+# libc's bulk copy and fill: valgrind counts each byte a `rep movsb` or
+# `rep stosb` moves as an instruction, so a copy of 11 KB is 11,000
+# "instructions" that the processor does in a few hundred cycles.
+BULK = re.compile(r"__mem(cpy|move|set)_\w*erms")
+
+
 def instructions(binary, src):
+    """(all instructions, those outside libc's bulk copies and fills) of one run."""
+    profile = os.path.join(os.path.abspath(a.work), "callgrind.out")
     out = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", binary, "serve", "--once", "--config",
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", binary, "serve", "--once", "--config",
          fresh_run(src)],
         capture_output=True, check=True,
     )
     found = re.search(rb"Collected : (\d+)", out.stderr)
     assert found, out.stderr.decode(errors="replace")[-2000:]
-    return int(found.group(1))
+    total = int(found.group(1))
+    listing = subprocess.run(["callgrind_annotate", "--auto=no", "--threshold=100", profile],
+                             capture_output=True, check=True, text=True).stdout
+    bulk = sum(int(line.split()[0].replace(",", "")) for line in listing.splitlines()
+               if BULK.search(line) and line.strip()[:1].isdigit())
+    os.remove(profile)
+    return total, total - bulk
 
 
 def timed(binary, src):
@@ -114,8 +132,9 @@ for binary in a.binaries:
               f" ({per['long'][0] / per['short'][0]:.2f}x wall, {per['long'][1] / per['short'][1]:.2f}x CPU;"
               f" medians of {a.time} runs)")
         continue
-    empty = instructions(binary, sets["empty"][0])
-    per_long = (instructions(binary, sets["long"][0]) - empty) / sets["long"][1]
-    per_short = (instructions(binary, sets["short"][0]) - empty) / sets["short"][1]
-    print(f"{binary}: empty run {empty:,}; per move at ply {a.plies[0]} {per_long:,.0f}, at ply {a.plies[1]} {per_short:,.0f}"
-          f" ({per_long / per_short:.2f}x)")
+    runs = {k: instructions(binary, sets[k][0]) for k in ("empty", "long", "short")}
+    per = {k: [(runs[k][j] - runs["empty"][j]) / sets[k][1] for j in (0, 1)] for k in ("long", "short")}
+    print(f"{binary}: empty run {runs['empty'][0]:,}; per move at ply {a.plies[0]} {per['long'][0]:,.0f},"
+          f" at ply {a.plies[1]} {per['short'][0]:,.0f} ({per['long'][0] / per['short'][0]:.2f}x);"
+          f" without libc's bulk copies and fills {per['long'][1]:,.0f} and {per['short'][1]:,.0f}"
+          f" ({per['long'][1] / per['short'][1]:.2f}x)")
