@@ -284,8 +284,7 @@ async fn send_batch(sender: &Transport, rows: Vec<OutboxRow>) -> Vec<Tried> {
                 let span = debug_span!("send", message_id = %row.message_id, to = %row.recipient);
                 // Boxed: a send's state is kilobytes, and the future around
                 // it is moved whole into the set of mails in flight (three
-                // copies of 8 KB a mail were 2 % of wildt's instructions on
-                // the real servers).
+                // copies of 8 KB a mail otherwise).
                 let sent =
                     Box::pin(sender.send(&row.message_id, &row.sender, &row.recipient, &row.raw))
                         .instrument(span)
@@ -324,7 +323,7 @@ async fn settle(
             // servers (the fields formatted for the log at info level).
             Some(Ok(())) => debug!(message_id = %row.message_id, to = %row.recipient, "sent"),
             Some(Err(e)) if e.is_permanent() => {
-                let span = info_span!("send", message_id = %row.message_id, to = %row.recipient);
+                let span = send_span(row);
                 store.mark_failed(row.id, &e.to_string()).await?;
                 summary.failed += 1;
                 span.in_scope(|| warn!(error = %e, "recipient refused for good; not retried"));
@@ -337,6 +336,11 @@ async fn settle(
         }
     }
     Ok(())
+}
+
+/// The span of what is logged at info level or above about one mail.
+fn send_span(row: &OutboxRow) -> tracing::Span {
+    info_span!("send", message_id = %row.message_id, to = %row.recipient)
 }
 
 /// Puts the rows of `tried` that failed transiently back with exponential
@@ -361,8 +365,7 @@ async fn retry_later(
         let next = now_secs() + i64::try_from(delay.as_secs()).unwrap_or(i64::MAX);
         store.mark_retry(row.id, next, &e.to_string()).await?;
         summary.retried += 1;
-        let span = info_span!("send", message_id = %row.message_id, to = %row.recipient);
-        span.in_scope(|| {
+        send_span(&row).in_scope(|| {
             if e.is_login_refused() {
                 let file = password_file(config);
                 error!(error = %e, password_file = %file, retry_in_secs = delay.as_secs(),
@@ -1251,11 +1254,8 @@ async fn outbox_worker(
     let mut claims_left = false;
     loop {
         let stopping = *stop.borrow();
-        if claims_left {
-            match w.store.release_claims(&w.owner).await {
-                Ok(()) => claims_left = false,
-                Err(e) => warn!(error = %e, "outbox: own claims not given back yet"),
-            }
+        if claims_left && give_back_claims(&w.store, &w.owner).await {
+            claims_left = false;
         }
         // The idle poll is a read: claiming takes the write lock, which the
         // message transactions need, so it is taken only when mail is due.
@@ -1320,9 +1320,7 @@ async fn outbox_worker(
                     // Draining at shutdown: one more try, then the rest
                     // waits for the next start.
                     tokio::time::sleep(delay.min(Duration::from_secs(2))).await;
-                    if let Err(e) = w.store.release_claims(&w.owner).await {
-                        warn!(error = %e, "outbox: own claims not given back yet");
-                    }
+                    give_back_claims(&w.store, &w.owner).await;
                     match flush_outbox(
                         &w.store,
                         &mut w.transport,
@@ -1353,10 +1351,21 @@ async fn outbox_worker(
             }
         }
     }
-    if let Err(e) = w.store.release_claims(&w.owner).await {
-        warn!(error = %e, "outbox: claims not given back; they run out by themselves");
-    }
+    give_back_claims(&w.store, &w.owner).await;
     summary
+}
+
+/// Gives back the outbox rows `owner` holds claimed; whether it could (if
+/// not, said in the log: they are claimed again once given back or once
+/// their lease runs out).
+async fn give_back_claims(store: &Store, owner: &str) -> bool {
+    match store.release_claims(owner).await {
+        Ok(()) => true,
+        Err(e) => {
+            warn!(error = %e, "outbox: own claims not given back; sent once given back or their lease runs out");
+            false
+        }
+    }
 }
 
 #[cfg(test)]
