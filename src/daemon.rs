@@ -175,6 +175,16 @@ pub async fn flush_outbox(
         let now = now_secs();
         store.claim_due_mail(now, batch, owner, now + CLAIM_LEASE_SECS)
     };
+    // The batch sent last is marked in the transaction that claims the
+    // next one: one wait for the write lock a batch, not two.
+    let settle_and_claim = async |done: &[Tried], summary: &mut RunReport| {
+        let now = now_secs();
+        let rows = store
+            .mark_sent_and_claim(&sent_ids(done), now, batch, owner, now + CLAIM_LEASE_SECS)
+            .await?;
+        settled(store, referee, done, summary).await?;
+        Ok::<_, StoreError>(rows)
+    };
     let mut rows = claim().await?;
     // The batch sent last, until it is marked.
     let mut unsettled: Option<Vec<Tried>> = None;
@@ -183,24 +193,26 @@ pub async fn flush_outbox(
             let Some(done) = unsettled.take() else {
                 return Ok(Flushed::Done);
             };
-            settle(store, referee, &done, summary).await?;
-            // Mail queued while that batch was out.
-            rows = claim().await?;
+            // Marked, and the mail queued while that batch was out claimed.
+            rows = settle_and_claim(&done, summary).await?;
             continue;
         }
         let started = Instant::now();
         let sender: &Transport = transport;
         let (tried, next) = tokio::join!(send_batch(sender, rows), async {
-            if let Some(done) = unsettled.take() {
-                settle(store, referee, &done, summary).await?;
-            }
             // Unpaced, the relay is what waits: the next batch is claimed
             // now. Under a send rate it is claimed after the pause (below),
             // so that it takes the mail queued meanwhile: claimed now, a
             // fresh reply would wait a whole paced batch (~0.2 s) longer.
-            match rate {
-                None => claim().await.map(Some),
-                Some(_) => Ok(None),
+            match (unsettled.take(), rate) {
+                (Some(done), None) => settle_and_claim(&done, summary).await.map(Some),
+                (None, None) => claim().await.map(Some),
+                (done, Some(_)) => {
+                    if let Some(done) = done {
+                        settle(store, referee, &done, summary).await?;
+                    }
+                    Ok(None)
+                }
             }
         });
         let failed = tried
@@ -309,13 +321,32 @@ async fn settle(
     tried: &[Tried],
     summary: &mut RunReport,
 ) -> Result<(), StoreError> {
-    let sent: Vec<i64> = tried
+    store.mark_sent_many(&sent_ids(tried)).await?;
+    settled(store, referee, tried, summary).await
+}
+
+/// The ids of the mails of `tried` that went out.
+fn sent_ids(tried: &[Tried]) -> Vec<i64> {
+    tried
         .iter()
-        .filter(|(_, r)| matches!(r, Some(Ok(()))))
+        .filter(|t| went_out(t))
         .map(|(row, _)| row.id)
-        .collect();
-    store.mark_sent_many(&sent).await?;
-    summary.sent += sent.len() as u64;
+        .collect()
+}
+
+fn went_out((_, result): &Tried) -> bool {
+    matches!(result, Some(Ok(())))
+}
+
+/// The rest of [`settle`] once the mails that went out are marked: they
+/// are counted, and those refused for good failed and reported.
+async fn settled(
+    store: &Store,
+    referee: &crate::config::RefereeConfig,
+    tried: &[Tried],
+    summary: &mut RunReport,
+) -> Result<(), StoreError> {
+    summary.sent += tried.iter().filter(|t| went_out(t)).count() as u64;
     for (row, result) in tried {
         match result {
             // No span for a mail sent: made for every mail, only to hold a

@@ -857,6 +857,93 @@ async fn the_outbox_waits_for_the_intakes_turn_at_the_write_lock_and_then_writes
     );
 }
 
+/// The sender marks the batch it sent and claims the next in one
+/// transaction: while the intake holds its turn at the write lock neither
+/// is done, and once the turn is given back both are, together: the
+/// batch's rows sent and their bodies dropped, the next rows claimed, and
+/// no row of the batch claimed again.
+#[tokio::test]
+async fn a_sent_batch_is_marked_and_the_next_claimed_together_after_one_turn_at_the_write_lock() {
+    let (_dir, store) = fresh_store().await;
+    for i in 1..=6i64 {
+        queue_due(&store, i, &format!("p{i}@example.org")).await;
+    }
+    let batch: Vec<i64> = store
+        .claim_due_mail(1, 2, "w", 1000)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(batch.len(), 2, "{batch:?}");
+    let turn = store.write_turn().await;
+    let next = tokio::spawn({
+        let store = store.clone();
+        let batch = batch.clone();
+        async move { store.mark_sent_and_claim(&batch, 2, 4, "w", 1000).await }
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(
+        !next.is_finished(),
+        "marked or claimed during the intake's turn"
+    );
+    assert_eq!(
+        number(
+            &store,
+            "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL"
+        )
+        .await,
+        0
+    );
+    drop(turn);
+    let next: Vec<i64> = next.await.unwrap().unwrap().iter().map(|r| r.id).collect();
+    assert_eq!(next.len(), 4, "{next:?}");
+    assert!(
+        next.iter().all(|id| !batch.contains(id)),
+        "{batch:?} then {next:?}"
+    );
+    let sent = format!(
+        "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL AND claimed_by IS NULL AND id IN ({}, {})",
+        batch[0], batch[1]
+    );
+    assert_eq!(number(&store, &sent).await, 2);
+    assert_eq!(
+        number(
+            &store,
+            "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL"
+        )
+        .await,
+        2
+    );
+    assert_eq!(
+        number(&store, "SELECT COUNT(*) FROM outbox_bodies").await,
+        4,
+        "the sent bodies dropped"
+    );
+    assert_eq!(
+        number(
+            &store,
+            "SELECT COUNT(*) FROM outbox WHERE claimed_by = 'w' AND sent_at IS NULL"
+        )
+        .await,
+        4
+    );
+    // Nothing left to claim: the batch marked, an empty claim.
+    let rest = store
+        .mark_sent_and_claim(&next, 3, 4, "w", 1000)
+        .await
+        .unwrap();
+    assert!(rest.is_empty(), "{rest:?}");
+    assert_eq!(
+        number(
+            &store,
+            "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL"
+        )
+        .await,
+        6
+    );
+}
+
 /// A burst of replies to four players (ids 1 to 41), among them, as id 30,
 /// one to a player outside the burst: the first claim of ten takes it,
 /// although eleven of the burst's were queued after it; and each player's
