@@ -97,6 +97,9 @@ pub struct Store {
     fresh: std::sync::Arc<fresh::FreshBodies>,
     /// This process's turns at the write lock (see [`Store::write_turn`]).
     turn: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// The newest outbox row at this process's last claim (see
+    /// [`outbox::claim_due`]).
+    claimed_up_to: std::sync::Arc<outbox::ClaimCursor>,
 }
 
 impl Store {
@@ -163,6 +166,7 @@ impl Store {
             pool,
             writer,
             fresh: Default::default(),
+            claimed_up_to: Default::default(),
             turn: Default::default(),
         };
         store.convert_to_incremental_vacuum().await;
@@ -236,7 +240,21 @@ impl Store {
     ) -> Result<Vec<OutboxRow>, StoreError> {
         let _turn = self.write_turn().await;
         let conn = &mut *self.writer.acquire().await?;
-        outbox::claim_due(conn, now, limit, owner, until, &self.fresh).await
+        self.claim_on(conn, now, limit, owner, until).await
+    }
+
+    /// [`outbox::claim_due`] on `conn`, with this process's fresh bodies and
+    /// claim cursor.
+    async fn claim_on(
+        &self,
+        conn: &mut sqlx::SqliteConnection,
+        now: i64,
+        limit: i64,
+        owner: &str,
+        until: i64,
+    ) -> Result<Vec<OutboxRow>, StoreError> {
+        let (fresh, cursor) = (&self.fresh, &self.claimed_up_to);
+        outbox::claim_due(conn, now, limit, owner, until, fresh, cursor).await
     }
 
     /// Marks the rows `sent` sent and claims up to `limit` due rows, as
@@ -256,7 +274,7 @@ impl Store {
         let _turn = self.write_turn().await;
         let mut tx = self.writer.begin().await?;
         outbox::mark_sent_many(&mut tx, sent).await?;
-        let rows = outbox::claim_due(&mut tx, now, limit, owner, until, &self.fresh).await?;
+        let rows = self.claim_on(&mut tx, now, limit, owner, until).await?;
         tx.commit().await?;
         Ok(rows)
     }

@@ -179,18 +179,58 @@ pub fn bodies_into(
 }
 
 /// How many of the newest due rows a claim weighs by their players' mail
-/// waiting: bounded, so a claim during a backlog of 100,000 replies costs
-/// what one during 512 does (about 1 ms against 0.16 for the newest alone,
-/// measured on 2,000 waiting; 4,096 cost 5-6 ms, under the write lock). A
-/// fresh player's reply is weighed at the first claim after its commit,
-/// when few are queued after it; with more than this many it is left to
-/// the oldest half.
+/// waiting, besides those queued since the process's claim before: bounded,
+/// so a claim during a backlog of 100,000 replies costs what one during
+/// 512 does (about 1 ms against 0.16 for the newest alone, measured on
+/// 2,000 waiting; 4,096 cost 5-6 ms, under the write lock).
 const CLAIM_WINDOW: i64 = 512;
+
+/// At most this many rows queued since the claim before are weighed (a
+/// decider thousands of replies ahead of a paced sender).
+const CLAIM_WINDOW_MAX: i64 = 8192;
+
+/// The newest outbox row id when this process last claimed (`-1`: no
+/// claim yet). A fresh player's reply is weighed at the first claim after
+/// its commit however many were queued after it: the window of that claim
+/// reaches back to it. With the window fixed at the newest 512, a paced
+/// sender (a claim every quarter second) fell behind a burst decided at a
+/// thousand replies a second, and the fresh reply was left to the oldest
+/// half, behind the burst (2.4 s in the benchmark).
+#[derive(Debug)]
+pub struct ClaimCursor(std::sync::atomic::AtomicI64);
+
+impl Default for ClaimCursor {
+    fn default() -> ClaimCursor {
+        ClaimCursor(std::sync::atomic::AtomicI64::new(-1))
+    }
+}
+
+impl ClaimCursor {
+    /// How many rows a claim weighs when the newest row id is `newest`:
+    /// those queued since the claim before and [`CLAIM_WINDOW`] more,
+    /// within [`CLAIM_WINDOW_MAX`].
+    fn window(&self, newest: i64) -> i64 {
+        let before = self.0.load(std::sync::atomic::Ordering::Relaxed);
+        if before < 0 {
+            return CLAIM_WINDOW;
+        }
+        newest
+            .saturating_sub(before)
+            .saturating_add(CLAIM_WINDOW)
+            .clamp(CLAIM_WINDOW, CLAIM_WINDOW_MAX)
+    }
+
+    /// A claim weighed the rows up to `newest`.
+    fn claimed(&self, newest: i64) {
+        self.0.store(newest, std::sync::atomic::Ordering::Relaxed);
+    }
+}
 
 /// Claims up to `limit` rows due at `now` for `owner` until `until`: half
 /// of them first in their recipient's queue (no older mail to the same
 /// address waits), those to the players with the fewest mails waiting
-/// first (among the newest [`CLAIM_WINDOW`] due; a player's sub-addresses
+/// first (among those due queued since the process's claim before and the
+/// newest [`CLAIM_WINDOW`] more, see [`ClaimCursor`]; a player's sub-addresses
 /// count as one), then the newest; the rest the oldest due. Returns them
 /// oldest first.
 /// One statement: SQLite runs it under its write lock, so two processes
@@ -206,6 +246,7 @@ pub async fn claim_due(
     owner: &str,
     until: i64,
     fresh: &super::fresh::FreshBodies,
+    cursor: &ClaimCursor,
 ) -> Result<Vec<OutboxRow>, StoreError> {
     // Half the batch from each end of what is due: the oldest mail goes on
     // draining, and a reply to a fresh move does not wait behind a whole
@@ -219,6 +260,10 @@ pub async fn claim_due(
     // first" alone left the fresh player's reply to the oldest half,
     // behind every older reply of the burst (1.3-1.9 s in the benchmark).
     let newest = limit / 2;
+    let last: i64 = sqlx::query_scalar("SELECT coalesce(max(id), 0) FROM outbox")
+        .fetch_one(&mut *conn)
+        .await?;
+    let window = cursor.window(last);
     let rows = sqlx::query(
         "UPDATE outbox SET claimed_by = ?1, claimed_until = ?2
          WHERE id IN (
@@ -253,9 +298,10 @@ pub async fn claim_due(
     .bind(now)
     .bind(newest)
     .bind(limit - newest)
-    .bind(CLAIM_WINDOW)
+    .bind(window)
     .fetch_all(&mut *conn)
     .await?;
+    cursor.claimed(last);
     let rows = rows.into_iter().map(|r| OutboxRow {
         id: r.get(0),
         message_id: r.get(1),

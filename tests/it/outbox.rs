@@ -1001,6 +1001,39 @@ async fn claims_take_the_fresh_players_mail_first(burst: impl Fn(i64) -> String)
     assert_eq!(sent, 41);
 }
 
+/// A paced sender claims a quarter of a second's worth of mail and waits;
+/// meanwhile a burst is decided faster than that: after a backlog, a
+/// fresh player's reply, then 600 of the burst's to busy players, are
+/// queued between two claims. The next claim still takes the fresh reply:
+/// it weighs every row queued since the claim before (a window of the
+/// newest 512 left it to the oldest half, behind the whole burst).
+#[tokio::test]
+async fn a_fresh_players_reply_queued_between_two_claims_is_in_the_next_however_many_follow_it() {
+    let (_dir, store) = fresh_store().await;
+    // A backlog older than the fresh reply, more than the next claim's
+    // oldest half takes.
+    for i in 1..=100i64 {
+        queue_due(&store, i, &format!("busy+g{i}@example.org")).await;
+    }
+    let first = store.claim_due_mail(1, 4, "w", 1000).await.unwrap();
+    assert_eq!(first.len(), 4);
+    queue_due(&store, 101, "fresh@example.org").await;
+    for i in 102..=701i64 {
+        queue_due(&store, i, &format!("p{}+g{i}@example.org", i % 38)).await;
+    }
+    let next: Vec<i64> = store
+        .claim_due_mail(2, 36, "w", 1000)
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.id)
+        .collect();
+    assert!(
+        next.contains(&101),
+        "the fresh player's reply waits: {next:?}"
+    );
+}
+
 /// While a process sends one claimed batch it claims the next: that claim
 /// takes other rows, never the ones of its own batch in flight (their lease
 /// has not run out), so no mail is sent twice by the overlap. Given back,
