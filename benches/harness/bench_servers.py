@@ -6,8 +6,9 @@
 # mean size of wildt's replies. wildt's run and the two ceilings are
 # measured `--repeats` times in turn (wildt, 1,500 B, reply size, wildt,
 # ...), each percentage from a run and the ceilings measured right after
-# it; the table shows the median pair and the range. Needs the mail rig
-# (env from --rig).
+# it; the table shows the median pair and the range. Each measurement
+# starts with Postfix's queue empty (waited for, not a fixed pause) and the
+# mailboxes it delivers into emptied. Needs the mail rig (env from --rig).
 # Does IO: IMAP, SMTP, subprocesses, a work folder.
 import argparse
 import imaplib
@@ -51,11 +52,41 @@ def imap():
     return c
 
 
-def clear_inbox():
-    c = imap()
+def clear_inbox(user=REF, password=REFPW):
+    c = imaplib.IMAP4(HOST, IMAP_PORT)
+    c.login(user, password)
     c.store("1:*", "+FLAGS.SILENT", "(\\Deleted)") if int(c.select("INBOX")[1][0]) else None
     c.expunge()
     c.logout()
+
+
+def clear_mailboxes(numbers):
+    """Empties the INBOX of rig users pNN: each run delivers into mailboxes
+    as empty as the last run's were (Dovecot's delivery into a mailbox
+    costs more as it grows, and the two cores are shared)."""
+    for i in numbers:
+        clear_inbox(f"p{i:02d}@example.org", f"p{i:02d}pw")
+
+
+QUEUE = os.path.join(os.environ.get("WILDT_RIG_ROOT", ""), "postfix", "queue")
+
+
+def settle_postfix(limit=180):
+    """Waits until Postfix has delivered everything queued (its incoming,
+    active and deferred queues empty), then a second more: each measurement
+    starts with the servers idle. A fixed pause did not do it: the ceilings'
+    4,000 mails into one mailbox took Dovecot 23-26 s to deliver, longer as
+    the mailbox grew, and their delivery ran on into the next wildt run."""
+    if not os.path.isdir(QUEUE):  # not the repository's rig: a pause
+        time.sleep(5)
+        return
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if not any(files for d in ("incoming", "active", "deferred")
+                   for _, _, files in os.walk(os.path.join(QUEUE, d))):
+            break
+        time.sleep(0.2)
+    time.sleep(1)
 
 
 def append(mails):
@@ -114,6 +145,7 @@ time.sleep(5)
 def run_wildt(r):
     """One run of wildt over the same moves in new games of a new database."""
     clear_inbox()
+    clear_mailboxes(range(1, 39))  # the players' (white p01-p19, black p20-p38)
     cfg = os.path.join(a.work, f"wildt-{r}.toml")
     db = os.path.join(a.work, f"wildt-{r}.db")
     b.write_config(
@@ -133,7 +165,7 @@ def run_wildt(r):
     sent = b.count(db, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL")
     moves = b.count(db, "SELECT COUNT(*) FROM moves")
     assert moves == N and sent == 2 * N, f"wildt: {moves} moves, {sent} sent: {out}"
-    time.sleep(5)  # let Postfix deliver the replies before the next round
+    settle_postfix()  # the replies delivered before the next measurement
     sizes = reply_sizes(log_start)
     return {"wall_s": wall, "msg_per_s": N / wall, "cpu_ms_per_msg": 1000 * cpu / N, "peak_rss_kib": rss,
             "reply_size": int(statistics.mean(sizes)) if sizes else 0}
@@ -143,6 +175,7 @@ def run_wildt(r):
 # 1,500 bytes (the figure this bench always used) and of the size of
 # wildt's replies (the same work per mail as wildt's)
 def ceiling(size):
+    clear_mailboxes([39])
     t0 = time.perf_counter()
     subprocess.run(
         ["/usr/sbin/smtp-source", "-s", "4", "-m", str(2 * N), "-l", str(size), "-f", REF, "-t", "p39@example.org",
@@ -150,7 +183,7 @@ def ceiling(size):
         check=True,
     )
     ceil = time.perf_counter() - t0
-    time.sleep(5)  # let Postfix deliver before the next measurement
+    settle_postfix()
     return {"size": size, "wall_s": ceil, "mails_per_s": 2 * N / ceil, "msg_per_s": N / ceil}
 
 
