@@ -207,12 +207,10 @@ pub async fn flush_outbox(
             match (unsettled.take(), rate) {
                 (Some(done), None) => settle_and_claim(&done, summary).await.map(Some),
                 (None, None) => claim().await.map(Some),
-                (done, Some(_)) => {
-                    if let Some(done) = done {
-                        settle(store, referee, &done, summary).await?;
-                    }
-                    Ok(None)
+                (Some(done), Some(_)) => {
+                    settle(store, referee, &done, summary).await.map(|()| None)
                 }
+                (None, Some(_)) => Ok(None),
             }
         });
         let failed = tried

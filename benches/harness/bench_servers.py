@@ -45,16 +45,15 @@ white = lambda i: f"p{1 + i % 19:02d}+w{i}@example.org"  # noqa: E731
 black = lambda i: f"p{20 + i % 19:02d}+b{i}@example.org"  # noqa: E731
 
 
-def imap():
+def imap(user=REF, password=REFPW):
     c = imaplib.IMAP4(HOST, IMAP_PORT)
-    c.login(REF, REFPW)
+    c.login(user, password)
     c.select("INBOX")
     return c
 
 
 def clear_inbox(user=REF, password=REFPW):
-    c = imaplib.IMAP4(HOST, IMAP_PORT)
-    c.login(user, password)
+    c = imap(user, password)
     c.store("1:*", "+FLAGS.SILENT", "(\\Deleted)") if int(c.select("INBOX")[1][0]) else None
     c.expunge()
     c.logout()
