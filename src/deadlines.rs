@@ -245,7 +245,15 @@ pub async fn act_due_on(
         let mut after = view.record.clone();
         after.end = Some(end);
         after.draw_offer = None;
-        games::save_change(conn, id, &view.record, &after, None).await?;
+        games::save_change(
+            conn,
+            id,
+            [view.white.lang, view.black.lang],
+            &view.record,
+            &after,
+            None,
+        )
+        .await?;
         clocks::mark_deadline_done(conn, id, &f.key.to_string(), now).await?;
         mails = reply::with_game(view, &rules.referee, |ctx| {
             reply::game_over_mails(ctx, &after, end)

@@ -536,9 +536,15 @@ async fn decide_in(
     // before a read below that needs it.
     let mut mine = std::mem::take(&mut carry.writes);
     match (decision.final_record(), view) {
-        (Some(after), Some(g)) => {
-            games::save_change_into(&mut mine, g.id, &g.record, after, Some(&row), Some(arrival))?
-        }
+        (Some(after), Some(g)) => games::save_change_into(
+            &mut mine,
+            g.id,
+            [g.white.lang, g.black.lang],
+            &g.record,
+            after,
+            Some(&row),
+            Some(arrival),
+        )?,
         _ => messages::insert_into(&mut mine, &row)?,
     }
     if let Some(g) = view

@@ -169,7 +169,15 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
 /// the numeric move with SAN in `lang`'s piece letters beside it.
 pub fn record(record: &Record, lang: Lang) -> Markup {
     let mut rows = String::new();
-    write_rows(&mut rows, record, lang, "", escape_into);
+    write_rows(
+        &mut rows,
+        record.start().fullmoves().get(),
+        record.start().turn(),
+        record.plies(),
+        lang,
+        "",
+        escape_into,
+    );
     record_table(lang, PreEscaped(rows))
 }
 
@@ -201,16 +209,14 @@ fn record_table(lang: Lang, rows: PreEscaped<impl AsRef<str>>) -> Markup {
 /// cell cost a string per ply, each reply, for every ply of the game).
 fn write_rows(
     out: &mut String,
-    record: &Record,
+    first_move: u32,
+    first_turn: Color,
+    plies: &[Ply],
     lang: Lang,
     line_break: &str,
     text: fn(&mut String, &str),
 ) {
-    let rows = record_rows(
-        record.start().fullmoves().get(),
-        record.start().turn(),
-        record.plies(),
-    );
+    let rows = record_rows(first_move, first_turn, plies);
     out.reserve(rows.len() * (84 + 4 * line_break.len()));
     // The markup between the row's variable parts, each one string: a
     // row is some ten appends, not twenty (a long game's page writes one
@@ -291,14 +297,65 @@ fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool 
     // The table follows the caption: `seven_bit` breaks before it.
     out.push_str("\r\n");
     out.push_str(head);
-    write_rows(out, record, lang, "\r\n", seven_bit_text);
+    let plies = record.plies();
+    let first_move = record.start().fullmoves().get();
+    // The rows kept rendered with the record (a long game's sealed plies),
+    // then the rest written after them.
+    let (rows_fit, from, first_move, first_turn) = match crate::reply::kept_rendering(record, lang)
+    {
+        Some(kept) => {
+            out.push_str(&kept.html);
+            let moves = u32::try_from(kept.plies / 2).unwrap_or(u32::MAX);
+            (kept.html_fits, kept.plies, first_move + moves, Color::White)
+        }
+        None => (true, 0, first_move, record.start().turn()),
+    };
+    let rest = &plies[from..];
+    write_rows(
+        out,
+        first_move,
+        first_turn,
+        rest,
+        lang,
+        "\r\n",
+        seven_bit_text,
+    );
     out.push_str(tail);
     let shell_fits = crlf_lines(head).fits_as_is() && crlf_lines(tail).fits_as_is();
-    let rows_fit = record.plies().iter().all(|p| {
+    shell_fits && rows_fit && rows_fit_lines(rest)
+}
+
+/// The record table's rows of `plies` as [`push_record_seven_bit`] writes
+/// them (the first of them move `first_move`, `first_turn` to play), and
+/// whether each is a line SMTP carries as it is: what a record's rendering
+/// kept with it holds ([`crate::reply::rendered_plies`]).
+pub(crate) fn record_rows_seven_bit(
+    first_move: u32,
+    first_turn: Color,
+    plies: &[Ply],
+    lang: Lang,
+) -> (String, bool) {
+    let mut rows = String::new();
+    write_rows(
+        &mut rows,
+        first_move,
+        first_turn,
+        plies,
+        lang,
+        "\r\n",
+        seven_bit_text,
+    );
+    (rows, rows_fit_lines(plies))
+}
+
+/// Whether each row of `plies` is known to be one short line: a row is,
+/// unless a SAN is long or holds a control character (only from a
+/// database changed by other hands).
+fn rows_fit_lines(plies: &[Ply]) -> bool {
+    plies.iter().all(|p| {
         let san = p.san.as_str();
         san.len() <= SAN_FITS_LINE && !san.bytes().any(|b| b.is_ascii_control())
-    });
-    shell_fits && rows_fit
+    })
 }
 
 /// Where the first `mark` in `text` starts, as `str::find` finds it but

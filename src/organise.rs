@@ -278,7 +278,15 @@ pub async fn play_by_hand_at(
     let mut after = stored.view.record.clone();
     after.apply(&verdict);
     if !matches!(verdict, Verdict::Rejected(_) | Verdict::Status) {
-        games::save_change(&mut tx, game, &stored.view.record, &after, Some(at)).await?;
+        games::save_change(
+            &mut tx,
+            game,
+            [stored.view.white.lang, stored.view.black.lang],
+            &stored.view.record,
+            &after,
+            Some(at),
+        )
+        .await?;
     }
     tx.commit().await?;
     Ok(verdict)
@@ -402,7 +410,15 @@ pub async fn adjudicate(
     let mut after = g.view.record.clone();
     after.end = Some(end);
     after.draw_offer = None;
-    games::save_change(&mut tx, game, &g.view.record, &after, None).await?;
+    games::save_change(
+        &mut tx,
+        game,
+        [g.view.white.lang, g.view.black.lang],
+        &g.view.record,
+        &after,
+        None,
+    )
+    .await?;
     let mut view = g.view.clone();
     view.record = after;
     let mails = reply::with_game(&view, referee, |ctx| {

@@ -260,11 +260,47 @@ fn picture(lang: Lang, record: &Record) -> String {
 /// argument, then wrapping the line, copied and read a long game's record
 /// three times over, once for each reply.
 fn wrapped_record_line(lang: Lang, record: &Record) -> String {
+    let plies = record.plies();
+    if let Some(kept) = kept_rendering(record, lang) {
+        // The plies kept rendered, then the rest as if written after them.
+        let mut out = String::with_capacity(kept.text.len() + (plies.len() - kept.plies) * 16);
+        out.push_str(&kept.text);
+        let mut line_len = out.rsplit('\n').next().map_or(0, |l| l.chars().count());
+        write_wrapped_plies(
+            &mut out,
+            &mut line_len,
+            record.start().fullmoves().get() + kept_moves(kept.plies),
+            Color::White,
+            &plies[kept.plies..],
+            lang,
+        );
+        return out;
+    }
+    match record_line_of(
+        lang,
+        record.start().fullmoves().get(),
+        record.start().turn(),
+        plies,
+    ) {
+        Ok(line) | Err(line) => line,
+    }
+}
+
+/// The record line of `plies` (the first of them move `first_move`, with
+/// `first_turn` to play) in `lang`: `Ok` as words then plies a move at a
+/// time (what a kept rendering continues), `Err` for a translation of
+/// another form, written whole and wrapped after.
+fn record_line_of(
+    lang: Lang,
+    first_move: u32,
+    first_turn: Color,
+    plies: &[crate::notation::Ply],
+) -> Result<String, String> {
     const STAND_IN: &str = "\u{1}";
     let framed = i18n::text(lang, Key::RecordLine, &[("record", STAND_IN.into())]);
     let Some((before, after)) = framed.split_once(STAND_IN) else {
         // A translation without the record: as Fluent wrote it.
-        return wrap_record(&framed);
+        return Err(wrap_record(&framed));
     };
     // The words before the record end in the space at which its first
     // move may go to the next line (`Record: `); other forms are written
@@ -274,35 +310,120 @@ fn wrapped_record_line(lang: Lang, record: &Record) -> String {
         .filter(|w| after.is_empty() && !w.is_empty() && !w.ends_with(['.', ' ']));
     let Some(words) = words else {
         let mut line = before.to_owned();
-        san::push_record_text(&mut line, record, lang);
-        line.push_str(after);
-        return wrap_record(&line);
-    };
-    let mut out = wrap_record(words);
-    let mut line_len = out.rsplit('\n').next().map_or(0, |l| l.chars().count());
-    out.push(' ');
-    // Where the space before the move being written is.
-    let mut space = out.len() - 1;
-    crate::notation::write_record_into(
-        &mut out,
-        record.start().fullmoves().get(),
-        record.start().turn(),
-        record.plies(),
-        |out, ply| {
+        crate::notation::write_record_into(&mut line, first_move, first_turn, plies, |out, ply| {
             out.push_str(" (");
             san::push_localized(out, &ply.san, lang);
             out.push(')');
-            // Placed as `push_unit` places it (the line is never empty
-            // here: the words before the record are on it).
-            if crate::game::place_unit(&out[space + 1..], &mut line_len, RECORD_WIDTH) == Some('\n')
-            {
-                out.replace_range(space..=space, "\n");
-            }
-            // `write_record_into` writes one space before the next move.
-            space = out.len();
-        },
-    );
-    out
+        });
+        line.push_str(after);
+        return Err(wrap_record(&line));
+    };
+    let mut out = wrap_record(words);
+    let mut line_len = out.rsplit('\n').next().map_or(0, |l| l.chars().count());
+    write_wrapped_plies(&mut out, &mut line_len, first_move, first_turn, plies, lang);
+    Ok(out)
+}
+
+/// Appends `plies` to a record line `out` whose last line is `line_len`
+/// characters long (never 0: the words before the record are on it), each
+/// ply with its SAN in `lang` placed as `push_unit` places it.
+fn write_wrapped_plies(
+    out: &mut String,
+    line_len: &mut usize,
+    first_move: u32,
+    first_turn: Color,
+    plies: &[crate::notation::Ply],
+    lang: Lang,
+) {
+    if plies.is_empty() {
+        return;
+    }
+    out.push(' ');
+    // Where the space before the move being written is.
+    let mut space = out.len() - 1;
+    crate::notation::write_record_into(out, first_move, first_turn, plies, |out, ply| {
+        out.push_str(" (");
+        san::push_localized(out, &ply.san, lang);
+        out.push(')');
+        if crate::game::place_unit(&out[space + 1..], line_len, RECORD_WIDTH) == Some('\n') {
+            out.replace_range(space..=space, "\n");
+        }
+        // `write_record_into` writes one space before the next move.
+        space = out.len();
+    });
+}
+
+/// The moves `plies` plies from White's turn take (a kept rendering ends
+/// after Black's ply).
+fn kept_moves(plies: usize) -> u32 {
+    u32::try_from(plies / 2).unwrap_or(u32::MAX)
+}
+
+/// The record's kept rendering in `lang`, if this build writes it so: its
+/// fingerprint is this build's in `lang`, and it ends after a Black ply of
+/// a record that starts with White, where the text's next move number and
+/// the HTML table's next row begin.
+pub(crate) fn kept_rendering(record: &Record, lang: Lang) -> Option<&crate::game::RenderedPlies> {
+    record.rendered(lang).filter(|r| {
+        r.plies > 0
+            && r.plies.is_multiple_of(2)
+            && record.start().turn() == Color::White
+            && r.fingerprint == render_fingerprint(lang)
+    })
+}
+
+/// The first `plies` plies of `record` as the replies in `lang` write them,
+/// to be kept with the record (see [`crate::game::RenderedPlies`]); `None`
+/// where a kept rendering could not be continued: a record starting with
+/// Black, an odd number of plies, or a translation of the record line that
+/// is not words then plies.
+pub fn rendered_plies(
+    record: &Record,
+    plies: usize,
+    lang: Lang,
+) -> Option<crate::game::RenderedPlies> {
+    let first = record.plies().get(..plies)?;
+    if plies == 0 || !plies.is_multiple_of(2) || record.start().turn() != Color::White {
+        return None;
+    }
+    let first_move = record.start().fullmoves().get();
+    let text = record_line_of(lang, first_move, Color::White, first).ok()?;
+    let (html, html_fits) =
+        crate::html::record_rows_seven_bit(first_move, Color::White, first, lang);
+    Some(crate::game::RenderedPlies {
+        lang,
+        plies,
+        fingerprint: render_fingerprint(lang),
+        text,
+        html,
+        html_fits,
+    })
+}
+
+/// What this build writes for a record in `lang`, as a number: a sample
+/// game (every piece's letter, captures, both castlings) rendered as the
+/// text part's record line and the HTML table's rows, hashed. A kept
+/// rendering made by a build that writes otherwise (another translation,
+/// other markup) has another and is not used.
+pub fn render_fingerprint(lang: Lang) -> u64 {
+    static PRINTS: [OnceLock<u64>; Lang::ALL.len()] = [const { OnceLock::new() }; Lang::ALL.len()];
+    let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
+    *PRINTS[i].get_or_init(|| {
+        const SAMPLE: &str = "5254 4745 5445 4845 2133 4515 4244 7866 7163 3865 6134 5756 3142 \
+                              3736 4152 6824 5131 2847 3121 5878 8151 6858 1213 2433 4233 1537";
+        let moves = SAMPLE
+            .split_whitespace()
+            .filter_map(|m| m.parse::<IccfMove>().ok());
+        let Ok(sample) = Record::replay(None, moves) else {
+            return 0;
+        };
+        let text = match record_line_of(lang, 1, Color::White, sample.plies()) {
+            Ok(line) | Err(line) => line,
+        };
+        let (html, fits) =
+            crate::html::record_rows_seven_bit(1, Color::White, sample.plies(), lang);
+        crate::game::stable_hash(&[text.as_bytes(), &[0, u8::from(fits)], html.as_bytes()])
+    })
 }
 
 /// The longest line [`wrap_record`] writes, in characters: under the 76
@@ -1687,5 +1808,114 @@ mod tests {
         assert!(same[0].1.contains("<b>7163</b> (Nf3)"), "{}", same[0].1);
         assert!(table(&same[0].1).contains("(Nf3)"), "{}", same[0].1);
         assert_eq!(table(&same[0].1), table(&same[1].1));
+    }
+
+    /// A game of `plies` plies (fewer if it ends) of moves picked from the
+    /// legal ones by `seed`: captures, checks, promotions, castling and
+    /// every piece's letter, in an order no hand would write.
+    fn varied_game(seed: u64, plies: usize) -> Record {
+        use shakmaty::Position as _;
+        let mut state = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        let mut record = Record::new(None).unwrap();
+        for _ in 0..plies {
+            let moves = record.position().legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let m = moves[usize::try_from(state >> 33).unwrap() % moves.len()];
+            record.push(IccfMove::from_move(m), m);
+        }
+        record
+    }
+
+    /// A long game's reply written from the plies kept rendered with its
+    /// record (the sealed parts, see `RenderedPlies`) reads exactly as the
+    /// reply written from all the plies: the text part's wrapped record
+    /// line and the HTML page, in every language, for records ending right
+    /// after the kept plies and up to a part beyond them.
+    #[test]
+    fn a_reply_continuing_the_kept_rendering_of_a_record_is_the_reply_rendered_whole() {
+        for seed in 0..3 {
+            let game = varied_game(seed, 200);
+            assert!(
+                game.plies().len() >= 140,
+                "seed {seed}: the game ended early"
+            );
+            for lang in Lang::ALL {
+                for kept in [64, 128] {
+                    for n in [kept, kept + 1, kept + 2, kept + 37, game.plies().len()] {
+                        let whole =
+                            Record::replay(None, game.plies()[..n].iter().map(|p| p.iccf)).unwrap();
+                        let mut continued = whole.clone();
+                        continued.keep_rendered(rendered_plies(&whole, kept, lang).unwrap());
+                        assert!(kept_rendering(&continued, lang).is_some());
+                        let at = format!("seed {seed}, {lang:?}, {kept} kept of {n}");
+                        assert_eq!(picture(lang, &continued), picture(lang, &whole), "{at}");
+                        for viewer in [Color::White, Color::Black] {
+                            let page = |r: &Record| {
+                                HtmlPart::new(
+                                    lang,
+                                    "intro".into(),
+                                    r.clone(),
+                                    viewer,
+                                    "outro".into(),
+                                )
+                                .render_for_mail("title")
+                                .into_html()
+                            };
+                            assert_eq!(page(&continued), page(&whole), "{at}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A kept rendering is what the reply writes for those plies while its
+    /// fingerprint is this build's in the language: one whose fingerprint
+    /// is another build's (another translation, other markup) is passed
+    /// over and the record written whole, and none is used in another
+    /// language or for a record starting with Black.
+    #[test]
+    fn a_kept_rendering_is_used_only_with_this_builds_fingerprint_in_its_language() {
+        let game = varied_game(7, 80);
+        let mut made = rendered_plies(&game, 64, Lang::De).unwrap();
+        made.text = "Partie: MARKED".to_owned();
+        made.html = "<tr><td>MARKED</td></tr>".to_owned();
+        let mut kept = game.clone();
+        kept.keep_rendered(made.clone());
+        assert!(
+            picture(Lang::De, &kept).contains("Partie: MARKED 33. "),
+            "{}",
+            picture(Lang::De, &kept)
+        );
+        let page = HtmlPart::new(
+            Lang::De,
+            String::new(),
+            kept.clone(),
+            Color::White,
+            String::new(),
+        )
+        .render_for_mail("t")
+        .into_html();
+        assert!(page.contains("<tr><td>MARKED</td></tr>\r\n<tr>"), "{page}");
+        assert!(!picture(Lang::Fr, &kept).contains("MARKED"));
+
+        let mut other_build = game.clone();
+        made.fingerprint ^= 1;
+        other_build.keep_rendered(made.clone());
+        assert!(!picture(Lang::De, &other_build).contains("MARKED"));
+        assert_eq!(picture(Lang::De, &other_build), picture(Lang::De, &game));
+
+        let black_first = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+        let from_black = Record::replay(
+            Some(black_first),
+            [4745, 5445, 4845].map(|m| m.to_string().parse().unwrap()),
+        )
+        .unwrap();
+        assert_eq!(rendered_plies(&from_black, 2, Lang::De), None);
     }
 }

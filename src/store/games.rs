@@ -145,7 +145,12 @@ pub fn load_into(batch: &mut super::batch::Batch, id: i64) -> Result<(), StoreEr
                     EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id),
                     (SELECT MAX(ply) FROM moves WHERE game_id = g.id),
                     (SELECT window_keys FROM records WHERE game_id = g.id),
-                    (SELECT group_concat(plies, ',' ORDER BY part) FROM record_parts WHERE game_id = g.id)
+                    (SELECT group_concat(plies, ',' ORDER BY part) FROM record_parts WHERE game_id = g.id),
+                    (SELECT packed FROM record_renders
+                     WHERE game_id = g.id AND lang = coalesce(pw.lang, 'en')),
+                    CASE WHEN coalesce(pb.lang, 'en') = coalesce(pw.lang, 'en') THEN NULL
+                         ELSE (SELECT packed FROM record_renders
+                               WHERE game_id = g.id AND lang = coalesce(pb.lang, 'en')) END
              FROM games g
              LEFT JOIN players pw ON pw.email = lower(g.white_email)
              LEFT JOIN players pb ON pb.email = lower(g.black_email)
@@ -176,6 +181,12 @@ pub async fn load_of(
     // partial index holds only unkeyed plies, normally none.
     let unkeyed: bool = row.get(17);
     let last_ply: Option<i64> = row.get(20);
+    // The record's kept renderings in the players' languages (the second
+    // only if it differs), and the hash and count of the sealed plies as
+    // read, which they must have been made from (none for a record read
+    // otherwise: replayed, or from its moves).
+    let kept: [Option<&[u8]>; 2] = [row.get(23), row.get(24)];
+    let mut sealed: Option<(u64, usize)> = None;
     let mut record = if unkeyed {
         replayed(conn, id, &start_fen).await?
     } else {
@@ -190,8 +201,12 @@ pub async fn load_of(
         // pushing them does not copy the whole game's plies again.
         let mut plies = Vec::with_capacity((parts.len() + text.len()) / 9 + 4);
         parse_plies_into(&mut plies, parts, &bad)?;
+        let sealed_plies = plies.len();
         parse_plies_into(&mut plies, text, &bad)?;
         let stored = usize::try_from(last_ply.unwrap_or(0)).unwrap_or(usize::MAX);
+        if plies.len() == stored && sealed_plies > 0 && kept.iter().any(Option::is_some) {
+            sealed = Some((super::renders::plies_hash(parts), sealed_plies));
+        }
         if plies.len() != stored {
             // `records` is written in the same batch as `moves`; a
             // difference means the database was changed by other hands.
@@ -258,6 +273,15 @@ pub async fn load_of(
         Some(o) => Some(color_parse(&o).ok_or_else(|| bad(&o))?),
         None => None,
     };
+    let (white_lang, black_lang) = (lang_of(row.get(13))?, lang_of(row.get(14))?);
+    if let Some((hash, plies)) = sealed {
+        for (packed, lang) in kept.into_iter().zip([white_lang, black_lang]) {
+            let rendered = packed.and_then(|p| super::renders::unpack(p, lang, plies, hash));
+            if let Some(rendered) = rendered {
+                record.keep_rendered(rendered);
+            }
+        }
+    }
     Ok(Some(StoredGame {
         view: GameView {
             id,
@@ -265,13 +289,13 @@ pub async fn load_of(
                 email: row.get(0),
                 name: row.get(11),
                 key: row.get(2),
-                lang: lang_of(row.get(13))?,
+                lang: white_lang,
             },
             black: Player {
                 email: row.get(1),
                 name: row.get(12),
                 key: row.get(3),
-                lang: lang_of(row.get(14))?,
+                lang: black_lang,
             },
             record,
         },
@@ -460,12 +484,13 @@ pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreEr
 pub async fn save_change(
     conn: &mut SqliteConnection,
     game: i64,
+    langs: [Lang; 2],
     before: &Record,
     after: &Record,
     arrived: Option<i64>,
 ) -> Result<(), StoreError> {
     let mut batch = super::batch::Batch::default();
-    save_change_into(&mut batch, game, before, after, None, arrived)?;
+    save_change_into(&mut batch, game, langs, before, after, None, arrived)?;
     batch.run(conn).await?;
     Ok(())
 }
@@ -476,6 +501,7 @@ pub async fn save_change(
 pub fn save_change_into(
     batch: &mut super::batch::Batch,
     game: i64,
+    langs: [Lang; 2],
     before: &Record,
     after: &Record,
     message: Option<&MessageRow<'_>>,
@@ -575,6 +601,26 @@ pub fn save_change_into(
             ))?;
         }
         let sealed = sealed_after > sealed_before;
+        if sealed {
+            // The sealed plies rendered as the replies in the players'
+            // languages write them, kept for the replies of the moves to
+            // come (see `renders`).
+            let upto = sealed_after * RECORD_PART;
+            let hash = super::renders::plies_hash(&plies_text(&plies[..upto]));
+            for (i, &lang) in langs.iter().enumerate() {
+                if langs[..i].contains(&lang) {
+                    continue;
+                }
+                if let Some(rendered) = crate::reply::rendered_plies(after, upto, lang) {
+                    super::renders::keep_into(
+                        batch,
+                        game,
+                        lang,
+                        super::renders::pack(&rendered, hash),
+                    )?;
+                }
+            }
+        }
         let text = if sealed {
             plies_text(&plies[sealed_after * RECORD_PART..])
         } else {

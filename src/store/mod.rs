@@ -15,6 +15,7 @@ pub mod games;
 pub mod messages;
 pub mod outbox;
 pub mod players;
+pub mod renders;
 
 use std::path::Path;
 use std::str::FromStr;

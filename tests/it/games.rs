@@ -1087,9 +1087,16 @@ async fn plies_added_at_once_across_two_parts_seal_both() {
     let before = t.store.game(id).await.unwrap().unwrap().view.record;
     let after = replay_of(&line);
     let mut conn = t.store.pool().acquire().await.unwrap();
-    wildt::store::games::save_change(&mut conn, id, &before, &after, None)
-        .await
-        .unwrap();
+    wildt::store::games::save_change(
+        &mut conn,
+        id,
+        [wildt::i18n::Lang::En, wildt::i18n::Lang::De],
+        &before,
+        &after,
+        None,
+    )
+    .await
+    .unwrap();
     drop(conn);
     let (parts, tail) = stored_plies(&t, id).await;
     assert_eq!(parts, vec![64, 64]);
@@ -1381,4 +1388,130 @@ async fn the_history_finds_a_games_refused_messages_through_their_own_index() {
     .await
     .unwrap();
     assert!(!indexes.iter().any(|n| n == "messages_game"), "{indexes:?}");
+}
+
+/// A game between a German and an English reader with `plies` of a knight
+/// shuffle played by hand, the last through the daemon's path as a mail.
+async fn german_english_game(plies: usize) -> (TempStore, i64, Vec<String>) {
+    let t = temp_store().await;
+    let id = organise::create_game(
+        &t.store,
+        &t.config.referee,
+        50,
+        NewGame {
+            time: wildt::clock::TimeControl::None,
+            white_lang: Some(wildt::i18n::Lang::De),
+            black_lang: None,
+            white: "anna@example.org",
+            black: "ben@example.net",
+            fen: None,
+            event: Some("Test"),
+        },
+        Mailing::NoMail,
+    )
+    .await
+    .unwrap()
+    .view
+    .id;
+    let line = knight_shuffle(plies.div_ceil(4) + 1);
+    let refs: Vec<&str> = line.iter().map(String::as_str).collect();
+    play(&t, id, &refs[..plies - 1]).await;
+    let seat = if plies % 2 == 1 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let answer = mail_decision(&t, id, seat, 1, &line[plies - 1]).await;
+    assert_eq!(answer.outcome.as_str(), "moved", "{}", answer.detail);
+    (t, id, line)
+}
+
+/// When a move seals a part of a game's record (ply 64), the record's
+/// plies so far are kept rendered in both players' languages, and a load
+/// of the game carries them: the same renderings as made from the replayed
+/// record.
+#[tokio::test]
+async fn a_sealed_part_keeps_the_record_rendered_in_both_players_languages() {
+    use wildt::i18n::Lang;
+    let (t, id, line) = german_english_game(64).await;
+    let langs: Vec<String> =
+        sqlx::query_scalar("SELECT lang FROM record_renders WHERE game_id = ? ORDER BY lang")
+            .bind(id)
+            .fetch_all(t.store.pool())
+            .await
+            .unwrap();
+    assert_eq!(langs, ["de", "en"]);
+    let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+    let replayed = replay_of(&line[..64]);
+    for lang in [Lang::De, Lang::En] {
+        let kept = loaded.rendered(lang).expect("kept rendering loaded");
+        assert_eq!(kept.plies, 64);
+        assert_eq!(
+            Some(kept),
+            wildt::reply::rendered_plies(&replayed, 64, lang).as_ref()
+        );
+    }
+    assert!(loaded.rendered(Lang::Fr).is_none());
+}
+
+/// The replies to the move after a sealed part, written from the kept
+/// rendering, are the replies written from the whole record (the same
+/// game with its kept renderings deleted).
+#[tokio::test]
+async fn the_replies_after_a_sealed_part_read_as_those_written_from_the_whole_record() {
+    let (with_kept, id, line) = german_english_game(64).await;
+    let (without, id2, _) = german_english_game(64).await;
+    sqlx::query("DELETE FROM record_renders")
+        .execute(without.store.pool())
+        .await
+        .unwrap();
+    let a = mail_decision(&with_kept, id, Color::White, 2, &line[64]).await;
+    let b = mail_decision(&without, id2, Color::White, 2, &line[64]).await;
+    assert_eq!(a.outcome.as_str(), "moved", "{}", a.detail);
+    assert_eq!(a.mails.len(), 2);
+    assert_eq!(a.mails.len(), b.mails.len());
+    for (x, y) in a.mails.iter().zip(&b.mails) {
+        assert_eq!(x.lang, y.lang);
+        assert_eq!(x.body, y.body);
+        let (hx, hy) = (x.html.as_ref().unwrap(), y.html.as_ref().unwrap());
+        assert_eq!(hx.render(&x.subject), hy.render(&y.subject));
+        assert!(x.body.contains("32. 6371 ("), "{}", x.body);
+    }
+}
+
+/// A kept rendering is not used for plies other than those it was made
+/// from (the sealed plies changed by other hands), nor when its row does
+/// not read: the game loads with none, and its replies are written whole.
+#[tokio::test]
+async fn a_kept_rendering_of_other_plies_or_a_damaged_one_is_not_loaded() {
+    use wildt::i18n::Lang;
+    let (t, id, _) = german_english_game(64).await;
+    assert!(
+        t.store
+            .game(id)
+            .await
+            .unwrap()
+            .unwrap()
+            .view
+            .record
+            .rendered(Lang::De)
+            .is_some()
+    );
+    sqlx::query("UPDATE record_parts SET plies = replace(plies, '7163 Nf3', '7163 Nh3')")
+        .execute(t.store.pool())
+        .await
+        .unwrap();
+    let changed = t.store.game(id).await.unwrap().unwrap().view.record;
+    assert_eq!(changed.plies()[0].san.as_str(), "Nh3");
+    assert!(changed.rendered(Lang::De).is_none());
+    assert!(changed.rendered(Lang::En).is_none());
+
+    let (t, id, _) = german_english_game(64).await;
+    sqlx::query("UPDATE record_renders SET packed = x'0400000001020304' WHERE lang = 'de'")
+        .execute(t.store.pool())
+        .await
+        .unwrap();
+    let damaged = t.store.game(id).await.unwrap().unwrap().view.record;
+    assert!(damaged.rendered(Lang::De).is_none());
+    assert!(damaged.rendered(Lang::En).is_some());
 }

@@ -1,0 +1,104 @@
+//! A record's sealed plies as the replies render them, kept per language
+//! (`record_renders`, migration 22): see [`RenderedPlies`]. The row is
+//! packed (LZ4) and holds, before the rendering, the two hashes that decide
+//! whether it may be used: the build's rendering in its language
+//! (checked by the replies) and the plies it was made from (checked here,
+//! against the game's sealed plies as loaded).
+
+use crate::game::{RenderedPlies, stable_hash};
+use crate::i18n::Lang;
+
+use super::StoreError;
+use super::batch::Batch;
+
+/// The bytes before the text: fingerprint, plies' hash (8 each), plies
+/// (4), whether the rows fit (1), the text's length (4).
+const HEAD: usize = 8 + 8 + 4 + 1 + 4;
+
+/// The hash of a game's sealed plies text (`record_parts`' texts joined by
+/// commas, as a load reads them) that a kept rendering was made from.
+pub fn plies_hash(sealed: &str) -> u64 {
+    stable_hash(&[sealed.as_bytes()])
+}
+
+/// `rendered`, made from the sealed plies whose text hashes to
+/// `plies_hash`, as stored.
+pub fn pack(rendered: &RenderedPlies, plies_hash: u64) -> Vec<u8> {
+    let mut raw = Vec::with_capacity(HEAD + rendered.text.len() + rendered.html.len());
+    raw.extend_from_slice(&rendered.fingerprint.to_le_bytes());
+    raw.extend_from_slice(&plies_hash.to_le_bytes());
+    raw.extend_from_slice(
+        &u32::try_from(rendered.plies)
+            .unwrap_or(u32::MAX)
+            .to_le_bytes(),
+    );
+    raw.push(u8::from(rendered.html_fits));
+    raw.extend_from_slice(
+        &u32::try_from(rendered.text.len())
+            .unwrap_or(u32::MAX)
+            .to_le_bytes(),
+    );
+    raw.extend_from_slice(rendered.text.as_bytes());
+    raw.extend_from_slice(rendered.html.as_bytes());
+    super::outbox::pack(&raw)
+}
+
+/// The rendering in `packed` (a row of `lang`), if it was made from
+/// `sealed` plies (their count and their text's hash) and reads whole;
+/// `None` otherwise: the reply then renders the whole record.
+pub fn unpack(
+    packed: &[u8],
+    lang: Lang,
+    sealed_plies: usize,
+    sealed_hash: u64,
+) -> Option<RenderedPlies> {
+    let raw = lz4_flex::block::decompress_size_prepended(packed).ok()?;
+    let (head, rest) = raw.split_at_checked(HEAD)?;
+    let u64_at = |at: usize| {
+        head.get(at..at + 8)?
+            .try_into()
+            .ok()
+            .map(u64::from_le_bytes)
+    };
+    let u32_at = |at: usize| {
+        head.get(at..at + 4)?
+            .try_into()
+            .ok()
+            .map(u32::from_le_bytes)
+    };
+    let fingerprint = u64_at(0)?;
+    let plies = usize::try_from(u32_at(16)?).ok()?;
+    if u64_at(8)? != sealed_hash || plies != sealed_plies {
+        return None;
+    }
+    let html_fits = head[20] == 1;
+    let text_len = usize::try_from(u32_at(21)?).ok()?;
+    let (text, html) = rest.split_at_checked(text_len)?;
+    Some(RenderedPlies {
+        lang,
+        plies,
+        fingerprint,
+        text: String::from_utf8(text.to_vec()).ok()?,
+        html: String::from_utf8(html.to_vec()).ok()?,
+        html_fits,
+    })
+}
+
+/// Keeps `packed` as game `game`'s rendering in `lang`, in place of the
+/// one before, when `batch` runs.
+pub fn keep_into(
+    batch: &mut Batch,
+    game: i64,
+    lang: Lang,
+    packed: Vec<u8>,
+) -> Result<(), StoreError> {
+    batch.push(
+        "INSERT INTO record_renders (game_id, lang, packed) VALUES (?, ?, ?)
+         ON CONFLICT (game_id, lang) DO UPDATE SET packed = excluded.packed",
+        Some(1),
+        "record rendering",
+    );
+    batch.bind(game)?;
+    batch.bind(lang.code())?;
+    batch.bind(packed)
+}
