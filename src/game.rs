@@ -8,7 +8,7 @@
 
 use std::fmt;
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
@@ -154,7 +154,15 @@ pub enum RecordError {
 pub struct Record {
     start: Chess,
     start_fen: String,
+    /// The plies: all of them, or with `unread` those after its plies.
     plies: Vec<Ply>,
+    /// The first plies as the store keeps them (a long game's sealed
+    /// parts), read only when all plies are asked for: a move's path
+    /// needs the plies after them (its replies continue a kept rendering
+    /// of them, see [`RenderedPlies`]).
+    unread: Option<Arc<UnreadPlies>>,
+    /// With `unread`: all the plies, once asked for.
+    all: OnceLock<Vec<Ply>>,
     /// `positions[i]` is the position after `kept_from + i` plies. A record
     /// replayed from its moves keeps them all (`kept_from` 0, so
     /// `positions[0]` is the start); one loaded from the store keeps only
@@ -221,6 +229,16 @@ pub fn stable_hash(pieces: &[&[u8]]) -> u64 {
     h
 }
 
+/// A record's first plies as the store keeps them: `count` plies, `iccf
+/// san` joined by commas ([`crate::notation::read_stored_plies`]), known
+/// to read (the store hands them over only when they are the text it
+/// wrote, by a hash).
+#[derive(Debug)]
+pub struct UnreadPlies {
+    pub text: String,
+    pub count: usize,
+}
+
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 /// Parses a FEN into a legal standard-chess position.
@@ -252,6 +270,8 @@ impl Record {
             earlier_from: 0,
             start,
             plies: Vec::new(),
+            unread: None,
+            all: OnceLock::new(),
             end: None,
             draw_offer: None,
             rendered: Vec::new(),
@@ -300,15 +320,36 @@ impl Record {
         Ok(record)
     }
 
+    /// [`Record::from_stored`] with the first plies left as stored text
+    /// (`unread`), read only if all plies are asked for; `plies` are those
+    /// after them.
+    pub fn from_stored_unread(
+        start_fen: &str,
+        unread: UnreadPlies,
+        plies: Vec<Ply>,
+        now: Option<Chess>,
+        earlier: Vec<u64>,
+        earlier_from: usize,
+    ) -> Result<Record, RecordError> {
+        let mut record = Record::from_stored(start_fen, plies, now, earlier, earlier_from)?;
+        record.kept_from += unread.count;
+        record.unread = Some(Arc::new(unread));
+        Ok(record)
+    }
+
     pub(crate) fn push(&mut self, iccf: IccfMove, m: shakmaty::Move) {
         let pos = self.position().clone();
         let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
         let mut after = pos;
         after.play_unchecked(m);
-        self.plies.push(Ply {
+        let ply = Ply {
             iccf,
             san: san.into(),
-        });
+        };
+        if let Some(all) = self.all.get_mut() {
+            all.push(ply.clone());
+        }
+        self.plies.push(ply);
         self.positions.push(after);
     }
 
@@ -321,7 +362,7 @@ impl Record {
         self.rendered
             .iter()
             .map(|r| &**r)
-            .find(|r| r.lang == lang && r.plies <= self.plies.len())
+            .find(|r| r.lang == lang && r.plies <= self.ply_count())
     }
 
     /// Keeps `rendered` (made from this record's first plies), in place of
@@ -335,8 +376,51 @@ impl Record {
         &self.start_fen
     }
 
+    /// All the plies (a record loaded with its first plies unread reads
+    /// them now, once).
     pub fn plies(&self) -> &[Ply] {
-        &self.plies
+        let Some(unread) = &self.unread else {
+            return &self.plies;
+        };
+        self.all.get_or_init(|| {
+            let mut all = Vec::with_capacity(unread.count + self.plies.len() + 2);
+            // Known to read (see `UnreadPlies`): the text the store wrote.
+            let read = crate::notation::read_stored_plies(&mut all, &unread.text);
+            debug_assert!(
+                read.is_ok() && all.len() == unread.count,
+                "unread plies that do not read"
+            );
+            all.extend_from_slice(&self.plies);
+            all
+        })
+    }
+
+    /// How many plies were played.
+    pub fn ply_count(&self) -> usize {
+        self.unread.as_ref().map_or(0, |u| u.count) + self.plies.len()
+    }
+
+    /// Ply index `i` (0-based from the start).
+    pub fn ply(&self, i: usize) -> Option<&Ply> {
+        match &self.unread {
+            Some(u) if i >= u.count => self.plies.get(i - u.count),
+            Some(_) => self.plies().get(i),
+            None => self.plies.get(i),
+        }
+    }
+
+    /// The last ply played.
+    pub fn last_ply(&self) -> Option<&Ply> {
+        self.ply(self.ply_count().checked_sub(1)?)
+    }
+
+    /// The plies from index `from` on (none past the last), without reading
+    /// unread ones before `from`.
+    pub fn plies_from(&self, from: usize) -> &[Ply] {
+        match &self.unread {
+            Some(u) if from >= u.count => self.plies.get(from - u.count..).unwrap_or(&[]),
+            _ => self.plies().get(from..).unwrap_or(&[]),
+        }
     }
 
     /// The position now.
@@ -352,7 +436,7 @@ impl Record {
             return self.positions.get(i).cloned();
         }
         let mut pos = self.start.clone();
-        for ply in self.plies.get(..plies)? {
+        for ply in self.plies().get(..plies)? {
             let m = ply.iccf.to_move(&pos).ok()?;
             pos.play_unchecked(m);
         }
@@ -386,7 +470,7 @@ impl Record {
 
     /// The number the next move must carry.
     pub fn next_number(&self) -> MoveNumber {
-        self.number_of_ply(self.plies.len())
+        self.number_of_ply(self.ply_count())
     }
 
     pub fn is_over(&self) -> bool {
@@ -399,7 +483,7 @@ impl Record {
         let now = position_key(self.position());
         // Only positions since the last irreversible move can repeat: those
         // after the plies `window..=n`.
-        let n = self.plies.len();
+        let n = self.ply_count();
         let halfmoves = usize::try_from(self.position().halfmoves()).unwrap_or(usize::MAX);
         let window = n - halfmoves.min(n);
         let kept = self
@@ -749,5 +833,68 @@ mod tests {
     fn replay_of_corrupt_record_is_an_error() {
         let err = Record::replay(None, ["5254", "5254"].map(mv)).unwrap_err();
         assert!(matches!(err, RecordError::BadPly { ply: 2, .. }), "{err:?}");
+    }
+
+    /// A record loaded with its first plies left as the store's text reads
+    /// as the whole record: every ply, the plies from any index, the last
+    /// ply, the position after an early ply, and, with a move pushed before
+    /// or after all its plies were read, the record replayed.
+    #[test]
+    fn a_record_with_its_first_plies_unread_reads_as_the_whole_record() {
+        // e4 e5 Nf3 Nc6 Bc4 Bc5, then the knights back and forth.
+        let shuffle = ["6371", "3628", "7163", "2836"].iter().cycle().take(74);
+        let line: Vec<IccfMove> = ["5254", "5755", "7163", "2836", "6134", "6835"]
+            .iter()
+            .chain(shuffle)
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let whole = Record::replay(None, line.iter().copied()).unwrap();
+        let stored: Vec<String> = whole.plies()[..64]
+            .iter()
+            .map(|p| format!("{} {}", p.iccf, p.san.as_str()))
+            .collect();
+        let unread = || UnreadPlies {
+            text: stored.join(","),
+            count: 64,
+        };
+        let lazy = || {
+            Record::from_stored_unread(
+                START_FEN,
+                unread(),
+                whole.plies()[64..].to_vec(),
+                Some(whole.position().clone()),
+                Vec::new(),
+                whole.plies().len(),
+            )
+            .unwrap()
+        };
+        let r = lazy();
+        assert_eq!(r.ply_count(), whole.plies().len());
+        assert_eq!(r.ply(70), whole.plies().get(70));
+        assert_eq!(r.plies_from(70), &whole.plies()[70..]);
+        assert_eq!(r.plies_from(500), &[] as &[Ply]);
+        assert_eq!(r.last_ply(), whole.plies().last());
+        assert_eq!(r.next_number(), whole.next_number());
+        assert_eq!(r.ply(3), whole.plies().get(3));
+        assert_eq!(r.plies(), whole.plies());
+        assert_eq!(
+            r.position_after(10).map(|p| fen_of(&p)),
+            whole.position_after(10).map(|p| fen_of(&p))
+        );
+
+        let next: IccfMove = "7163".parse().unwrap();
+        let mut replayed = whole.clone();
+        let m = next.to_move(replayed.position()).unwrap();
+        replayed.push(next, m);
+        // Pushed onto plies not read yet, and onto plies read before.
+        let mut unread_then_pushed = lazy();
+        unread_then_pushed.push(next, m);
+        assert_eq!(unread_then_pushed.plies_from(79), &replayed.plies()[79..]);
+        assert_eq!(unread_then_pushed.plies(), replayed.plies());
+        let mut read_then_pushed = lazy();
+        assert_eq!(read_then_pushed.plies().len(), 80);
+        read_then_pushed.push(next, m);
+        assert_eq!(read_then_pushed.plies(), replayed.plies());
+        assert_eq!(read_then_pushed.ply_count(), 81);
     }
 }

@@ -652,7 +652,7 @@ async fn save_sequel(
     }
     for p in &sequel.played {
         if matches!(p.verdict, Verdict::Moved { .. }) {
-            games::mark_prepared(conn, game, p.after.plies().len()).await?;
+            games::mark_prepared(conn, game, p.after.ply_count()).await?;
         }
     }
     Ok(())

@@ -101,8 +101,7 @@ pub fn rows(viewer: Color) -> Vec<Vec<Square>> {
 /// ICCF), if the record has a move.
 pub fn last_move(record: &Record) -> Option<(Square, Square)> {
     record
-        .plies()
-        .last()
+        .last_ply()
         .map(|p| (p.iccf.from.square(), p.iccf.to.square()))
 }
 
@@ -297,7 +296,6 @@ fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool 
     // The table follows the caption: `seven_bit` breaks before it.
     out.push_str("\r\n");
     out.push_str(head);
-    let plies = record.plies();
     let first_move = record.start().fullmoves().get();
     // The rows kept rendered with the record (a long game's sealed plies),
     // then the rest written after them.
@@ -310,7 +308,7 @@ fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool 
         }
         None => (true, 0, first_move, record.start().turn()),
     };
-    let rest = &plies[from..];
+    let rest = record.plies_from(from);
     write_rows(
         out,
         first_move,
@@ -488,7 +486,7 @@ impl GamePage<'_> {
     pub fn render_for_mail<'r>(&self, record_html: &'r OnceLock<RecordHtml>) -> MailPage<'r> {
         let caption_style =
             format!("margin:12px 0 4px 0;font-family:{TEXT_FONTS};font-size:13px;color:#555555");
-        let has_record = !self.record.plies().is_empty();
+        let has_record = self.record.ply_count() > 0;
         let markup = html! {
             (DOCTYPE)
             html lang=(self.lang.code()) {
@@ -529,7 +527,7 @@ impl GamePage<'_> {
         match mark_at(&page, RECORD_MARK) {
             Some(at) if has_record => {
                 let rows = record_html.get_or_init(|| {
-                    let mut html = String::with_capacity(self.record.plies().len() * 40);
+                    let mut html = String::with_capacity(self.record.ply_count() * 40);
                     let fits_mail = push_record_seven_bit(&mut html, self.record, self.lang);
                     RecordHtml { html, fits_mail }
                 });

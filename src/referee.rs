@@ -322,7 +322,7 @@ fn claim(record: &Record, seat: Color) -> Verdict {
 /// from that number; a line with no number at all ends at the new move.
 /// `Err` carries a number that lies before the game's start.
 fn plies_of(record: &Record, line: &[WrittenMove]) -> Result<Vec<usize>, MoveNumber> {
-    let here = record.plies().len();
+    let here = record.ply_count();
     let Some((first, n)) = line
         .iter()
         .enumerate()
@@ -355,7 +355,7 @@ fn play(record: &Record, seat: Color, line: &[WrittenMove], extras: PlayExtras) 
     let Some(last) = line.last() else {
         return Verdict::Status;
     };
-    let here = record.plies().len();
+    let here = record.ply_count();
     let next = record.next_number();
     if record.turn() != seat {
         // Before anything else: a move from the side not on move is never queued.
@@ -398,7 +398,9 @@ fn play(record: &Record, seat: Color, line: &[WrittenMove], extras: PlayExtras) 
     }
     // Echoes: every written ply inside the record must match it.
     for &(p, w) in by_ply.iter().filter(|(p, _)| *p < here) {
-        let recorded = record.plies()[p].iccf;
+        let Some(recorded) = record.ply(p).map(|ply| ply.iccf) else {
+            continue;
+        };
         if recorded != w.mv {
             return Verdict::Rejected(Rejection::EchoMismatch {
                 number: record.number_of_ply(p),

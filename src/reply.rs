@@ -240,7 +240,7 @@ fn diagram(lang: Lang, record: &Record) -> String {
 
 /// Board, record and whose move: the part every game mail ends with.
 fn picture(lang: Lang, record: &Record) -> String {
-    let record_line = if record.plies().is_empty() {
+    let record_line = if record.ply_count() == 0 {
         i18n::text(lang, Key::RecordEmpty, &[])
     } else {
         wrapped_record_line(lang, record)
@@ -260,10 +260,10 @@ fn picture(lang: Lang, record: &Record) -> String {
 /// argument, then wrapping the line, copied and read a long game's record
 /// three times over, once for each reply.
 fn wrapped_record_line(lang: Lang, record: &Record) -> String {
-    let plies = record.plies();
     if let Some(kept) = kept_rendering(record, lang) {
         // The plies kept rendered, then the rest as if written after them.
-        let mut out = String::with_capacity(kept.text.len() + (plies.len() - kept.plies) * 16);
+        let rest = record.plies_from(kept.plies);
+        let mut out = String::with_capacity(kept.text.len() + rest.len() * 16);
         out.push_str(&kept.text);
         let mut line_len = out.rsplit('\n').next().map_or(0, |l| l.chars().count());
         write_wrapped_plies(
@@ -271,7 +271,7 @@ fn wrapped_record_line(lang: Lang, record: &Record) -> String {
             &mut line_len,
             record.start().fullmoves().get() + kept_moves(kept.plies),
             Color::White,
-            &plies[kept.plies..],
+            rest,
             lang,
         );
         return out;
@@ -280,7 +280,7 @@ fn wrapped_record_line(lang: Lang, record: &Record) -> String {
         lang,
         record.start().fullmoves().get(),
         record.start().turn(),
-        plies,
+        record.plies(),
     ) {
         Ok(line) | Err(line) => line,
     }

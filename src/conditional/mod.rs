@@ -209,7 +209,7 @@ pub fn validate(
     if record.turn() == seat {
         return Err(SetRejection::NotOpponentsTurn { to_move: seat });
     }
-    let here = record.plies().len();
+    let here = record.ply_count();
     for line in &set.lines {
         check_line(line, record, here)?;
     }
@@ -342,10 +342,10 @@ pub enum Applied {
 /// tree that no longer fits the game is never played ([`Applied::Stale`]).
 pub fn apply(tree: &ConditionalTree, record: &Record) -> Applied {
     let anchored = record.ply_of_number(tree.first);
-    let Some(last) = record.plies().last() else {
+    let Some(last) = record.last_ply() else {
         return Applied::Stale;
     };
-    if anchored != Some(record.plies().len() - 1) || record.turn() != tree.seat {
+    if anchored != Some(record.ply_count() - 1) || record.turn() != tree.seat {
         return Applied::Stale;
     }
     if record.is_over() {
@@ -377,7 +377,7 @@ pub fn apply(tree: &ConditionalTree, record: &Record) -> Applied {
     let remaining = match action {
         Action::Play { .. } if !branch.then.is_empty() => Some(ConditionalTree {
             seat: tree.seat,
-            first: record.number_of_ply(record.plies().len() + 1),
+            first: record.number_of_ply(record.ply_count() + 1),
             branches: branch.then.clone(),
         }),
         _ => None,

@@ -163,7 +163,7 @@ pub fn follow(decision: &mut Decision, game: &GameView, stored: ByColor<Option<C
         // Copied only when a prepared answer is played: most moves meet no
         // stored set, and a long game's record is hundreds of plies.
         let mut record = Cow::Borrowed(start);
-        let mut plies_before = game.record.plies().len();
+        let mut plies_before = game.record.ply_count();
         loop {
             if record.is_over() {
                 for c in [Color::White, Color::Black] {
@@ -176,7 +176,7 @@ pub fn follow(decision: &mut Decision, game: &GameView, stored: ByColor<Option<C
             }
             // Only a new move is an answer to wait for: a draw offer or
             // decline alone leaves every set as it is.
-            if record.plies().len() == plies_before {
+            if record.ply_count() == plies_before {
                 break;
             }
             let responder = record.turn();
@@ -203,7 +203,7 @@ pub fn follow(decision: &mut Decision, game: &GameView, stored: ByColor<Option<C
                                 Some(rest) => Fate::Store(rest.clone()),
                                 None => Fate::Clear(Cleared::UsedUp),
                             };
-                            plies_before = record.plies().len();
+                            plies_before = record.ply_count();
                             record = Cow::Owned(after.clone());
                             played.push(Prepared {
                                 seat: responder,
@@ -238,8 +238,8 @@ pub fn follow(decision: &mut Decision, game: &GameView, stored: ByColor<Option<C
 
 /// The record's last move, with its number.
 fn last_move(record: &Record) -> Option<(MoveNumber, IccfMove)> {
-    let last = record.plies().last()?;
-    Some((record.number_of_ply(record.plies().len() - 1), last.iccf))
+    let last = record.last_ply()?;
+    Some((record.number_of_ply(record.ply_count() - 1), last.iccf))
 }
 
 #[cfg(test)]

@@ -19,8 +19,8 @@ mod record;
 pub use legality::{CastlingBlock, IllegalMove, MoveError, parse_move};
 pub(crate) use record::push_number;
 pub use record::{
-    Ply, SanInputError, SanText, format_record, iccf_from_san, move_from_san, san, write_record,
-    write_record_into,
+    Ply, SanInputError, SanText, format_record, iccf_from_san, move_from_san, read_stored_plies,
+    san, write_record, write_record_into,
 };
 
 use std::fmt::{self, Write as _};

@@ -146,6 +146,34 @@ pub fn write_record_into(
     }
 }
 
+/// Appends the plies of `text` as the store keeps them (`iccf san`, joined
+/// by commas; empty items skipped) to `plies`; `Err` with the first item
+/// that does not read (those before it appended).
+pub fn read_stored_plies<'t>(plies: &mut Vec<Ply>, text: &'t str) -> Result<(), &'t str> {
+    // Each item is a dozen bytes: its separators are found by a plain loop
+    // over them (`str::split` and `split_once` cost a searcher per item,
+    // most of reading a long game's plies).
+    let position = |text: &str, byte: u8| text.bytes().position(|b| b == byte);
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (ply, after) = match position(rest, b',') {
+            Some(comma) => (&rest[..comma], &rest[comma + 1..]),
+            None => (rest, ""),
+        };
+        rest = after;
+        if ply.is_empty() {
+            continue;
+        }
+        let space = position(ply, b' ').ok_or(ply)?;
+        let (iccf, san) = (&ply[..space], &ply[space + 1..]);
+        plies.push(Ply {
+            iccf: iccf.parse().map_err(|_| iccf)?,
+            san: SanText::new(san),
+        });
+    }
+    Ok(())
+}
+
 /// Appends `number` in decimal, then `tail`.
 pub(crate) fn push_number(out: &mut String, number: u32, tail: &str) {
     // itoa: the digits as one string, without the formatting machinery or

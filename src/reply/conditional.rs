@@ -176,7 +176,7 @@ fn prepared_mails(ctx: &GameContext<'_>, p: &Prepared, before: &Record) -> Vec<O
     let lang = ctx.lang(p.seat);
     let mut mails = verdict_mails(ctx, p.seat, &p.verdict, &p.after, None);
     let (number, opponent) = (
-        before.number_of_ply(before.plies().len().saturating_sub(1)),
+        before.number_of_ply(before.ply_count().saturating_sub(1)),
         p.matched.opponent,
     );
     let opponent = format!("{} {opponent}", MoveNumberText(number));

@@ -11,7 +11,7 @@ use super::{StoreError, now_secs};
 use crate::decide::{GameView, Player};
 use crate::game::{GameEnd, GameResult, Record, Termination, position_key};
 use crate::i18n::Lang;
-use crate::notation::{IccfMove, Ply, SanText};
+use crate::notation::{IccfMove, Ply};
 
 /// A game as stored, with its replayed record.
 #[derive(Debug, Clone)]
@@ -146,10 +146,10 @@ pub fn load_into(batch: &mut super::batch::Batch, id: i64) -> Result<(), StoreEr
                     (SELECT MAX(ply) FROM moves WHERE game_id = g.id),
                     (SELECT window_keys FROM records WHERE game_id = g.id),
                     (SELECT group_concat(plies, ',' ORDER BY part) FROM record_parts WHERE game_id = g.id),
-                    (SELECT packed FROM record_renders
+                    (SELECT rendered FROM record_renders
                      WHERE game_id = g.id AND lang = coalesce(pw.lang, 'en')),
                     CASE WHEN coalesce(pb.lang, 'en') = coalesce(pw.lang, 'en') THEN NULL
-                         ELSE (SELECT packed FROM record_renders
+                         ELSE (SELECT rendered FROM record_renders
                                WHERE game_id = g.id AND lang = coalesce(pb.lang, 'en')) END
              FROM games g
              LEFT JOIN players pw ON pw.email = lower(g.white_email)
@@ -182,32 +182,61 @@ pub async fn load_of(
     let unkeyed: bool = row.get(17);
     let last_ply: Option<i64> = row.get(20);
     // The record's kept renderings in the players' languages (the second
-    // only if it differs), and the hash and count of the sealed plies as
-    // read, which they must have been made from (none for a record read
-    // otherwise: replayed, or from its moves).
+    // only if it differs); used only for a record read from its sealed
+    // parts and plies text (not replayed, nor read from its moves).
     let kept: [Option<&[u8]>; 2] = [row.get(23), row.get(24)];
-    let mut sealed: Option<(u64, usize)> = None;
+    // A player with no language chosen or guessed reads English.
+    let lang_of = |code: Option<String>| match code {
+        Some(c) => Lang::from_code(&c).ok_or_else(|| bad(&c)),
+        None => Ok(Lang::En),
+    };
+    let (white_lang, black_lang) = (lang_of(row.get(13))?, lang_of(row.get(14))?);
+    let mut renderings = Vec::new();
     let mut record = if unkeyed {
         replayed(conn, id, &start_fen).await?
     } else {
         // The sealed parts (every full 64 plies), then the plies after them.
         let parts: Option<String> = row.get(22);
         let text: Option<String> = row.get(16);
-        let (parts, text) = (
-            parts.as_deref().unwrap_or(""),
-            text.as_deref().unwrap_or(""),
-        );
+        let (mut parts, text) = (parts.unwrap_or_default(), text.as_deref().unwrap_or(""));
+        let stored = usize::try_from(last_ply.unwrap_or(0)).unwrap_or(usize::MAX);
+        // The kept renderings made from the sealed plies as read (their
+        // count and their text's hash, see `renders`). One vouches for the
+        // sealed plies' text (the store wrote it): they are left unread, as
+        // a move's path needs only the plies after them.
+        let sealed_count = match parts.is_empty() {
+            true => 0,
+            false => memchr::memchr_iter(b',', parts.as_bytes()).count() + 1,
+        };
+        if sealed_count > 0 && kept.iter().any(Option::is_some) {
+            let hash = super::renders::plies_hash(&parts);
+            for (row, lang) in kept.into_iter().zip([white_lang, black_lang]) {
+                renderings.extend(
+                    row.and_then(|r| super::renders::from_row(r, lang, sealed_count, hash)),
+                );
+            }
+        }
         // Room for the plies a move adds (its own, a prepared answer):
         // pushing them does not copy the whole game's plies again.
         let mut plies = Vec::with_capacity((parts.len() + text.len()) / 9 + 4);
-        parse_plies_into(&mut plies, parts, &bad)?;
-        let sealed_plies = plies.len();
-        parse_plies_into(&mut plies, text, &bad)?;
-        let stored = usize::try_from(last_ply.unwrap_or(0)).unwrap_or(usize::MAX);
-        if plies.len() == stored && sealed_plies > 0 && kept.iter().any(Option::is_some) {
-            sealed = Some((super::renders::plies_hash(parts), sealed_plies));
+        let mut unread = None;
+        if !renderings.is_empty() {
+            parse_plies_into(&mut plies, text, &bad)?;
+            if sealed_count + plies.len() == stored {
+                unread = Some(crate::game::UnreadPlies {
+                    text: std::mem::take(&mut parts),
+                    count: sealed_count,
+                });
+            } else {
+                renderings.clear();
+                plies.clear();
+            }
         }
-        if plies.len() != stored {
+        if unread.is_none() {
+            parse_plies_into(&mut plies, &parts, &bad)?;
+            parse_plies_into(&mut plies, text, &bad)?;
+        }
+        if unread.is_none() && plies.len() != stored {
             // `records` is written in the same batch as `moves`; a
             // difference means the database was changed by other hands.
             // The moves are the record of truth.
@@ -233,7 +262,7 @@ pub async fn load_of(
         };
         // The window a repetition claim counts in: the positions after the
         // plies `from..=n` (since the last capture or pawn move).
-        let n = plies.len();
+        let n = unread.as_ref().map_or(0, |u| u.count) + plies.len();
         let halfmoves = match &now {
             Some(pos) => usize::try_from(pos.halfmoves()).unwrap_or(usize::MAX),
             None => 0,
@@ -247,8 +276,17 @@ pub async fn load_of(
             Some(keys) => keys,
             None => earlier_keys(conn, id, &start_fen, from, n).await?,
         };
-        Record::from_stored(&start_fen, plies, now, earlier, from).map_err(corrupt)?
+        match unread {
+            Some(unread) => {
+                Record::from_stored_unread(&start_fen, unread, plies, now, earlier, from)
+            }
+            None => Record::from_stored(&start_fen, plies, now, earlier, from),
+        }
+        .map_err(corrupt)?
     };
+    for rendering in renderings {
+        record.keep_rendered(rendering);
+    }
     let result: String = row.get(6);
     let termination: Option<String> = row.get(7);
     if let Some(t) = termination {
@@ -263,25 +301,11 @@ pub async fn load_of(
             termination,
         });
     }
-    // A player with no language chosen or guessed reads English.
-    let lang_of = |code: Option<String>| match code {
-        Some(c) => Lang::from_code(&c).ok_or_else(|| bad(&c)),
-        None => Ok(Lang::En),
-    };
     let offer: Option<String> = row.get(8);
     record.draw_offer = match offer {
         Some(o) => Some(color_parse(&o).ok_or_else(|| bad(&o))?),
         None => None,
     };
-    let (white_lang, black_lang) = (lang_of(row.get(13))?, lang_of(row.get(14))?);
-    if let Some((hash, plies)) = sealed {
-        for (packed, lang) in kept.into_iter().zip([white_lang, black_lang]) {
-            let rendered = packed.and_then(|p| super::renders::unpack(p, lang, plies, hash));
-            if let Some(rendered) = rendered {
-                record.keep_rendered(rendered);
-            }
-        }
-    }
     Ok(Some(StoredGame {
         view: GameView {
             id,
@@ -367,28 +391,7 @@ fn parse_plies_into(
     text: &str,
     bad: &dyn Fn(&str) -> StoreError,
 ) -> Result<(), StoreError> {
-    // Each item is a dozen bytes: its separators are found by a plain loop
-    // over them (`str::split` and `split_once` cost a searcher per item,
-    // most of reading a long game's plies).
-    let position = |text: &str, byte: u8| text.bytes().position(|b| b == byte);
-    let mut rest = text;
-    while !rest.is_empty() {
-        let (ply, after) = match position(rest, b',') {
-            Some(comma) => (&rest[..comma], &rest[comma + 1..]),
-            None => (rest, ""),
-        };
-        rest = after;
-        if ply.is_empty() {
-            continue;
-        }
-        let space = position(ply, b' ').ok_or_else(|| bad(ply))?;
-        let (iccf, san) = (&ply[..space], &ply[space + 1..]);
-        plies.push(Ply {
-            iccf: IccfMove::from_str(iccf).map_err(|_| bad(iccf))?,
-            san: SanText::new(san),
-        });
-    }
-    Ok(())
+    crate::notation::read_stored_plies(plies, text).map_err(bad)
 }
 
 /// The positions that stood on the board after the plies `from..n` of
@@ -520,7 +523,13 @@ pub fn save_change_into(
     if let Some(m) = message {
         super::messages::insert_into(batch, m)?;
     }
-    let new = after.plies().iter().enumerate().skip(before.plies().len());
+    // The new plies only: a long game's sealed plies stay unread.
+    let done = before.ply_count();
+    let new = after
+        .plies_from(done)
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (done + i, p));
     let count = new.len();
     if count > 0 {
         let mut rows = Vec::with_capacity(count);
@@ -582,11 +591,13 @@ pub fn save_change_into(
         // The plies text: every full RECORD_PART plies sealed in a part of
         // their own, written once; `records` holds the plies after the
         // last full part, so the row a move rewrites stays small.
-        let plies = after.plies();
-        let (sealed_before, sealed_after) = (
-            before.plies().len() / RECORD_PART,
-            plies.len() / RECORD_PART,
-        );
+        let (sealed_before, sealed_after) = (done / RECORD_PART, after.ply_count() / RECORD_PART);
+        // All the plies only for a part sealed now.
+        let plies = if sealed_after > sealed_before {
+            after.plies()
+        } else {
+            &[]
+        };
         for part in sealed_before..sealed_after {
             batch.push(
                 "INSERT INTO record_parts (game_id, part, plies) VALUES (?, ?, ?)
@@ -601,7 +612,7 @@ pub fn save_change_into(
             ))?;
         }
         let sealed = sealed_after > sealed_before;
-        if sealed {
+        if sealed && after.end.is_none() {
             // The sealed plies rendered as the replies in the players'
             // languages write them, kept for the replies of the moves to
             // come (see `renders`).
@@ -616,15 +627,15 @@ pub fn save_change_into(
                         batch,
                         game,
                         lang,
-                        super::renders::pack(&rendered, hash),
+                        super::renders::to_row(&rendered, hash),
                     )?;
                 }
             }
         }
         let text = if sealed {
-            plies_text(&plies[sealed_after * RECORD_PART..])
+            plies_text(after.plies_from(sealed_after * RECORD_PART))
         } else {
-            plies_text(&plies[before.plies().len()..])
+            plies_text(after.plies_from(done))
         };
         batch.push(
             "INSERT INTO records (game_id, plies, window_keys) VALUES (?, ?, ?)
@@ -642,6 +653,9 @@ pub fn save_change_into(
         batch.bind(restart.is_some())?;
         batch.bind(tail.clone())?;
         batch.bind(tail)?;
+    }
+    if after.end.is_some() && before.end.is_none() && after.ply_count() >= RECORD_PART {
+        super::renders::forget_into(batch, game)?;
     }
     batch.push(
         "UPDATE games SET status = ?, result = ?, termination = ?, draw_offer = ?, updated_at = ? WHERE id = ?",

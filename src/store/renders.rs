@@ -1,9 +1,11 @@
 //! A record's sealed plies as the replies render them, kept per language
-//! (`record_renders`, migration 22): see [`RenderedPlies`]. The row is
-//! packed (LZ4) and holds, before the rendering, the two hashes that decide
-//! whether it may be used: the build's rendering in its language
-//! (checked by the replies) and the plies it was made from (checked here,
-//! against the game's sealed plies as loaded).
+//! (`record_renders`, migration 22): see [`RenderedPlies`]. The row holds,
+//! before the rendering, the two hashes that decide whether it may be
+//! used: the build's rendering in its language (checked by the replies)
+//! and the plies it was made from (checked here, against the game's sealed
+//! plies as loaded). Stored as it is read, not packed: unpacking it cost a
+//! long game's load more instructions than the reading of its 4 KB pages
+//! (see BENCHMARKS.md); a finished game's rows are deleted.
 
 use crate::game::{RenderedPlies, stable_hash};
 use crate::i18n::Lang;
@@ -23,7 +25,7 @@ pub fn plies_hash(sealed: &str) -> u64 {
 
 /// `rendered`, made from the sealed plies whose text hashes to
 /// `plies_hash`, as stored.
-pub fn pack(rendered: &RenderedPlies, plies_hash: u64) -> Vec<u8> {
+pub fn to_row(rendered: &RenderedPlies, plies_hash: u64) -> Vec<u8> {
     let mut raw = Vec::with_capacity(HEAD + rendered.text.len() + rendered.html.len());
     raw.extend_from_slice(&rendered.fingerprint.to_le_bytes());
     raw.extend_from_slice(&plies_hash.to_le_bytes());
@@ -40,20 +42,19 @@ pub fn pack(rendered: &RenderedPlies, plies_hash: u64) -> Vec<u8> {
     );
     raw.extend_from_slice(rendered.text.as_bytes());
     raw.extend_from_slice(rendered.html.as_bytes());
-    super::outbox::pack(&raw)
+    raw
 }
 
-/// The rendering in `packed` (a row of `lang`), if it was made from
-/// `sealed` plies (their count and their text's hash) and reads whole;
-/// `None` otherwise: the reply then renders the whole record.
-pub fn unpack(
-    packed: &[u8],
+/// The rendering in `row` (a row of `lang`), if it was made from `sealed`
+/// plies (their count and their text's hash) and reads whole; `None`
+/// otherwise: the reply then renders the whole record.
+pub fn from_row(
+    row: &[u8],
     lang: Lang,
     sealed_plies: usize,
     sealed_hash: u64,
 ) -> Option<RenderedPlies> {
-    let raw = lz4_flex::block::decompress_size_prepended(packed).ok()?;
-    let (head, rest) = raw.split_at_checked(HEAD)?;
+    let (head, rest) = row.split_at_checked(HEAD)?;
     let u64_at = |at: usize| {
         head.get(at..at + 8)?
             .try_into()
@@ -78,27 +79,34 @@ pub fn unpack(
         lang,
         plies,
         fingerprint,
-        text: String::from_utf8(text.to_vec()).ok()?,
-        html: String::from_utf8(html.to_vec()).ok()?,
+        text: std::str::from_utf8(text).ok()?.to_owned(),
+        html: std::str::from_utf8(html).ok()?.to_owned(),
         html_fits,
     })
 }
 
-/// Keeps `packed` as game `game`'s rendering in `lang`, in place of the
-/// one before, when `batch` runs.
-pub fn keep_into(
-    batch: &mut Batch,
-    game: i64,
-    lang: Lang,
-    packed: Vec<u8>,
-) -> Result<(), StoreError> {
+/// Keeps `row` as game `game`'s rendering in `lang`, in place of the one
+/// before, when `batch` runs.
+pub fn keep_into(batch: &mut Batch, game: i64, lang: Lang, row: Vec<u8>) -> Result<(), StoreError> {
     batch.push(
-        "INSERT INTO record_renders (game_id, lang, packed) VALUES (?, ?, ?)
-         ON CONFLICT (game_id, lang) DO UPDATE SET packed = excluded.packed",
+        "INSERT INTO record_renders (game_id, lang, rendered) VALUES (?, ?, ?)
+         ON CONFLICT (game_id, lang) DO UPDATE SET rendered = excluded.rendered",
         Some(1),
         "record rendering",
     );
     batch.bind(game)?;
     batch.bind(lang.code())?;
-    batch.bind(packed)
+    batch.bind(row)
+}
+
+/// Deletes game `game`'s renderings (it is over: a reply showing its
+/// record again is rare, and the rows would only fill the database) when
+/// `batch` runs.
+pub fn forget_into(batch: &mut Batch, game: i64) -> Result<(), StoreError> {
+    batch.push(
+        "DELETE FROM record_renders WHERE game_id = ?",
+        None,
+        "record renderings",
+    );
+    batch.bind(game)
 }

@@ -1507,11 +1507,63 @@ async fn a_kept_rendering_of_other_plies_or_a_damaged_one_is_not_loaded() {
     assert!(changed.rendered(Lang::En).is_none());
 
     let (t, id, _) = german_english_game(64).await;
-    sqlx::query("UPDATE record_renders SET packed = x'0400000001020304' WHERE lang = 'de'")
+    sqlx::query("UPDATE record_renders SET rendered = substr(rendered, 1, 200) WHERE lang = 'de'")
         .execute(t.store.pool())
         .await
         .unwrap();
     let damaged = t.store.game(id).await.unwrap().unwrap().view.record;
     assert!(damaged.rendered(Lang::De).is_none());
     assert!(damaged.rendered(Lang::En).is_some());
+}
+
+/// A game that ends keeps no renderings of its record: a reply showing it
+/// again is rare, and the rows would only fill the database.
+#[tokio::test]
+async fn a_game_that_ends_forgets_its_kept_renderings() {
+    let (t, id, _) = german_english_game(65).await;
+    let kept = || async {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM record_renders WHERE game_id = ?")
+            .bind(id)
+            .fetch_one(t.store.pool())
+            .await
+            .unwrap()
+    };
+    assert_eq!(kept().await, 2);
+    organise::play_by_hand(
+        &t.store,
+        &t.config.rules(),
+        id,
+        Color::Black,
+        &Command::Resign,
+    )
+    .await
+    .unwrap();
+    assert_eq!(kept().await, 0);
+}
+
+/// A long game whose sealed plies are left unread at load (its kept
+/// renderings vouch for them) is judged as its replay: the next move and
+/// the position and repetitions after it, and a move mail echoing a ply
+/// of the sealed part, right (played) or wrong (refused, nothing played).
+#[tokio::test]
+async fn a_long_game_loaded_with_its_sealed_plies_unread_is_judged_as_its_replay() {
+    let (t, id, line) = german_english_game(66).await;
+    let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+    assert!(loaded.rendered(wildt::i18n::Lang::De).is_some());
+    assert_same_game(&loaded, &replay_of(&line[..66]), "loaded");
+    let mut after = t.store.game(id).await.unwrap().unwrap().view.record;
+    let verdict = wildt::referee::judge(
+        &after,
+        Color::White,
+        &Command::single(line[66].parse().unwrap()),
+    );
+    after.apply(&verdict);
+    assert_same_game(&after, &replay_of(&line[..67]), "the next move onto it");
+
+    let wrong = mail_decision(&t, id, Color::White, 2, "1. 6371 34. 6371").await;
+    assert_ne!(wrong.outcome.as_str(), "moved", "{}", wrong.detail);
+    assert_eq!(plies(&t, id).await, 66);
+    let right = mail_decision(&t, id, Color::White, 3, "1. 7163 34. 6371").await;
+    assert_eq!(right.outcome.as_str(), "moved", "{}", right.detail);
+    assert_eq!(plies(&t, id).await, 67);
 }
