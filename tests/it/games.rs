@@ -1390,6 +1390,11 @@ async fn the_history_finds_a_games_refused_messages_through_their_own_index() {
     assert!(!indexes.iter().any(|n| n == "messages_game"), "{indexes:?}");
 }
 
+/// Game `id`'s record as a load reads it.
+async fn loaded(t: &TempStore, id: i64) -> wildt::game::Record {
+    t.store.game(id).await.unwrap().unwrap().view.record
+}
+
 /// A game between a German and an English reader with `plies` of a knight
 /// shuffle played by hand, the last through the daemon's path as a mail.
 async fn german_english_game(plies: usize) -> (TempStore, i64, Vec<String>) {
@@ -1441,17 +1446,17 @@ async fn a_sealed_part_keeps_the_record_rendered_in_both_players_languages() {
             .await
             .unwrap();
     assert_eq!(langs, ["de", "en"]);
-    let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
+    let record = loaded(&t, id).await;
     let replayed = replay_of(&line[..64]);
     for lang in [Lang::De, Lang::En] {
-        let kept = loaded.rendered(lang).expect("kept rendering loaded");
+        let kept = record.rendered(lang).expect("kept rendering loaded");
         assert_eq!(kept.plies, 64);
         assert_eq!(
             Some(kept),
             wildt::reply::rendered_plies(&replayed, 64, lang).as_ref()
         );
     }
-    assert!(loaded.rendered(Lang::Fr).is_none());
+    assert!(record.rendered(Lang::Fr).is_none());
 }
 
 /// The replies to the move after a sealed part, written from the kept
@@ -1486,22 +1491,12 @@ async fn the_replies_after_a_sealed_part_read_as_those_written_from_the_whole_re
 async fn a_kept_rendering_of_other_plies_or_a_damaged_one_is_not_loaded() {
     use wildt::i18n::Lang;
     let (t, id, _) = german_english_game(64).await;
-    assert!(
-        t.store
-            .game(id)
-            .await
-            .unwrap()
-            .unwrap()
-            .view
-            .record
-            .rendered(Lang::De)
-            .is_some()
-    );
+    assert!(loaded(&t, id).await.rendered(Lang::De).is_some());
     sqlx::query("UPDATE record_parts SET plies = replace(plies, '7163 Nf3', '7163 Nh3')")
         .execute(t.store.pool())
         .await
         .unwrap();
-    let changed = t.store.game(id).await.unwrap().unwrap().view.record;
+    let changed = loaded(&t, id).await;
     assert_eq!(changed.plies()[0].san.as_str(), "Nh3");
     assert!(changed.rendered(Lang::De).is_none());
     assert!(changed.rendered(Lang::En).is_none());
@@ -1511,7 +1506,7 @@ async fn a_kept_rendering_of_other_plies_or_a_damaged_one_is_not_loaded() {
         .execute(t.store.pool())
         .await
         .unwrap();
-    let damaged = t.store.game(id).await.unwrap().unwrap().view.record;
+    let damaged = loaded(&t, id).await;
     assert!(damaged.rendered(Lang::De).is_none());
     assert!(damaged.rendered(Lang::En).is_some());
 }
@@ -1548,10 +1543,10 @@ async fn a_game_that_ends_forgets_its_kept_renderings() {
 #[tokio::test]
 async fn a_long_game_loaded_with_its_sealed_plies_unread_is_judged_as_its_replay() {
     let (t, id, line) = german_english_game(66).await;
-    let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
-    assert!(loaded.rendered(wildt::i18n::Lang::De).is_some());
-    assert_same_game(&loaded, &replay_of(&line[..66]), "loaded");
-    let mut after = t.store.game(id).await.unwrap().unwrap().view.record;
+    let record = loaded(&t, id).await;
+    assert!(record.rendered(wildt::i18n::Lang::De).is_some());
+    assert_same_game(&record, &replay_of(&line[..66]), "loaded");
+    let mut after = loaded(&t, id).await;
     let verdict = wildt::referee::judge(
         &after,
         Color::White,
