@@ -156,14 +156,23 @@ fn a_daemon_killed_inside_a_group_keeps_none_of_it_and_then_decides_each_message
 /// sends each answer once.
 #[test]
 fn a_daemon_killed_after_a_group_commit_answers_each_message_once() {
-    let club = Club::new();
-    let games: Vec<Game> = (0..20).map(|_| club.new_game()).collect();
-    first_moves(&club, &games);
-
-    serve_once_crashing_at(&club, "group-committed:1");
-    let (grouped, moves, mails) = counts(&club);
-    assert!(grouped >= 2, "no group was committed: {grouped}");
-    assert_eq!((moves, mails), (grouped, 2 * grouped));
+    // How many messages the first group holds is set by time (a group is
+    // committed after `GROUP_TIME`): on a loaded machine the first message
+    // of a fresh process can take all of it alone, and a group of one does
+    // not show a group's commit. Then a new club is tried, each try
+    // checked alike, up to five.
+    let (club, grouped) = (0..5)
+        .find_map(|_| {
+            let club = Club::new();
+            let games: Vec<Game> = (0..20).map(|_| club.new_game()).collect();
+            first_moves(&club, &games);
+            serve_once_crashing_at(&club, "group-committed:1");
+            let (grouped, moves, mails) = counts(&club);
+            assert!(grouped >= 1, "no group was committed");
+            assert_eq!((moves, mails), (grouped, 2 * grouped));
+            (grouped >= 2).then_some((club, grouped))
+        })
+        .expect("in five tries the first group never held two messages");
     assert_eq!(
         club.maildir_count("new"),
         20,
