@@ -189,9 +189,10 @@ pub struct Record {
 /// The first `plies` plies of a record as the replies in `lang` write them
 /// (the text part's wrapped record line so far, the HTML table's rows), so
 /// that a long game's reply writes only the plies after them: made by
-/// [`crate::reply::rendered_plies`] when a part of the record is sealed,
-/// stored with it, and used by the replies only while `fingerprint` is
-/// what this build writes in `lang` ([`crate::reply::render_fingerprint`]).
+/// [`crate::reply::rendered_plies`] when a part of the record is sealed
+/// (or at the next move of a game without one), stored with it, and used
+/// by the replies only while `fingerprint` is what this build writes in
+/// `lang` ([`crate::reply::render_fingerprint`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenderedPlies {
     pub lang: Lang,

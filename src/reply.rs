@@ -382,10 +382,10 @@ pub fn rendered_plies(
     plies: usize,
     lang: Lang,
 ) -> Option<crate::game::RenderedPlies> {
-    let first = record.plies().get(..plies)?;
     if plies == 0 || !plies.is_multiple_of(2) || record.start().turn() != Color::White {
         return None;
     }
+    let first = record.plies().get(..plies)?;
     let first_move = record.start().fullmoves().get();
     let text = record_line_of(lang, first_move, Color::White, first).ok()?;
     let (html, html_fits) =

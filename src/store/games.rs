@@ -612,24 +612,33 @@ pub fn save_change_into(
             ))?;
         }
         let sealed = sealed_after > sealed_before;
-        if sealed && after.end.is_none() {
-            // The sealed plies rendered as the replies in the players'
-            // languages write them, kept for the replies of the moves to
-            // come (see `renders`).
-            let upto = sealed_after * RECORD_PART;
-            let hash = super::renders::plies_hash(&plies_text(&plies[..upto]));
+        // The sealed plies rendered as the replies in the players'
+        // languages write them, kept for the replies of the moves to come
+        // (see `renders`): made when a part is sealed, and at a move of a
+        // game whose kept rendering in a language is missing or not this
+        // build's (a game stored before them, a player's new language, an
+        // upgrade that renders otherwise), once.
+        let upto = sealed_after * RECORD_PART;
+        if upto > 0 && after.end.is_none() {
+            let mut hash = None;
             for (i, &lang) in langs.iter().enumerate() {
-                if langs[..i].contains(&lang) {
+                let kept =
+                    crate::reply::kept_rendering(before, lang).is_some_and(|k| k.plies == upto);
+                if kept || langs[..i].contains(&lang) {
                     continue;
                 }
-                if let Some(rendered) = crate::reply::rendered_plies(after, upto, lang) {
-                    super::renders::keep_into(
-                        batch,
-                        game,
-                        lang,
-                        super::renders::to_row(&rendered, hash),
-                    )?;
-                }
+                let Some(rendered) = crate::reply::rendered_plies(after, upto, lang) else {
+                    continue;
+                };
+                let hash = *hash.get_or_insert_with(|| {
+                    super::renders::plies_hash(&plies_text(&after.plies()[..upto]))
+                });
+                super::renders::keep_into(
+                    batch,
+                    game,
+                    lang,
+                    super::renders::to_row(&rendered, hash),
+                )?;
             }
         }
         let text = if sealed {

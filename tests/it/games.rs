@@ -1562,3 +1562,32 @@ async fn a_long_game_loaded_with_its_sealed_plies_unread_is_judged_as_its_replay
     assert_eq!(right.outcome.as_str(), "moved", "{}", right.detail);
     assert_eq!(plies(&t, id).await, 67);
 }
+
+/// A game without a kept rendering in a player's language (stored before
+/// them) or with one another build made (an upgrade that renders
+/// otherwise) gets this build's at its next move, not at its next sealed
+/// part 64 plies on.
+#[tokio::test]
+async fn a_game_without_this_builds_rendering_gets_one_at_its_next_move() {
+    use wildt::i18n::Lang;
+    let (t, id, line) = german_english_game(66).await;
+    for sql in [
+        "DELETE FROM record_renders WHERE lang = 'de'",
+        "UPDATE record_renders SET rendered = zeroblob(8) || substr(rendered, 9) WHERE lang = 'en'",
+    ] {
+        sqlx::query(sql).execute(t.store.pool()).await.unwrap();
+    }
+    let before = loaded(&t, id).await;
+    assert!(before.rendered(Lang::De).is_none());
+    assert_eq!(before.rendered(Lang::En).map(|k| k.fingerprint), Some(0));
+
+    play(&t, id, &[line[66].as_str()]).await;
+    let after = loaded(&t, id).await;
+    for lang in [Lang::De, Lang::En] {
+        let kept = after
+            .rendered(lang)
+            .expect("kept rendering made at the move");
+        assert_eq!(kept.plies, 64);
+        assert_eq!(kept.fingerprint, wildt::reply::render_fingerprint(lang));
+    }
+}
