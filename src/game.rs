@@ -206,6 +206,15 @@ pub struct RenderedPlies {
     pub html_fits: bool,
 }
 
+impl RenderedPlies {
+    /// The whole moves its plies make (it starts at White's turn and ends
+    /// after Black's ply): the next move's number is the record's first
+    /// plus this.
+    pub fn moves(&self) -> u32 {
+        u32::try_from(self.plies / 2).unwrap_or(u32::MAX)
+    }
+}
+
 /// A hash of `pieces` (as one run of bytes, each piece's length mixed in)
 /// that is the same in every build and on every machine, for what is
 /// stored and compared later (a kept rendering's fingerprint, the plies it

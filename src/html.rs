@@ -303,8 +303,12 @@ fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool 
     {
         Some(kept) => {
             out.push_str(&kept.html);
-            let moves = u32::try_from(kept.plies / 2).unwrap_or(u32::MAX);
-            (kept.html_fits, kept.plies, first_move + moves, Color::White)
+            (
+                kept.html_fits,
+                kept.plies,
+                first_move + kept.moves(),
+                Color::White,
+            )
         }
         None => (true, 0, first_move, record.start().turn()),
     };

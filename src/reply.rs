@@ -269,7 +269,7 @@ fn wrapped_record_line(lang: Lang, record: &Record) -> String {
         write_wrapped_plies(
             &mut out,
             &mut line_len,
-            record.start().fullmoves().get() + kept_moves(kept.plies),
+            record.start().fullmoves().get() + kept.moves(),
             Color::White,
             rest,
             lang,
@@ -310,11 +310,7 @@ fn record_line_of(
         .filter(|w| after.is_empty() && !w.is_empty() && !w.ends_with(['.', ' ']));
     let Some(words) = words else {
         let mut line = before.to_owned();
-        crate::notation::write_record_into(&mut line, first_move, first_turn, plies, |out, ply| {
-            out.push_str(" (");
-            san::push_localized(out, &ply.san, lang);
-            out.push(')');
-        });
+        san::push_plies_text(&mut line, first_move, first_turn, plies, lang);
         line.push_str(after);
         return Err(wrap_record(&line));
     };
@@ -351,12 +347,6 @@ fn write_wrapped_plies(
         // `write_record_into` writes one space before the next move.
         space = out.len();
     });
-}
-
-/// The moves `plies` plies from White's turn take (a kept rendering ends
-/// after Black's ply).
-fn kept_moves(plies: usize) -> u32 {
-    u32::try_from(plies / 2).unwrap_or(u32::MAX)
 }
 
 /// The record's kept rendering in `lang`, if this build writes it so: its

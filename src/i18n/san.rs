@@ -88,17 +88,29 @@ pub fn record_text(record: &Record, lang: Lang) -> String {
 
 /// [`record_text`] appended to `out`.
 pub fn push_record_text(out: &mut String, record: &Record, lang: Lang) {
-    write_record_into(
+    push_plies_text(
         out,
         record.start().fullmoves().get(),
         record.start().turn(),
         record.plies(),
-        |out, ply| {
-            out.push_str(" (");
-            push_localized(out, &ply.san, lang);
-            out.push(')');
-        },
+        lang,
     );
+}
+
+/// [`push_record_text`] of `plies`, the first of them move `first_move`
+/// with `first_turn` to play.
+pub fn push_plies_text(
+    out: &mut String,
+    first_move: u32,
+    first_turn: shakmaty::Color,
+    plies: &[crate::notation::Ply],
+    lang: Lang,
+) {
+    write_record_into(out, first_move, first_turn, plies, |out, ply| {
+        out.push_str(" (");
+        push_localized(out, &ply.san, lang);
+        out.push(')');
+    });
 }
 
 #[cfg(test)]

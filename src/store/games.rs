@@ -204,9 +204,10 @@ pub async fn load_of(
         // count and their text's hash, see `renders`). One vouches for the
         // sealed plies' text (the store wrote it): they are left unread, as
         // a move's path needs only the plies after them.
-        let sealed_count = match parts.is_empty() {
-            true => 0,
-            false => memchr::memchr_iter(b',', parts.as_bytes()).count() + 1,
+        let sealed_count = if parts.is_empty() {
+            0
+        } else {
+            memchr::memchr_iter(b',', parts.as_bytes()).count() + 1
         };
         if sealed_count > 0 && kept.iter().any(Option::is_some) {
             let hash = super::renders::plies_hash(&parts);
