@@ -133,6 +133,13 @@ if sc:
         row(f"Scale: ms per move at ply 1 in new games of the aged DB → ply {sc['ply']} (game length alone; "
             f"CPU {aged['cpu_ms_per_move']:.3f} → {hi['cpu_ms_per_move']:.3f})",
             f"{aged['ms_per_move']:.3f} → {hi['ms_per_move']:.3f}", "", f"{sc['ply_ratio_aged']:.2f}×", "", None)
+    if "ply_low_spread" in sc:
+        spread = sc["ply_low_spread"]
+        row(f"Scale: ms per move at ply 5 in new games spread through the aged DB (every {sc['spread']}th, "
+            f"as spread as the long games) → ply {sc['ply']} "
+            f"(CPU {spread['cpu_ms_per_move']:.3f} → {hi['cpu_ms_per_move']:.3f})",
+            f"{spread['ms_per_move']:.3f} → {hi['ms_per_move']:.3f}", "", f"{sc['ply_ratio_spread']:.2f}×",
+            "within 20 %", sc["ply_ratio_spread"] <= 1.2)
     row(f"Scale: ms per move, {sc['games']} → {sc['big']:,} games in the DB",
         f"{lo['ms_per_move']:.3f} → {big['ms_per_move']:.3f}", "", f"{sc['db_ratio']:.2f}×", "within 20 %",
         sc["db_ratio"] <= 1.2)
