@@ -164,6 +164,80 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
     }
 }
 
+/// [`piece_glyph`] as [`seven_bit`] writes it: its two characters as
+/// numeric character references.
+fn piece_glyph_seven_bit(piece: Piece) -> &'static str {
+    match (piece.color, piece.role) {
+        (Color::White, Role::King) => "&#9812;&#65038;",
+        (Color::White, Role::Queen) => "&#9813;&#65038;",
+        (Color::White, Role::Rook) => "&#9814;&#65038;",
+        (Color::White, Role::Bishop) => "&#9815;&#65038;",
+        (Color::White, Role::Knight) => "&#9816;&#65038;",
+        (Color::White, Role::Pawn) => "&#9817;&#65038;",
+        (Color::Black, Role::King) => "&#9818;&#65038;",
+        (Color::Black, Role::Queen) => "&#9819;&#65038;",
+        (Color::Black, Role::Rook) => "&#9820;&#65038;",
+        (Color::Black, Role::Bishop) => "&#9821;&#65038;",
+        (Color::Black, Role::Knight) => "&#9822;&#65038;",
+        (Color::Black, Role::Pawn) => "&#9823;&#65038;",
+    }
+}
+
+/// Appends what [`seven_bit`] makes of [`board`] after other content (a
+/// line break first, as before any table), written directly: 7-bit, each
+/// row and cell on a line of its own. A mail's page leaves the board's
+/// place marked for this instead of passing the board through `seven_bit`,
+/// which, glyph by glyph, was half of writing a short game's page; the
+/// test `the_board_written_seven_bit_is_what_seven_bit_makes_of_the_board`
+/// holds the two the same.
+fn push_board_seven_bit(
+    out: &mut String,
+    pos: &Chess,
+    last_move: Option<(Square, Square)>,
+    viewer: Color,
+) {
+    let rows = rows(viewer);
+    let edge = format!("font:11px/{EDGE_PX}px {TEXT_FONTS};color:#555555");
+    let corner = format!("\r\n<td width=\"{EDGE_PX}\" height=\"{EDGE_PX}\" style=\"{edge}\"></td>");
+    let mut files_row = format!("\r\n<tr>{corner}");
+    for sq in &rows[0] {
+        files_row.push_str(&format!(
+            "\r\n<td width=\"{SQUARE_PX}\" height=\"{EDGE_PX}\" align=\"center\" style=\"{edge}\">{}</td>",
+            u8::from(sq.file()) + 1
+        ));
+    }
+    files_row.push_str(&corner);
+    files_row.push_str("</tr>");
+    out.push_str(&format!(
+        "\r\n<table cellspacing=\"0\" cellpadding=\"0\" border=\"0\" style=\"border-collapse:collapse;\
+         border-spacing:0;margin:0;text-align:center;color:#000000;font-family:{PIECE_FONTS};\
+         font-size:{}px;line-height:{SQUARE_PX}px\">",
+        SQUARE_PX * 3 / 4
+    ));
+    out.push_str(&files_row);
+    for row in &rows {
+        let rank = u8::from(row[0].rank()) + 1;
+        out.push_str(&format!(
+            "\r\n<tr align=\"center\">\r\n<td height=\"{SQUARE_PX}\" style=\"{edge}\">{rank}</td>"
+        ));
+        for &sq in row {
+            let colour = square_colour(sq, last_move);
+            out.push_str("\r\n<td bgcolor=\"");
+            out.push_str(colour);
+            out.push_str("\" style=\"background:");
+            out.push_str(colour);
+            out.push_str("\">");
+            if let Some(piece) = pos.board().piece_at(sq) {
+                out.push_str(piece_glyph_seven_bit(piece));
+            }
+            out.push_str("</td>");
+        }
+        out.push_str(&format!("\r\n<td style=\"{edge}\">{rank}</td></tr>"));
+    }
+    out.push_str(&files_row);
+    out.push_str("\r\n</table>");
+}
+
 /// The record as a table: move number, White's move and Black's, each as
 /// the numeric move with SAN in `lang`'s piece letters beside it.
 pub fn record(record: &Record, lang: Lang) -> Markup {
@@ -266,6 +340,9 @@ fn write_rows(
 /// until [`seven_bit`] has been over the rest: tags no template writes,
 /// and escaped text cannot hold a `<`.
 const RECORD_MARK: &str = "<wildt-record/>";
+/// Where [`GamePage::render_for_mail`] puts the board
+/// ([`push_board_seven_bit`]) once `seven_bit` has been over the rest.
+const BOARD_MARK: &str = "<wildt-board/>";
 const ROWS_MARK: &str = "<wildt-rows/>";
 
 /// The record's table as a page writes it ([`push_record_seven_bit`]), made
@@ -504,7 +581,7 @@ impl GamePage<'_> {
                     p style=(caption_style) {
                         (i18n::text(self.lang, Key::BoardCaption, &[("color", i18n::color_arg(self.viewer))]))
                     }
-                    (board(self.record.position(), last_move(self.record), self.viewer))
+                    (PreEscaped(BOARD_MARK))
                     @if has_record {
                         p style=(caption_style) { (i18n::text(self.lang, Key::RecordHeading, &[])) }
                         (PreEscaped(RECORD_MARK))
@@ -521,9 +598,26 @@ impl GamePage<'_> {
         // page is longer than the lines checked.
         let shell = crlf_lines(&made);
         let shell_fits = shell.seven_bit;
-        let page = match shell.text {
+        let shell = match shell.text {
             Cow::Owned(page) => page,
             Cow::Borrowed(_) => made,
+        };
+        // The board, written 7-bit in short lines, where its mark stood on
+        // the line ending the caption (a line the check above saw longer).
+        let page = match split_at_mark(&shell, BOARD_MARK) {
+            Some((before, after)) => {
+                let mut page = String::with_capacity(shell.len() + 9 * 1024);
+                page.push_str(before);
+                push_board_seven_bit(
+                    &mut page,
+                    self.record.position(),
+                    last_move(self.record),
+                    self.viewer,
+                );
+                page.push_str(after);
+                page
+            }
+            None => shell,
         };
         // The record, the part of the page that grows with the game, is
         // written 7-bit where the template marked its place, not passed over
@@ -823,6 +917,45 @@ mod tests {
         assert!(html.contains("&#9818;&#65038;"));
         assert_eq!(seven_bit("<p>\u{e9}t\u{e9}</p>"), "<p>&#233;t&#233;</p>");
         assert_eq!(seven_bit("<tr><td>1</td></tr>"), "<tr>\r\n<td>1</td></tr>");
+    }
+
+    /// The board a mail's page puts in place of its mark is the board as
+    /// `seven_bit` wrote it, from either side, with and without the last
+    /// move's colours, with every piece (a rook from a promotion, a castled
+    /// king).
+    #[test]
+    fn the_board_written_seven_bit_is_what_seven_bit_makes_of_the_board() {
+        let promoted = played(&[
+            "5254", "4745", "5445", "3736", "4536", "1716", "3627", "5756", "27182",
+        ]);
+        let castled = played(&["5254", "5755", "7163", "2836", "6125", "7866", "5171"]);
+        for record in [Record::new(None).unwrap(), promoted, castled] {
+            for viewer in [Color::White, Color::Black] {
+                for last in [None, last_move(&record)] {
+                    let mut direct = String::new();
+                    push_board_seven_bit(&mut direct, record.position(), last, viewer);
+                    let passed = seven_bit(&board(record.position(), last, viewer).into_string());
+                    assert_eq!(direct, format!("\r\n{passed}"), "{viewer:?} {last:?}");
+                }
+            }
+        }
+        for color in [Color::White, Color::Black] {
+            for role in [
+                Role::King,
+                Role::Queen,
+                Role::Rook,
+                Role::Bishop,
+                Role::Knight,
+                Role::Pawn,
+            ] {
+                let piece = Piece { color, role };
+                let mut by_char = String::new();
+                piece_glyph(piece)
+                    .chars()
+                    .for_each(|c| push_char_reference(&mut by_char, c));
+                assert_eq!(piece_glyph_seven_bit(piece), by_char, "{piece:?}");
+            }
+        }
     }
 
     /// Every character beyond ASCII, of two, three or four bytes, alone or
