@@ -111,6 +111,11 @@ if has servers; then
   echo "== servers" >&2
   rig
   python3 bench_servers.py --work "$WORK/servers" "${SERV[@]}" --out "$RESULTS/servers.json" >&2
+  # Again with Postfix holding what it accepts until each measurement ends
+  # (delivered into Dovecot between them): the runs above are as fast as
+  # Dovecot's deliveries during them leave the two cores (the slow third
+  # run of the sixteenth to nineteenth rounds).
+  python3 bench_servers.py --work "$WORK/servers-held" "${SERV[@]}" --hold --out "$RESULTS/servers-held.json" >&2
 fi
 if has daemon; then
   echo "== daemon (latency, footprint)" >&2
