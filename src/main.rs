@@ -150,7 +150,28 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
         .build()?)
 }
 
+/// SQLite allocates through glibc's malloc (Rust's allocations go to
+/// mimalloc), and glibc gave memory back to the kernel whenever 128 KiB lay
+/// free at the top of a heap. The page cache SQLite makes for a statement's
+/// temporary table (86 KiB, allocated whole) and its statement journals
+/// were freed and given back statement after statement, and every first
+/// write to them again was a page fault: `perf record -e page-faults` put
+/// 48 % of the daemon's faults in `pcache1InitBulk`. Keeping up to 1 MiB
+/// free per heap halved the faults (1,000 moves over the real servers:
+/// 21,800 to 9,900; 2,000 from a Maildir: 10,800 to 4,900) and cut the
+/// CPU time by 8 %, for at most 1 MiB of memory per heap.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn keep_freed_memory() {
+    // SAFETY: mallopt sets one of glibc malloc's parameters; it takes no
+    // pointer and is called first thing in main, before any other thread.
+    let set = unsafe { libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 20) };
+    // glibc accepts any threshold; the default would only cost time.
+    debug_assert_eq!(set, 1, "mallopt(M_TRIM_THRESHOLD) refused");
+}
+
 fn main() -> ExitCode {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    keep_freed_memory();
     let cli = Cli::parse();
     let config = cli.config;
     let result = match cli.command {
