@@ -136,5 +136,9 @@ fi
 if has scale; then
   echo "== scale" >&2
   python3 bench_scale.py --work "$WORK/scale" "${SCALE[@]}" --out "$RESULTS/scale.json" >&2
+  # The same ply rounds answered by one running `wildt serve` (no
+  # 100,000-game database): what a move costs a daemon that has already
+  # touched what it needs, without a new process's first use of each page.
+  python3 bench_scale.py --daemon --work "$WORK/scale-daemon" "${SCALE[@]}" --out "$RESULTS/scale-daemon.json" >&2
 fi
 python3 table.py "$RESULTS"

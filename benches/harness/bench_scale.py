@@ -6,13 +6,25 @@
 # rounds at ply P), and with H games in the database
 # vs only the G games moved.
 # Per-move cost = (run with G mails - run with an empty inbox) / G, median of R.
+# With --daemon the same rounds are answered by one `wildt serve` running
+# through them, as a club runs it: a process started for each round also
+# pays for its first use of every page of memory and of the database it
+# touches, and a long game's move touches more of both. There a round's
+# wall time runs from the daemon's first read of a mail of the round (the
+# mails' access times: the work folder needs atime updates, as ext4's
+# default relatime gives) to the last reply written (the replies' file
+# times), its CPU time is the
+# daemon's (all threads, /proc/PID/task/*/schedstat), and each set has one
+# unmeasured round first; no 100,000-game database.
 # Does IO: work folders, subprocesses (wildt and the bench_mkgames example).
 import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
+import time
 
 import benchlib as b
 
@@ -24,6 +36,7 @@ ap.add_argument("--rounds", type=int, default=3)
 ap.add_argument("--spread", type=int, default=16,
                 help="the spread set's games are every SPREAD-th of SPREAD*G new games (0: no spread set)")
 ap.add_argument("--mkgames", default=os.path.join(b.ROOT, "target", "release", "examples", "bench_mkgames"))
+ap.add_argument("--daemon", action="store_true", help="answer the measured rounds with one running `wildt serve`")
 ap.add_argument("--work", default="/tmp/wildt-bench/scale")
 ap.add_argument("--out", required=True)
 a = ap.parse_args()
@@ -64,6 +77,34 @@ def serve(cfg):
     return wall, cpu
 
 
+class Daemon:
+    """`wildt serve` on cfg (Maildir polled every 200 ms, file outbox), its
+    log in the folder."""
+
+    def __init__(self, d, cfg):
+        self.log_path = os.path.join(d, f"serve-{time.time_ns()}.log")
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen([b.WILDT, "serve", "--config", cfg], stdout=self.log, stderr=self.log)
+
+    def cpu(self):
+        """CPU seconds of the daemon's threads so far (those alive: a round
+        ends before tokio lets an idle blocking thread go, after 10 s)."""
+        total = 0
+        task = f"/proc/{self.proc.pid}/task"
+        for tid in os.listdir(task):
+            try:
+                with open(os.path.join(task, tid, "schedstat")) as f:
+                    total += int(f.read().split()[0])
+            except FileNotFoundError:
+                pass
+        return total / 1e9
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        assert self.proc.wait(timeout=60) == 0, f"wildt serve ended with {self.proc.returncode}; see {self.log_path}"
+        self.log.close()
+
+
 def per_move(d, cfg, games, first_ply, tag="s"):
     """Median over rounds of (wall, cpu) per move above an empty run, in ms;
     `tag` keeps the rounds' file and folder names apart from other calls'."""
@@ -76,6 +117,8 @@ def per_moves(d, cfg, sets):
     system and the database in the same state, so that what one costs more
     than another is not when it ran (measured one after the other, the
     second set's rounds ran during the first's write-back)."""
+    if a.daemon:
+        return per_moves_daemon(d, cfg, sets)
     empty = statistics.median(serve(cfg)[0] for _ in range(3))
     walls = [[] for _ in sets]
     cpus = [[] for _ in sets]
@@ -88,6 +131,78 @@ def per_moves(d, cfg, sets):
         {"ms_per_move": statistics.median(w), "cpu_ms_per_move": statistics.median(c), "empty_run_ms": 1000 * empty}
         for w, c in zip(walls, cpus)
     ]
+
+
+def per_moves_daemon(d, cfg, sets):
+    """per_moves answered by one running daemon: each set's first round
+    unmeasured (the daemon's own first use of what the set touches), then
+    a.rounds rounds taken in turn. The Maildir and the outbox folder are
+    set aside once before it starts."""
+    for folder in ("mail", "outbox"):
+        path = os.path.join(d, folder)
+        if os.path.exists(path):
+            os.rename(path, os.path.join(d, f"{folder}-before-daemon-{time.time_ns()}"))
+    daemon = Daemon(d, cfg)
+    walls = [[] for _ in sets]
+    cpus = [[] for _ in sets]
+    try:
+        for r in range(a.rounds + 1):
+            for i, (games, first_ply, tag) in enumerate(sets):
+                wall, cpu = daemon_round(d, daemon, games, first_ply + r, tag, r)
+                if r > 0:
+                    walls[i].append(1000 * wall / len(games))
+                    cpus[i].append(1000 * cpu / len(games))
+    finally:
+        daemon.stop()
+    return [
+        {"ms_per_move": statistics.median(w), "cpu_ms_per_move": statistics.median(c), "empty_run_ms": 0}
+        for w, c in zip(walls, cpus)
+    ]
+
+
+def daemon_round(d, daemon, games, p, tag, r):
+    """One move (ply index p) in each of `games`, answered by the running
+    daemon: (wall s, cpu s). The mails are written aside and renamed into
+    `new/`, so the daemon never reads one half written."""
+    mails = b.round_robin_mails(games, [[b.SHUFFLE[p % 4]] for _ in games], f"{tag}{r}", start_ply=p)
+    db = os.path.join(d, "wildt.db")
+    outbox = os.path.join(d, "outbox")
+    os.makedirs(outbox, exist_ok=True)
+    sent_before = set(os.listdir(outbox))
+    moves_before = b.count(db, "SELECT COUNT(*) FROM moves")
+    stage = os.path.join(d, "stage")
+    shutil.rmtree(stage, ignore_errors=True)
+    b.write_maildir(stage, mails, prefix=f"{tag}{p}-")
+    new = os.path.join(d, "mail", "new")
+    for sub in ("new", "cur", "tmp"):
+        os.makedirs(os.path.join(d, "mail", sub), exist_ok=True)
+    cpu0 = daemon.cpu()
+    delivered = time.time()
+    for name in sorted(os.listdir(os.path.join(stage, "new"))):
+        os.rename(os.path.join(stage, "new", name), os.path.join(new, name))
+    deadline = time.monotonic() + 120
+    cur = os.path.join(d, "mail", "cur")
+    while True:
+        # Polled every 50 ms: the reads cost the machine little beside
+        # the daemon's work, and the wall time below is not taken here.
+        # Done when every move is recorded, every mail handled, and every
+        # reply written and marked sent (so the round's CPU time has the
+        # marking too).
+        time.sleep(0.05)
+        assert time.monotonic() < deadline, f"round {tag}{p} not answered; see {daemon.log_path}"
+        if b.count(db, "SELECT COUNT(*) FROM moves") - moves_before < len(games):
+            continue
+        read = [os.stat(os.path.join(cur, n)).st_atime for n in os.listdir(cur) if n.startswith(f"{tag}{p}-")]
+        written = [n for n in os.listdir(outbox) if n not in sent_before and not n.startswith(".")]
+        if (len(read) == len(games) and len(written) == 2 * len(games)
+                and b.count(db, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL") == 0):
+            break
+    cpu = daemon.cpu() - cpu0
+    # The mails were written with old times: an access time before the
+    # delivery (less a tick of the file system's clock) was never updated.
+    assert min(read) >= delivered - 0.05, "no access times: mount the work folder with relatime or strictatime"
+    last = max(os.stat(os.path.join(outbox, n)).st_mtime for n in written)
+    return last - min(read), cpu
 
 
 def one_round(d, cfg, games, p, tag, r):
@@ -116,9 +231,10 @@ res = {"games": a.games, "ply": a.ply, "big": a.big}
 # small database: G games, measured at ply 1, then advanced to ply P and measured again
 d, cfg, games = setup("small", a.games)
 res["ply_low"] = per_move(d, cfg, games, 0)
-# advance to ply P (untimed)
-adv = [b.SHUFFLE[p % 4] for p in range(a.rounds, a.ply)]
-mails = b.round_robin_mails(games, [adv for _ in games], "adv", start_ply=a.rounds)
+# advance to ply P (untimed); a daemon's rounds were one more
+played = a.rounds + (1 if a.daemon else 0)
+adv = [b.SHUFFLE[p % 4] for p in range(played, a.ply)]
+mails = b.round_robin_mails(games, [adv for _ in games], "adv", start_ply=played)
 shutil.rmtree(os.path.join(d, "mail"), ignore_errors=True)
 b.write_maildir(os.path.join(d, "mail"), mails, prefix="adv-")
 serve(cfg)
@@ -161,6 +277,11 @@ if a.spread:
     res["ply_low_spread"] = measured[2]
     res["ply_ratio_spread"] = res["ply_high"]["ms_per_move"] / res["ply_low_spread"]["ms_per_move"]
 
+if a.daemon:
+    res["mode"] = "daemon"
+    b.save(a.out, res)
+    shutil.rmtree(OLD, ignore_errors=True)
+    raise SystemExit(0)
 # big database: H games, the last G of them moved at ply 1
 d, cfg, games = setup("big", a.big)
 res["db_big"] = per_move(d, cfg, games, 0)

@@ -136,29 +136,41 @@ if dm:
     row(f"Idle CPU over {dm['idle_secs']:.0f} s", f"{dm['idle_cpu_pct']:.3f} %", "", "", "< 0.1 %",
         dm["idle_cpu_pct"] < 0.1)
     row("Spawn → READY=1 (ms)", f(dm["ready_ms"]), "", "", "≤ 300", dm["ready_ms"] <= 300)
-sc = load("scale.json")
-if sc:
-    lo, hi, big = sc["ply_low"], sc["ply_high"], sc["db_big"]
-    row(f"Scale: ms per move at ply 1 → ply {sc['ply']} ({sc['games']} games)",
+def scale_rows(sc, how):
+    """The ply rows of a scale run; `how` names how the rounds were run."""
+    lo, hi = sc["ply_low"], sc["ply_high"]
+    row(f"Scale{how}: ms per move at ply 1 → ply {sc['ply']} ({sc['games']} games; "
+        f"CPU {lo['cpu_ms_per_move']:.3f} → {hi['cpu_ms_per_move']:.3f})",
         f"{lo['ms_per_move']:.3f} → {hi['ms_per_move']:.3f}", "", f"{sc['ply_ratio']:.2f}×", "within 20 %",
         sc["ply_ratio"] <= 1.2)
     if "ply_low_aged" in sc:
         aged = sc["ply_low_aged"]
-        row(f"Scale: ms per move at ply 1 in new games of the aged DB, made one after the other → ply {sc['ply']} ("
-            f"CPU {aged['cpu_ms_per_move']:.3f} → {hi['cpu_ms_per_move']:.3f})",
+        row(f"Scale{how}: ms per move at ply 1 in new games of the aged DB, made one after the other → ply "
+            f"{sc['ply']} (CPU {aged['cpu_ms_per_move']:.3f} → {hi['cpu_ms_per_move']:.3f})",
             f"{aged['ms_per_move']:.3f} → {hi['ms_per_move']:.3f}", "", f"{sc['ply_ratio_aged']:.2f}×", "", None)
     if "ply_low_spread" in sc:
         spread = sc["ply_low_spread"]
-        row(f"Scale: ms per move at ply 5 in new games spread through the aged DB (every {sc['spread']}th, "
+        row(f"Scale{how}: ms per move at ply 5 in new games spread through the aged DB (every {sc['spread']}th, "
             f"as spread as the long games) → ply {sc['ply']} "
             f"(CPU {spread['cpu_ms_per_move']:.3f} → {hi['cpu_ms_per_move']:.3f})",
             f"{spread['ms_per_move']:.3f} → {hi['ms_per_move']:.3f}", "", f"{sc['ply_ratio_spread']:.2f}×",
             "within 20 %", sc["ply_ratio_spread"] <= 1.2)
+
+
+sc = load("scale.json")
+if sc:
+    scale_rows(sc, "")
+    lo, big = sc["ply_low"], sc["db_big"]
     row(f"Scale: ms per move, {sc['games']} → {sc['big']:,} games in the DB",
         f"{lo['ms_per_move']:.3f} → {big['ms_per_move']:.3f}", "", f"{sc['db_ratio']:.2f}×", "within 20 %",
         sc["db_ratio"] <= 1.2)
 else:
     not_run("scale", "Per-move cost at ply 300 within 20 % of ply 1")
+sd = load("scale-daemon.json")
+if sd:
+    scale_rows(sd, ", one running daemon")
+elif sc:
+    not_run("scale --daemon", "Per-move cost at ply 300 within 20 % of ply 1, in a running daemon")
 e = load("engine.txt")
 if e:
     pat = r"^(\S+/[^\n]+?)\s*\n\s*time:\s+\[\S+ \S+ (\S+ \S+) \S+ \S+\]\s*\n\s*thrpt:\s+\[\S+ \S+ (\S+) (\S+)"
