@@ -151,8 +151,8 @@ pub fn bodies_into(
         let values = vec!["(?, ?)"; bodies.len()].join(", ");
         batch.push(
             &format!(
-                "INSERT INTO outbox_bodies (id, raw, packed)
-                 SELECT o.id, v.column2, 1 FROM (VALUES {values}) v
+                "INSERT INTO outbox_bodies (id, raw, packed, dict)
+                 SELECT o.id, v.column2, 1, {BODY_DICT} FROM (VALUES {values}) v
                  JOIN outbox o ON o.message_id = v.column1"
             ),
             Some(count),
@@ -341,13 +341,15 @@ async fn with_bodies(
     let ids = serde_json::to_string(&rows.iter().map(|r| r.id).collect::<Vec<_>>())
         .unwrap_or_else(|_| "[]".to_owned());
     let bodies: std::collections::HashMap<i64, Vec<u8>> = sqlx::query_as(
-        "SELECT id, raw, packed FROM outbox_bodies WHERE id IN (SELECT value FROM json_each(?))",
+        "SELECT id, raw, packed, dict FROM outbox_bodies WHERE id IN (SELECT value FROM json_each(?))",
     )
     .bind(ids)
     .fetch_all(&mut *conn)
     .await?
     .into_iter()
-    .filter_map(|(id, raw, packed): (i64, Vec<u8>, bool)| Some((id, unpack(id, raw, packed)?)))
+    .filter_map(|(id, raw, packed, dict): (i64, Vec<u8>, bool, Option<i64>)| {
+        Some((id, unpack(id, raw, packed, dict)?))
+    })
     .collect();
     let mut bodies = bodies;
     Ok(rows
@@ -366,7 +368,7 @@ pub async fn due(
     limit: i64,
 ) -> Result<Vec<OutboxRow>, StoreError> {
     let rows = sqlx::query(
-        "SELECT o.id, o.message_id, o.sender, o.recipient, b.raw, o.attempts, b.packed
+        "SELECT o.id, o.message_id, o.sender, o.recipient, b.raw, o.attempts, b.packed, b.dict
          FROM outbox o JOIN outbox_bodies b ON b.id = o.id
          WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ?
          ORDER BY o.id LIMIT ?",
@@ -384,7 +386,7 @@ pub async fn due(
                 message_id: r.get(1),
                 sender: r.get(2),
                 recipient: r.get(3),
-                raw: unpack(id, r.get(4), r.get(6))?,
+                raw: unpack(id, r.get(4), r.get(6), r.get(7))?,
                 attempts: r.get(5),
             })
         })
@@ -395,33 +397,58 @@ pub async fn due(
 /// about; a mail of wildt's is far smaller.
 const MAX_BODY: usize = 64 << 20;
 
-/// A body as stored: packed with LZ4, its length first (the layout of
-/// `lz4_flex::block::compress_prepend_size`, which `unpack` reads).
-///
-/// Packed through a hash table and a buffer kept per thread, then copied
-/// out at its packed size: `compress_prepend_size` allocated and zeroed a
-/// buffer of the body's largest packed size (a long game's mail is 27 KB)
-/// and a new table for every body, then shrank the buffer (a realloc).
-/// A body of 64 KiB or more (none of wildt's mails; the library would take
-/// its 32-bit table) goes the library's own way, so the kept buffer stays
-/// small and the packed bytes are the library's for every body.
-pub fn pack(raw: &[u8]) -> Vec<u8> {
-    use lz4_flex::block::{CompressTable, compress_into_with_table, get_maximum_output_size};
-    thread_local! {
-        static SCRATCH: std::cell::RefCell<(CompressTable, Vec<u8>)> =
-            std::cell::RefCell::new((CompressTable::small(), Vec::new()));
+/// The number of the dictionary [`pack`] packs against (`outbox_bodies.dict`).
+pub const BODY_DICT: i64 = 1;
+
+/// Dictionary 1: a reply of wildt's (English, move 20 of a game: headers,
+/// the text part with its board, the HTML part's board and record, the
+/// footer), as this version renders one. A body is packed as if it came
+/// after these bytes, so what every reply has in common (the headers'
+/// names, the board's markup, the footer) is written as references to
+/// them: a first move's reply packs to 1,077 B against 2,320 alone (the
+/// pipeline's replies), one at ply 303 to 2,776 B against 3,980. Frozen: a
+/// row packed with it is unpacked with it after any upgrade, so its bytes
+/// never change (a test holds their digest, and `.gitattributes` keeps
+/// git from touching its line ends); replies rendered otherwise later
+/// pack less well, and a better dictionary is a new number.
+static BODY_DICT_1: &[u8] = include_bytes!("body-dict-1.eml");
+
+/// The dictionary [`pack`] packs against: the one numbered [`BODY_DICT`].
+static PACKING_DICT: &[u8] = BODY_DICT_1;
+
+/// The built-in dictionary numbered `n`, if there is one.
+fn dictionary(n: i64) -> Option<&'static [u8]> {
+    match n {
+        1 => Some(BODY_DICT_1),
+        _ => None,
     }
+}
+
+/// A body as stored: packed with LZ4 against dictionary [`BODY_DICT`], its
+/// length first (the layout of `lz4_flex::block::
+/// compress_prepend_size_with_dict`, which `unpack` reads).
+///
+/// Packed into a buffer kept per thread, then copied out at its packed
+/// size: the library allocated and zeroed a buffer of the body's largest
+/// packed size (a long game's mail is 27 KB) for every body, then shrank
+/// it (a realloc). A body of 64 KiB or more (none of wildt's mails) goes
+/// the library's own way, so the kept buffer stays small.
+pub fn pack(raw: &[u8]) -> Vec<u8> {
+    use lz4_flex::block::{compress_into_with_dict, get_maximum_output_size};
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    }
+    let dict = PACKING_DICT;
     let Some(len) = u16::try_from(raw.len()).ok().filter(|&n| n < u16::MAX) else {
-        return lz4_flex::block::compress_prepend_size(raw);
+        return lz4_flex::block::compress_prepend_size_with_dict(raw, dict);
     };
     SCRATCH.with(|cell| {
-        let mut guard = cell.borrow_mut();
-        let (table, buf) = &mut *guard;
+        let mut buf = cell.borrow_mut();
         let need = get_maximum_output_size(raw.len());
         if buf.len() < need {
             buf.resize(need, 0);
         }
-        match compress_into_with_table(raw, buf, table) {
+        match compress_into_with_dict(raw, &mut buf, dict) {
             Ok(n) => {
                 let mut out = Vec::with_capacity(4 + n);
                 out.extend_from_slice(&u32::from(len).to_le_bytes());
@@ -430,15 +457,18 @@ pub fn pack(raw: &[u8]) -> Vec<u8> {
             }
             // The buffer is the library's maximum for this input: not
             // reached; the library's own path if it ever is.
-            Err(_) => lz4_flex::block::compress_prepend_size(raw),
+            Err(_) => lz4_flex::block::compress_prepend_size_with_dict(raw, dict),
         }
     })
 }
 
 /// A stored body as it is sent; `None` (logged) for a packed body that does
-/// not unpack (a damaged row): its mail is then left out of the batch, as
-/// one whose body is missing, and stays in the outbox for the organiser.
-pub fn unpack(id: i64, stored: Vec<u8>, packed: bool) -> Option<Vec<u8>> {
+/// not unpack (a damaged row, or one naming a dictionary this build does
+/// not have): its mail is then left out of the batch, as one whose body is
+/// missing, and stays in the outbox for the organiser. `dict`: the
+/// dictionary it was packed against (`None`: none, rows written before
+/// dictionaries).
+pub fn unpack(id: i64, stored: Vec<u8>, packed: bool, dict: Option<i64>) -> Option<Vec<u8>> {
     if !packed {
         return Some(stored);
     }
@@ -447,12 +477,17 @@ pub fn unpack(id: i64, stored: Vec<u8>, packed: bool) -> Option<Vec<u8>> {
         .and_then(|b| <[u8; 4]>::try_from(b).ok())
         .map(u32::from_le_bytes)
         .and_then(|n| usize::try_from(n).ok());
-    let unpacked = match claimed {
-        Some(n) if n <= MAX_BODY => {
+    let unpacked = match (claimed, dict.map(|n| (n, dictionary(n)))) {
+        (_, Some((n, None))) => Err(format!("no dictionary {n} in this build")),
+        (Some(n), _) if n > MAX_BODY => Err(format!("length {n} over {MAX_BODY}")),
+        (Some(_), None) => {
             lz4_flex::block::decompress_size_prepended(&stored).map_err(|e| e.to_string())
         }
-        Some(n) => Err(format!("length {n} over {MAX_BODY}")),
-        None => Err("no length".to_owned()),
+        (Some(_), Some((_, Some(d)))) => {
+            lz4_flex::block::decompress_size_prepended_with_dict(&stored, d)
+                .map_err(|e| e.to_string())
+        }
+        (None, _) => Err("no length".to_owned()),
     };
     match unpacked {
         Ok(raw) => Some(raw),
@@ -745,7 +780,7 @@ mod migration_tests {
 
 #[cfg(test)]
 mod pack_tests {
-    use super::{pack, unpack};
+    use super::{BODY_DICT, BODY_DICT_1, PACKING_DICT, dictionary, pack, unpack};
 
     /// A body as a mail of wildt's is: lines of a record, a board's HTML.
     fn body(len: usize, seed: u32) -> Vec<u8> {
@@ -761,12 +796,12 @@ mod pack_tests {
     }
 
     /// The packed form is byte for byte what the library's own
-    /// `compress_prepend_size` wrote (rows packed before are read alike),
-    /// whatever the per-thread buffer and table held from bodies before:
-    /// a large body, then small ones, then an empty one; and bodies of
-    /// 64 KiB or more, which go the library's way.
+    /// `compress_prepend_size_with_dict` writes against the dictionary,
+    /// whatever the per-thread buffer held from bodies before: a large
+    /// body, then small ones, then an empty one; and bodies of 64 KiB or
+    /// more, which go the library's way. Each unpacks whole.
     #[test]
-    fn packing_with_the_kept_table_writes_what_the_library_writes_and_unpacks_whole() {
+    fn packing_with_the_kept_buffer_writes_what_the_library_writes_and_unpacks_whole() {
         for (len, seed) in [
             (27_000, 1),
             (11_000, 2),
@@ -782,11 +817,74 @@ mod pack_tests {
             let packed = pack(&raw);
             assert_eq!(
                 packed,
-                lz4_flex::block::compress_prepend_size(&raw),
+                lz4_flex::block::compress_prepend_size_with_dict(&raw, PACKING_DICT),
                 "{len} bytes"
             );
             assert_eq!(packed.capacity(), packed.len(), "held at its packed size");
-            assert_eq!(unpack(1, packed, true).as_deref(), Some(&raw[..]));
+            assert_eq!(
+                unpack(1, packed, true, Some(BODY_DICT)).as_deref(),
+                Some(&raw[..])
+            );
         }
+    }
+
+    /// Dictionary 1 is the bytes it was when rows were first packed with
+    /// it: changed, every body waiting in an outbox at the upgrade would
+    /// unpack to something else or not at all. A new dictionary takes a
+    /// new number.
+    #[test]
+    fn dictionary_one_never_changes() {
+        use sha2::{Digest, Sha256};
+        let digest: String = Sha256::digest(BODY_DICT_1)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(
+            digest,
+            "132419b9c792d740c87036a63cceef58f81244f55c44bdb4ea11df8cca28e74b"
+        );
+        assert_eq!(dictionary(1), Some(BODY_DICT_1));
+    }
+
+    /// The rows say the number of the dictionary their bodies were packed
+    /// against, and that number names the one `pack` uses.
+    #[test]
+    fn bodies_are_packed_against_the_dictionary_their_rows_name() {
+        assert_eq!(dictionary(BODY_DICT), Some(PACKING_DICT));
+    }
+
+    /// A reply like the dictionary (another move of the same game) packs to
+    /// well under half of what it packs to alone, and unpacks whole.
+    #[test]
+    fn a_reply_packs_to_less_than_half_against_the_dictionary() {
+        let text = String::from_utf8_lossy(BODY_DICT_1)
+            .replace("20... 3624", "21. 5254")
+            .replace("b0@players.example", "w0@players.example");
+        let raw = text.as_bytes();
+        let alone = lz4_flex::block::compress_prepend_size(raw).len();
+        let packed = pack(raw);
+        assert!(packed.len() * 2 < alone, "{} against {alone}", packed.len());
+        assert_eq!(
+            unpack(1, packed, true, Some(BODY_DICT)).as_deref(),
+            Some(raw)
+        );
+    }
+
+    /// Rows packed before dictionaries (`dict` NULL) still unpack, and are
+    /// sent as they were.
+    #[test]
+    fn a_body_packed_without_a_dictionary_still_unpacks() {
+        let raw = body(11_000, 10);
+        let stored = lz4_flex::block::compress_prepend_size(&raw);
+        assert_eq!(unpack(1, stored, true, None).as_deref(), Some(&raw[..]));
+    }
+
+    /// A row naming a dictionary this build does not have (written by a
+    /// newer version, then downgraded) is not sent as garbage: it is left
+    /// out, as a damaged body is.
+    #[test]
+    fn a_body_naming_an_unknown_dictionary_is_not_unpacked() {
+        let raw = body(11_000, 11);
+        assert_eq!(unpack(1, pack(&raw), true, Some(BODY_DICT + 1)), None);
     }
 }

@@ -755,11 +755,13 @@ async fn a_mostly_free_database_is_compacted_in_one_step_and_a_mostly_used_one_i
     assert_eq!(number(&store, "SELECT COUNT(*) FROM filler").await, 50);
 }
 
-/// Bodies are stored packed; one stored before packing (an older
-/// database's waiting mail) is sent as it was, a packed one as it was
-/// written, and a damaged packed one is left out without stopping the rest.
+/// Bodies are stored packed against a dictionary; one stored before
+/// packing and one packed before dictionaries (an older database's waiting
+/// mail) are sent as they were, a packed one as it was written, and a
+/// damaged packed one, or one naming a dictionary this build does not have,
+/// is left out without stopping the rest.
 #[tokio::test]
-async fn packed_and_older_unpacked_bodies_are_sent_as_written_and_a_damaged_one_is_left_out() {
+async fn packed_and_older_bodies_are_sent_as_written_and_a_damaged_one_is_left_out() {
     let (_dir, store) = fresh_store().await;
     let mail = |n: usize| -> Vec<u8> {
         format!(
@@ -773,9 +775,16 @@ async fn packed_and_older_unpacked_bodies_are_sent_as_written_and_a_damaged_one_
     damaged.truncate(cut);
     let packed = wildt::store::outbox::pack(&mail(2));
     assert!(packed.len() * 5 < mail(2).len(), "{} packed", packed.len());
-    let rows: [(i64, Vec<u8>, i64); 3] = [(1, mail(1), 0), (2, packed, 1), (3, damaged, 1)];
+    let dict = wildt::store::outbox::BODY_DICT;
+    let rows: [(i64, Vec<u8>, i64, Option<i64>); 5] = [
+        (1, mail(1), 0, None),
+        (2, packed, 1, Some(dict)),
+        (3, damaged, 1, Some(dict)),
+        (4, lz4_flex::block::compress_prepend_size(&mail(4)), 1, None),
+        (5, wildt::store::outbox::pack(&mail(5)), 1, Some(dict + 1)),
+    ];
     let mut conn = store.pool().acquire().await.unwrap();
-    for (id, body, is_packed) in rows {
+    for (id, body, is_packed, dict) in rows {
         sqlx::query(
             "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
              VALUES (?1, 'm' || ?1 || '@club.example', 'chess@club.example', 'p' || ?1 || '@example.org', 'move-accepted', 0, 0)",
@@ -784,10 +793,11 @@ async fn packed_and_older_unpacked_bodies_are_sent_as_written_and_a_damaged_one_
         .execute(&mut *conn)
         .await
         .unwrap();
-        sqlx::query("INSERT INTO outbox_bodies (id, raw, packed) VALUES (?, ?, ?)")
+        sqlx::query("INSERT INTO outbox_bodies (id, raw, packed, dict) VALUES (?, ?, ?, ?)")
             .bind(id)
             .bind(body)
             .bind(is_packed)
+            .bind(dict)
             .execute(&mut *conn)
             .await
             .unwrap();
@@ -795,7 +805,7 @@ async fn packed_and_older_unpacked_bodies_are_sent_as_written_and_a_damaged_one_
     drop(conn);
     let claimed = store.claim_due_mail(10, 10, "test", 100).await.unwrap();
     let got: Vec<(i64, Vec<u8>)> = claimed.into_iter().map(|r| (r.id, r.raw)).collect();
-    assert_eq!(got, [(1, mail(1)), (2, mail(2))]);
+    assert_eq!(got, [(1, mail(1)), (2, mail(2)), (4, mail(4))]);
 }
 
 /// While this process's intake holds its turn at the write lock (a group's
