@@ -227,7 +227,9 @@ def one_round(d, cfg, games, p, tag, r):
     return wall, cpu
 
 
-res = {"games": a.games, "ply": a.ply, "big": a.big}
+res = {"games": a.games, "ply": a.ply}
+if not a.daemon:
+    res["big"] = a.big
 # small database: G games, measured at ply 1, then advanced to ply P and measured again
 d, cfg, games = setup("small", a.games)
 res["ply_low"] = per_move(d, cfg, games, 0)
