@@ -46,6 +46,19 @@ pub enum Command {
 }
 
 impl Command {
+    /// Whether the referee judges a draw claim for it, alone or with a
+    /// move: only then does it count repetitions.
+    pub fn claims_draw(&self) -> bool {
+        matches!(
+            self,
+            Command::ClaimDraw
+                | Command::Play {
+                    claim_draw: true,
+                    ..
+                }
+        )
+    }
+
     /// A single move with no number: what the CLI's `game move` records.
     pub fn single(mv: IccfMove) -> Self {
         Command::Play {

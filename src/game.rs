@@ -172,10 +172,12 @@ pub struct Record {
     /// The positions (by Zobrist key, one entry each time one stood on the
     /// board) after the plies `earlier_from..kept_from`: the part of the
     /// window a repetition claim counts in (since the last irreversible
-    /// move) that is not kept as positions. Counted when a claim asks
-    /// (once or twice a move): a scan of a few hundred keys at most, where
-    /// a map of them cost a hash per ply of the window with every load.
-    earlier: Vec<u64>,
+    /// move) that is not kept as positions. Counted when a claim asks: a
+    /// scan of a few hundred keys at most, where a map of them cost a hash
+    /// per ply of the window with every load. `None`: not read yet (see
+    /// [`Record::window_unread`]); a record loaded for a move without a
+    /// claim never needs them.
+    earlier: Option<Vec<u64>>,
     earlier_from: usize,
     pub end: Option<GameEnd>,
     /// The side whose draw offer is waiting for an answer.
@@ -276,7 +278,7 @@ impl Record {
             start_fen: fen_of(&start),
             positions: vec![start.clone()],
             kept_from: 0,
-            earlier: Vec::new(),
+            earlier: Some(Vec::new()),
             earlier_from: 0,
             start,
             plies: Vec::new(),
@@ -310,13 +312,14 @@ impl Record {
     /// plies with their SAN, the position now (`None`: the start), and,
     /// for repetition claims, the positions that stood on the board after
     /// the plies `earlier_from..plies.len()` (Zobrist keys, see
-    /// [`position_key`], each as often as it stood there, in any order).
-    /// The caller vouches that these agree.
+    /// [`position_key`], each as often as it stood there, in any order;
+    /// `None`: not read, to be given with [`Record::read_window`] before a
+    /// claim is judged). The caller vouches that these agree.
     pub fn from_stored(
         start_fen: &str,
         plies: Vec<Ply>,
         now: Option<Chess>,
-        earlier: Vec<u64>,
+        earlier: Option<Vec<u64>>,
         earlier_from: usize,
     ) -> Result<Record, RecordError> {
         let mut record = Record::new(Some(start_fen))?;
@@ -338,7 +341,7 @@ impl Record {
         unread: UnreadPlies,
         plies: Vec<Ply>,
         now: Option<Chess>,
-        earlier: Vec<u64>,
+        earlier: Option<Vec<u64>>,
         earlier_from: usize,
     ) -> Result<Record, RecordError> {
         let mut record = Record::from_stored(start_fen, plies, now, earlier, earlier_from)?;
@@ -504,12 +507,37 @@ impl Record {
             .count();
         // The counted part before the kept positions shares the window's
         // start, as long as no irreversible move was pushed since.
-        let earlier = if window < self.kept_from && window <= self.earlier_from {
-            self.earlier.iter().filter(|&&key| key == now).count()
-        } else {
-            0
+        let earlier = match &self.earlier {
+            Some(keys) if window < self.kept_from && window <= self.earlier_from => {
+                keys.iter().filter(|&&key| key == now).count()
+            }
+            // Every caller that judges a claim reads the window first
+            // ([`Record::window_unread`]); the tests, which run with debug
+            // assertions, catch one that does not.
+            None if window < self.kept_from && window <= self.earlier_from => {
+                debug_assert!(false, "a repetition counted without the window's keys");
+                0
+            }
+            _ => 0,
         };
         kept + earlier
+    }
+
+    /// The plies `from..to` whose positions a repetition claim would count
+    /// and that were not read with the record (see [`Record::from_stored`]):
+    /// the store reads their keys for [`Record::read_window`]. `None` when
+    /// nothing is missing.
+    pub fn window_unread(&self) -> Option<(usize, usize)> {
+        self.earlier
+            .is_none()
+            .then_some((self.earlier_from, self.kept_from))
+    }
+
+    /// Gives the keys of the positions after the plies
+    /// [`Record::window_unread`] named (each as often as it stood on the
+    /// board, in any order).
+    pub fn read_window(&mut self, keys: Vec<u64>) {
+        self.earlier = Some(keys);
     }
 }
 
@@ -873,7 +901,7 @@ mod tests {
                 unread(),
                 whole.plies()[64..].to_vec(),
                 Some(whole.position().clone()),
-                Vec::new(),
+                Some(Vec::new()),
                 whole.plies().len(),
             )
             .unwrap()

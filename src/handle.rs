@@ -488,7 +488,6 @@ async fn decide_in(
             None => stored = games::load(tx, id).await?,
         }
     }
-    let view = stored.as_ref().map(|g| &g.view);
     // Another copy of a message already decided (two envelope recipients, a
     // mailbox migrated with its history): other header bytes, but the same
     // Message-ID from the same sender in the same game, with the same body.
@@ -496,6 +495,13 @@ async fn decide_in(
     if let Some(outcome) = history.copy {
         return Ok(Handled::Duplicate { outcome });
     }
+    // A claim counts repetitions: their keys are read for it alone.
+    if let (Some(g), Some(command)) = (stored.as_mut(), intake.command())
+        && command.claims_draw()
+    {
+        games::read_window(tx, g.view.id, &mut g.view.record).await?;
+    }
+    let view = stored.as_ref().map(|g| &g.view);
     let recent = history.recent;
     let mut decision = decide::decide(&intake, view, recent, rules, auth);
     if let (Some(g), Some(_)) = (view, decision.seat) {

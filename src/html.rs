@@ -1186,14 +1186,8 @@ mod tests {
                 iccf: "5254".parse::<IccfMove>().unwrap(),
                 san: SanText::new(san),
             };
-            Record::from_stored(
-                crate::game::START_FEN,
-                vec![ply],
-                None,
-                Default::default(),
-                0,
-            )
-            .unwrap()
+            Record::from_stored(crate::game::START_FEN, vec![ply], None, Some(Vec::new()), 0)
+                .unwrap()
         };
         let shuffle = ["7163", "7866", "6371", "6678"];
         let long: Vec<&str> = (0..300).map(|i| shuffle[i % 4]).collect();

@@ -274,6 +274,9 @@ pub async fn play_by_hand_at(
                 .ok_or(OrganiseError::NoGame(game))?;
         }
     }
+    if command.claims_draw() {
+        games::read_window(&mut tx, game, &mut stored.view.record).await?;
+    }
     let verdict = judge(&stored.view.record, seat, command);
     let mut after = stored.view.record.clone();
     after.apply(&verdict);

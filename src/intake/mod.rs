@@ -449,6 +449,14 @@ pub fn written_move_text(w: &WrittenMove) -> String {
 }
 
 impl Intake {
+    /// The command read from the player's text, if it was one.
+    pub fn command(&self) -> Option<&Command> {
+        match &self.disposition {
+            Disposition::Read(Reading::Command(c)) => Some(c),
+            _ => None,
+        }
+    }
+
     pub fn summary(&self) -> Summary {
         let mut s = Summary {
             message_id: self.message_id.clone(),

@@ -118,9 +118,9 @@ pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
 
 /// The game `id`, if it exists, with its record as stored: the plies with
 /// their SAN (the texts of `record_parts` and `records`, checked against
-/// the last ply in `moves`), the position after the last ply, and the
-/// repetition counts since the last irreversible move, in two statements
-/// whatever the game's length; nothing is replayed. A game with plies
+/// the last ply in `moves`) and the position after the last ply, in one
+/// statement whatever the game's length; nothing is replayed. The keys a
+/// repetition claim counts are left unread ([`read_window`] reads them). A game with plies
 /// stored before their position keys were ([`backfill_keys`] fills them
 /// in) is replayed.
 pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredGame>, StoreError> {
@@ -144,7 +144,6 @@ pub fn load_into(batch: &mut super::batch::Batch, id: i64) -> Result<(), StoreEr
                     g.time_control,
                     EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id),
                     (SELECT MAX(ply) FROM moves WHERE game_id = g.id),
-                    (SELECT window_keys FROM records WHERE game_id = g.id),
                     (SELECT group_concat(plies, ',' ORDER BY part) FROM record_parts WHERE game_id = g.id),
                     (SELECT rendered FROM record_renders
                      WHERE game_id = g.id AND lang = coalesce(pw.lang, 'en')),
@@ -184,7 +183,7 @@ pub async fn load_of(
     // The record's kept renderings in the players' languages (the second
     // only if it differs); used only for a record read from its sealed
     // parts and plies text (not replayed, nor read from its moves).
-    let kept: [Option<&[u8]>; 2] = [row.get(23), row.get(24)];
+    let kept: [Option<&[u8]>; 2] = [row.get(22), row.get(23)];
     // A player with no language chosen or guessed reads English.
     let lang_of = |code: Option<String>| match code {
         Some(c) => Lang::from_code(&c).ok_or_else(|| bad(&c)),
@@ -196,7 +195,7 @@ pub async fn load_of(
         replayed(conn, id, &start_fen).await?
     } else {
         // The sealed parts (every full 64 plies), then the plies after them.
-        let parts: Option<String> = row.get(22);
+        let parts: Option<String> = row.get(21);
         let text: Option<String> = row.get(16);
         let (mut parts, text) = (parts.unwrap_or_default(), text.as_deref().unwrap_or(""));
         let stored = usize::try_from(last_ply.unwrap_or(0)).unwrap_or(usize::MAX);
@@ -269,14 +268,10 @@ pub async fn load_of(
             None => 0,
         };
         let from = n - halfmoves.min(n);
-        let window: Option<Vec<u8>> = row.get(21);
-        let earlier = match window
-            .as_deref()
-            .and_then(|w| window_keys(w, from, n, now.as_ref()))
-        {
-            Some(keys) => keys,
-            None => earlier_keys(conn, id, &start_fen, from, n).await?,
-        };
+        // Their keys are read only for a claim ([`read_window`]): a move
+        // without one never counts them, and a long game without a capture
+        // or pawn move would read (or keep) hundreds of them every move.
+        let earlier = (from >= n).then(Vec::new);
         match unread {
             Some(unread) => {
                 Record::from_stored_unread(&start_fen, unread, plies, now, earlier, from)
@@ -335,28 +330,6 @@ pub async fn load_of(
     }))
 }
 
-/// The keys [`earlier_keys`] reads from `moves`, from the game's stored
-/// window (`records.window_keys`: the keys of the positions after the
-/// plies `from..=n`, the start's as ply 0, the position now last), all but
-/// the last; `None` if the window does not fit: not that long, or not
-/// ending in the position now.
-fn window_keys(
-    window: &[u8],
-    from: usize,
-    n: usize,
-    now: Option<&shakmaty::Chess>,
-) -> Option<Vec<u64>> {
-    let (keys, rest) = window.as_chunks::<8>();
-    if !rest.is_empty() || keys.len() != n - from + 1 {
-        return None;
-    }
-    let (last, earlier) = keys.split_last()?;
-    if position_key(now?) != u64::from_le_bytes(*last) {
-        return None;
-    }
-    Some(earlier.iter().map(|key| u64::from_le_bytes(*key)).collect())
-}
-
 /// How many plies a sealed part of a game's plies text holds
 /// (`record_parts`): the plies after the last full part are in `records`,
 /// the row each move rewrites (at most 63 plies, some 600 bytes, instead of
@@ -393,6 +366,21 @@ fn parse_plies_into(
     bad: &dyn Fn(&str) -> StoreError,
 ) -> Result<(), StoreError> {
     crate::notation::read_stored_plies(plies, text).map_err(bad)
+}
+
+/// Reads the keys `record` (game `id`'s, loaded by [`load`]) left unread
+/// that a repetition claim counts ([`Record::window_unread`]): to be called
+/// before a claim is judged.
+pub async fn read_window(
+    conn: &mut SqliteConnection,
+    id: i64,
+    record: &mut Record,
+) -> Result<(), StoreError> {
+    if let Some((from, n)) = record.window_unread() {
+        let keys = earlier_keys(conn, id, record.start_fen(), from, n).await?;
+        record.read_window(keys);
+    }
+    Ok(())
 }
 
 /// The positions that stood on the board after the plies `from..n` of
@@ -534,8 +522,6 @@ pub fn save_change_into(
     let count = new.len();
     if count > 0 {
         let mut rows = Vec::with_capacity(count);
-        // Each new position's key and halfmove clock, for the window below.
-        let mut keys: Vec<(u64, u32)> = Vec::new();
         let mut values = Vec::with_capacity(count);
         for (i, ply) in new {
             let position = after.position_after(i + 1).ok_or(StoreError::BadValue {
@@ -544,7 +530,6 @@ pub fn save_change_into(
             })?;
             rows.push("(?, ?, ?, ?, ?, ?, (SELECT id FROM messages WHERE sha256 = ?), ?, ?)");
             let key = position_key(&position);
-            keys.push((key, position.halfmoves()));
             values.push((
                 i64::try_from(i + 1).unwrap_or(i64::MAX),
                 ply.iccf.to_string(),
@@ -572,23 +557,6 @@ pub fn save_change_into(
             batch.bind(key)?;
             batch.bind(arrived)?;
         }
-        // The window of keys a repetition claim counts (see
-        // `window_keys`): started again at the last new ply that was a
-        // capture or pawn move, else the new plies' keys appended (to the
-        // start's for a game's first row).
-        let restart = keys.iter().rposition(|&(_, halfmoves)| halfmoves == 0);
-        let tail: Vec<u8> = keys[restart.unwrap_or(0)..]
-            .iter()
-            .flat_map(|(k, _)| k.to_le_bytes())
-            .collect();
-        let fresh = match restart {
-            Some(_) => tail.clone(),
-            None => {
-                let mut w = position_key(after.start()).to_le_bytes().to_vec();
-                w.extend_from_slice(&tail);
-                w
-            }
-        };
         // The plies text: every full RECORD_PART plies sealed in a part of
         // their own, written once; `records` holds the plies after the
         // last full part, so the row a move rewrites stays small.
@@ -648,21 +616,17 @@ pub fn save_change_into(
             plies_text(after.plies_from(done))
         };
         batch.push(
-            "INSERT INTO records (game_id, plies, window_keys) VALUES (?, ?, ?)
+            "INSERT INTO records (game_id, plies) VALUES (?, ?)
                  ON CONFLICT (game_id) DO UPDATE SET
                      plies = CASE WHEN ? OR plies = '' THEN excluded.plies
                                   ELSE plies || ',' || excluded.plies END,
-                     window_keys = CASE WHEN ? THEN ? ELSE CAST(window_keys || ? AS BLOB) END",
+                     window_keys = NULL",
             Some(1),
             "record",
         );
         batch.bind(game)?;
         batch.bind(text)?;
-        batch.bind(fresh)?;
         batch.bind(sealed)?;
-        batch.bind(restart.is_some())?;
-        batch.bind(tail.clone())?;
-        batch.bind(tail)?;
     }
     if after.end.is_some() && before.end.is_none() && after.ply_count() >= RECORD_PART {
         super::renders::forget_into(batch, game)?;

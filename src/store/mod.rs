@@ -210,8 +210,15 @@ impl Store {
         Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
     }
 
+    /// Game `id` with all of its record, the keys a repetition claim counts
+    /// included (a move's path leaves those unread, see [`games::load`]).
     pub async fn game(&self, id: i64) -> Result<Option<StoredGame>, StoreError> {
-        games::load(&mut *self.pool.acquire().await?, id).await
+        let mut conn = self.pool.acquire().await?;
+        let mut game = games::load(&mut conn, id).await?;
+        if let Some(g) = &mut game {
+            games::read_window(&mut conn, id, &mut g.view.record).await?;
+        }
+        Ok(game)
     }
 
     /// Both seats' stored sets of conditional moves of game `id`.

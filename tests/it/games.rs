@@ -1233,24 +1233,8 @@ async fn a_database_from_before_the_plies_texts_gets_one_for_every_game() {
         let loaded = reopened.game(id).await.unwrap().unwrap().view.record;
         assert_same_game(&loaded, &replay_of(&line[..n]), &format!("game {id}"));
     }
-    let window = || async {
-        sqlx::query_scalar::<_, Option<Vec<u8>>>(
-            "SELECT window_keys FROM records WHERE game_id = ?",
-        )
-        .bind(b)
-        .fetch_one(t.store.pool())
-        .await
-        .unwrap()
-    };
-    assert_eq!(window().await, None, "the start's key is not in moves");
     reopened.close().await;
-    // The third and fourth plies are pawn moves (d4, f6): the window is
-    // started again, with the position now alone in it.
-    assert_eq!(&line[2..4], ["4244", "6766"]);
-    play(&t, b, &refs[2..3]).await;
-    assert_eq!(window().await.map(|w| w.len()), Some(8), "started at d4");
-    play(&t, b, &refs[3..4]).await;
-    assert_eq!(window().await.map(|w| w.len()), Some(8), "started at f6");
+    play(&t, b, &refs[2..4]).await;
     let loaded = t.store.game(b).await.unwrap().unwrap().view.record;
     assert_same_game(
         &loaded,
@@ -1259,53 +1243,88 @@ async fn a_database_from_before_the_plies_texts_gets_one_for_every_game() {
     );
 }
 
-/// The positions a repetition claim counts are read from the game's stored
-/// window of keys; a window that does not fit the game (not as long as
-/// the plies since the last capture or pawn move, or not ending in the
-/// position now) is not believed: they are counted from the moves.
+/// What a game loads for a move leaves the keys a repetition claim counts
+/// unread, and a move writes none of them (a long game without a capture
+/// or pawn move read and rewrote hundreds each move): a window an earlier
+/// version kept is neither believed nor kept. A claim reads them: after
+/// the knight shuffle, the start stands on the board for the third time.
 #[tokio::test]
-async fn a_repetition_window_that_does_not_fit_the_game_is_not_believed() {
+async fn a_move_neither_reads_nor_keeps_the_repetition_window_and_a_claim_reads_it() {
     let t = temp_store().await;
     let id = new_game(&t, None).await;
     let line = knight_shuffle(3);
     let refs: Vec<&str> = line.iter().map(String::as_str).collect();
-    play(&t, id, &refs).await;
-    let stored: Vec<u8> = sqlx::query_scalar("SELECT window_keys FROM records WHERE game_id = ?")
+    play(&t, id, &refs[..11]).await;
+    let window = || async {
+        sqlx::query_scalar::<_, Option<Vec<u8>>>(
+            "SELECT window_keys FROM records WHERE game_id = ?",
+        )
         .bind(id)
         .fetch_one(t.store.pool())
         .await
+        .unwrap()
+    };
+    assert_eq!(window().await, None);
+    // A window as an earlier version kept it, and a wrong one at that.
+    sqlx::query("UPDATE records SET window_keys = ? WHERE game_id = ?")
+        .bind(vec![7u8; 8 * 12])
+        .bind(id)
+        .execute(t.store.pool())
+        .await
         .unwrap();
-    // The start and the twelve positions after it: nothing irreversible.
-    assert_eq!(stored.len(), 13 * 8);
-    let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
-    assert_same_game(&loaded, &replay_of(&line), "from the window");
-    assert_eq!(loaded.repetitions(), 4);
-    let now = stored[12 * 8..].to_vec();
-    let changed = [
-        // The first key lost: one position short.
-        stored[8..].to_vec(),
-        // Every key the position now's, one too many: a count of 14.
-        now.repeat(14),
-        // The right length, but ending in another position.
-        [&stored[..12 * 8], &stored[..8]].concat(),
-    ];
-    for (i, w) in changed.into_iter().enumerate() {
-        sqlx::query("UPDATE records SET window_keys = ? WHERE game_id = ?")
-            .bind(w)
-            .bind(id)
-            .execute(t.store.pool())
-            .await
-            .unwrap();
-        let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
-        assert_same_game(&loaded, &replay_of(&line), &format!("changed window {i}"));
-    }
+    play(&t, id, &refs[11..]).await;
+    assert_eq!(window().await, None, "the move wrote it over");
+    let mut conn = t.store.pool().acquire().await.unwrap();
+    let mut record = wildt::store::games::load(&mut conn, id)
+        .await
+        .unwrap()
+        .unwrap()
+        .view
+        .record;
+    // The start and the positions after plies 1..12; the last is kept.
+    assert_eq!(record.window_unread(), Some((0, 12)));
+    wildt::store::games::read_window(&mut conn, id, &mut record)
+        .await
+        .unwrap();
+    assert_eq!(record.window_unread(), None);
+    assert_same_game(&record, &replay_of(&line), "with the window read");
+    assert_eq!(record.repetitions(), 4);
+}
+
+/// Through the daemon's path, a claim that needs the positions before the
+/// ones loaded for a move is judged on all of them: alone (the start for
+/// the third time) and with the move that brings the position back.
+#[tokio::test]
+async fn a_mailed_claim_counts_every_repetition_since_the_last_pawn_move() {
+    let t = temp_store().await;
+    let alone = new_game(&t, None).await;
+    let line = knight_shuffle(2);
+    let refs: Vec<&str> = line.iter().map(String::as_str).collect();
+    play(&t, alone, &refs).await;
+    let claim = mail_decision(&t, alone, Color::White, 1, "claim draw").await;
+    assert_eq!(claim.outcome.as_str(), "ended", "{}", claim.detail);
+    let end = loaded(&t, alone).await.end.map(|e| e.termination);
+    assert_eq!(end, Some(Termination::ThreefoldRepetition));
+
+    let with_move = new_game(&t, None).await;
+    play(&t, with_move, &refs[..7]).await;
+    // Too early by one move first: refused, and the move stands.
+    let early = new_game(&t, None).await;
+    play(&t, early, &refs[..3]).await;
+    let refused = mail_decision(&t, early, Color::Black, 2, "2... 6678 claim draw").await;
+    assert_eq!(refused.outcome.as_str(), "moved", "{}", refused.detail);
+    assert_eq!(loaded(&t, early).await.end, None);
+    let claim = mail_decision(&t, with_move, Color::Black, 3, "4... 6678 claim draw").await;
+    assert_eq!(claim.outcome.as_str(), "moved", "{}", claim.detail);
+    let end = loaded(&t, with_move).await.end.map(|e| e.termination);
+    assert_eq!(end, Some(Termination::ThreefoldRepetition));
 }
 
 /// A game set up from a position whose halfmove clock already runs (here
 /// 30: no capture or pawn move for fifteen moves before it): the start
 /// counts for repetitions as long as nothing irreversible is played, then
 /// a capture starts the window again; after every ply the loaded game
-/// reads as its replay, repetitions included, through the stored window.
+/// reads as its replay, repetitions included, with the keys a claim reads.
 #[tokio::test]
 async fn a_game_from_a_set_up_position_counts_its_repetitions_through_the_window() {
     // Kings, knights and a black pawn the white knight can take.
@@ -1325,20 +1344,27 @@ async fn a_game_from_a_set_up_position_counts_its_repetitions_through_the_window
         wildt::game::Record::replay(Some(fen), line[..n].iter().map(|m| m.parse().unwrap()))
             .unwrap()
     };
-    let window = || async {
-        sqlx::query_scalar::<_, Vec<u8>>("SELECT window_keys FROM records WHERE game_id = ?")
-            .bind(id)
-            .fetch_one(t.store.pool())
-            .await
-            .unwrap()
-    };
     for (i, ply) in line.iter().enumerate() {
         play(&t, id, &[ply.as_str()]).await;
         let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
         assert_same_game(&loaded, &replay(i + 1), &format!("after {} plies", i + 1));
-        // The start and every ply until Nxc3 (ply 9); from it, Nxc3 on.
-        let keys = if i < 8 { i + 2 } else { i - 7 };
-        assert_eq!(window().await.len(), 8 * keys, "after {} plies", i + 1);
+        // What a claim reads: the start and every ply until Nxc3 (ply 9);
+        // from it, the plies after Nxc3. The position now is loaded.
+        let mut conn = t.store.pool().acquire().await.unwrap();
+        let unread = wildt::store::games::load(&mut conn, id)
+            .await
+            .unwrap()
+            .unwrap()
+            .view
+            .record
+            .window_unread();
+        let n = i + 1;
+        let expected = match n {
+            ..9 => Some((0, n)),
+            9 => None,
+            _ => Some((9, n)),
+        };
+        assert_eq!(unread, expected, "after {n} plies");
     }
     let loaded = t.store.game(id).await.unwrap().unwrap().view.record;
     assert_eq!(
