@@ -248,11 +248,11 @@ assert n == a.games * a.ply, f"{n} moves recorded, expected {a.games * a.ply}"
 # alternate with those at ply P
 fresh = new_games(cfg, a.games)
 # The spread set: G short games as spread through the database as the long
-# games are. A long game's plies fill pages of their own, and its record
-# row (its repetition window) most of one; the G new games above were
-# created one after the other, so a round's 200 moves land on a few shared
-# pages of each table, which a club's day of moves (from games started at
-# different times) does not. Here every SPREAD-th of SPREAD*G new games is
+# games are. A long game's plies fill pages of their own (and, until
+# migration 24, its record row most of one: its repetition window); the G
+# new games above were created one after the other, so a round's 200 moves
+# land on a few shared pages of each table, which a club's day of moves
+# (from games started at different times) does not. Here every SPREAD-th of SPREAD*G new games is
 # measured; all of them are first advanced 4 plies (back to the starting
 # position), so that the others' plies lie between the measured games' in
 # the moves table. Measured at 16: a round of the spread games wrote 1,580

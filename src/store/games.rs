@@ -619,8 +619,7 @@ pub fn save_change_into(
             "INSERT INTO records (game_id, plies) VALUES (?, ?)
                  ON CONFLICT (game_id) DO UPDATE SET
                      plies = CASE WHEN ? OR plies = '' THEN excluded.plies
-                                  ELSE plies || ',' || excluded.plies END,
-                     window_keys = NULL",
+                                  ELSE plies || ',' || excluded.plies END",
             Some(1),
             "record",
         );
