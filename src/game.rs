@@ -507,18 +507,17 @@ impl Record {
             .count();
         // The counted part before the kept positions shares the window's
         // start, as long as no irreversible move was pushed since.
-        let earlier = match &self.earlier {
-            Some(keys) if window < self.kept_from && window <= self.earlier_from => {
-                keys.iter().filter(|&&key| key == now).count()
-            }
+        let counted = window < self.kept_from && window <= self.earlier_from;
+        let earlier = match (&self.earlier, counted) {
+            (Some(keys), true) => keys.iter().filter(|&&key| key == now).count(),
             // Every caller that judges a claim reads the window first
             // ([`Record::window_unread`]); the tests, which run with debug
             // assertions, catch one that does not.
-            None if window < self.kept_from && window <= self.earlier_from => {
+            (None, true) => {
                 debug_assert!(false, "a repetition counted without the window's keys");
                 0
             }
-            _ => 0,
+            (_, false) => 0,
         };
         kept + earlier
     }

@@ -120,9 +120,9 @@ pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
 /// their SAN (the texts of `record_parts` and `records`, checked against
 /// the last ply in `moves`) and the position after the last ply, in one
 /// statement whatever the game's length; nothing is replayed. The keys a
-/// repetition claim counts are left unread ([`read_window`] reads them). A game with plies
-/// stored before their position keys were ([`backfill_keys`] fills them
-/// in) is replayed.
+/// repetition claim counts are left unread ([`read_window`] reads them).
+/// A game with plies stored before their position keys were
+/// ([`backfill_keys`] fills them in) is replayed.
 pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredGame>, StoreError> {
     let mut batch = super::batch::Batch::default();
     load_into(&mut batch, id)?;

@@ -1290,7 +1290,7 @@ async fn a_move_leaves_the_repetition_window_unread_and_a_claim_reads_it_from_th
 /// ones loaded for a move is judged on all of them: alone (the start for
 /// the third time) and with the move that brings the position back.
 #[tokio::test]
-async fn a_mailed_claim_counts_every_repetition_since_the_last_pawn_move() {
+async fn a_mailed_claim_counts_the_repetitions_a_moves_load_leaves_unread() {
     let t = temp_store().await;
     let alone = new_game(&t, None).await;
     let line = knight_shuffle(2);
