@@ -123,6 +123,7 @@ pub async fn handle_message_at(
         arrived,
     };
     let read = Read::new(rules, &incoming, now_secs());
+    let _turn = store.write_turn().await;
     let mut tx = store.begin().await?;
     let mut carry = Carry::default();
     let mut handled = decide_in(
@@ -187,6 +188,7 @@ pub async fn handle_group(
 ) -> Result<Vec<Handled>, GroupError> {
     let started = std::time::Instant::now();
     let now = now_secs();
+    let _turn = store.write_turn().await;
     let mut tx = store
         .begin()
         .await

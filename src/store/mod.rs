@@ -16,7 +16,6 @@ pub mod messages;
 pub mod outbox;
 pub mod players;
 pub mod renders;
-pub mod writer;
 
 use std::path::Path;
 use std::str::FromStr;
@@ -25,9 +24,7 @@ use std::time::Duration;
 use sqlx::sqlite::{
     SqliteAutoVacuum, SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
 };
-use sqlx::{ConnectOptions as _, SqlitePool};
-
-pub use writer::{WriteTurn, WriteTx};
+use sqlx::{Sqlite, SqlitePool, Transaction};
 
 use crate::game::RecordError;
 
@@ -95,11 +92,12 @@ impl StoreError {
 pub struct Store {
     /// Reads, and what other modules run through [`Store::pool`].
     pool: SqlitePool,
-    /// The one connection this process writes through (see [`Store::open`]),
-    /// taken with the turn at the write lock ([`Store::write_turn`]).
-    writer: writer::Writer,
+    /// The one connection this process writes through (see [`Store::open`]).
+    writer: SqlitePool,
     /// Bodies this process committed to the outbox, for its own sender.
     fresh: std::sync::Arc<fresh::FreshBodies>,
+    /// This process's turns at the write lock (see [`Store::write_turn`]).
+    turn: std::sync::Arc<tokio::sync::Mutex<()>>,
     /// The newest outbox row at this process's last claim (see
     /// [`outbox::claim_due`]).
     claimed_up_to: std::sync::Arc<outbox::ClaimCursor>,
@@ -156,18 +154,21 @@ impl Store {
         // 11,390 preads for 2,000 messages against 3,259 with the writer
         // (`strace -c -f`, the pipeline's workload). SQLite lets one
         // writer in at a time anyway; reads keep a pool of their own.
-        // It is held for good, not taken from a pool of one (see `writer`).
-        let mut writer = options.connect().await?;
-        sqlx::migrate!("./migrations").run(&mut writer).await?;
+        let writer = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(options.clone())
+            .await?;
+        sqlx::migrate!("./migrations").run(&writer).await?;
         let pool = SqlitePoolOptions::new()
             .max_connections(3)
             .connect_with(options)
             .await?;
         let store = Store {
             pool,
-            writer: writer::Writer::new(writer),
+            writer,
             fresh: Default::default(),
             claimed_up_to: Default::default(),
+            turn: Default::default(),
         };
         store.convert_to_incremental_vacuum().await;
         // Plies stored by a version before position keys: filled in once.
@@ -199,17 +200,14 @@ impl Store {
     /// marks waited up to 1.8 s behind back-to-back groups. Waiting here
     /// instead, the outbox writes between two groups. Other processes (the
     /// CLI) still meet SQLite's busy wait.
-    ///
-    /// The turn is the writer connection itself: whoever holds it writes.
-    pub async fn write_turn(&self) -> Result<WriteTurn, StoreError> {
-        self.writer.turn().await
+    pub async fn write_turn(&self) -> tokio::sync::OwnedMutexGuard<()> {
+        self.turn.clone().lock_owned().await
     }
 
-    /// A write transaction, taken at once (`BEGIN IMMEDIATE`) in this
-    /// process's turn at the write lock, which it holds until it ends: two
-    /// writers never both read a game and then both change it.
-    pub async fn begin(&self) -> Result<WriteTx, StoreError> {
-        Ok(WriteTx::begin(self.write_turn().await?).await?)
+    /// A write transaction, taken at once (`BEGIN IMMEDIATE`): two writers
+    /// never both read a game and then both change it.
+    pub async fn begin(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
+        Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
     }
 
     /// Game `id` with all of its record, the keys a repetition claim counts
@@ -248,8 +246,9 @@ impl Store {
         owner: &str,
         until: i64,
     ) -> Result<Vec<OutboxRow>, StoreError> {
-        let mut conn = self.write_turn().await?;
-        self.claim_on(&mut conn, now, limit, owner, until).await
+        let _turn = self.write_turn().await;
+        let conn = &mut *self.writer.acquire().await?;
+        self.claim_on(conn, now, limit, owner, until).await
     }
 
     /// [`outbox::claim_due`] on `conn`, with this process's fresh bodies and
@@ -280,7 +279,8 @@ impl Store {
         owner: &str,
         until: i64,
     ) -> Result<Vec<OutboxRow>, StoreError> {
-        let mut tx = self.begin().await?;
+        let _turn = self.write_turn().await;
+        let mut tx = self.writer.begin().await?;
         outbox::mark_sent_many(&mut tx, sent).await?;
         let rows = self.claim_on(&mut tx, now, limit, owner, until).await?;
         tx.commit().await?;
@@ -308,7 +308,7 @@ impl Store {
 
     /// Gives back the rows `owner` claimed and did not finish.
     pub async fn release_claims(&self, owner: &str) -> Result<(), StoreError> {
-        outbox::release(&mut *self.write_turn().await?, owner).await
+        outbox::release(&mut *self.writer.acquire().await?, owner).await
     }
 
     /// Who holds a live claim on an unfinished outbox row.
@@ -317,23 +317,24 @@ impl Store {
     }
 
     pub async fn mark_sent(&self, id: i64) -> Result<(), StoreError> {
-        outbox::mark_sent(&mut *self.write_turn().await?, id).await
+        outbox::mark_sent(&mut *self.writer.acquire().await?, id).await
     }
 
     /// Marks the rows `ids` sent (and drops their bodies) in one commit.
     pub async fn mark_sent_many(&self, ids: &[i64]) -> Result<(), StoreError> {
-        let mut tx = self.begin().await?;
+        let _turn = self.write_turn().await;
+        let mut tx = self.writer.begin().await?;
         outbox::mark_sent_many(&mut tx, ids).await?;
         tx.commit().await?;
         Ok(())
     }
 
     pub async fn mark_retry(&self, id: i64, next_at: i64, error: &str) -> Result<(), StoreError> {
-        outbox::mark_retry(&mut *self.write_turn().await?, id, next_at, error).await
+        outbox::mark_retry(&mut *self.writer.acquire().await?, id, next_at, error).await
     }
 
     pub async fn mark_failed(&self, id: i64, error: &str) -> Result<(), StoreError> {
-        outbox::mark_failed(&mut *self.write_turn().await?, id, error).await
+        outbox::mark_failed(&mut *self.writer.acquire().await?, id, error).await
     }
 
     /// Outbox rows as `wildt outbox list` shows them.
@@ -346,7 +347,7 @@ impl Store {
 
     /// Makes outbox row `id` due now again, unless it was sent.
     pub async fn requeue_mail(&self, id: i64) -> Result<outbox::Requeued, StoreError> {
-        outbox::requeue(&mut *self.write_turn().await?, id, now_secs()).await
+        outbox::requeue(&mut *self.writer.acquire().await?, id, now_secs()).await
     }
 
     /// The ids of every failed outbox row.
@@ -363,21 +364,14 @@ impl Store {
     /// `VACUUM` converts it (and compacts it), logged with its duration. If
     /// that fails (a full disk), the database works as before.
     async fn convert_to_incremental_vacuum(&self) {
-        let mut conn = match self.write_turn().await {
-            Ok(conn) => conn,
-            Err(e) => {
-                tracing::warn!(error = %e, "database not checked for incremental vacuum");
-                return;
-            }
-        };
         let mode: Result<i64, sqlx::Error> = sqlx::query_scalar("PRAGMA auto_vacuum")
-            .fetch_one(&mut *conn)
+            .fetch_one(&self.writer)
             .await;
         if !matches!(mode, Ok(0)) {
             return;
         }
         let started = std::time::Instant::now();
-        match sqlx::query("VACUUM").execute(&mut *conn).await {
+        match sqlx::query("VACUUM").execute(&self.writer).await {
             Ok(_) => tracing::info!(
                 ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
                 "database converted to incremental vacuum (once)"
@@ -394,7 +388,7 @@ impl Store {
     /// times more after a large backlog. Returns the free pages left, or
     /// `None` when most of the file is in use (the caller reclaims by steps).
     pub async fn compact_if_mostly_free(&self, keep: i64) -> Result<Option<i64>, StoreError> {
-        let mut conn = self.write_turn().await?;
+        let mut conn = self.writer.acquire().await?;
         let (free, pages): (i64, i64) = sqlx::query_as(
             "SELECT (SELECT freelist_count FROM pragma_freelist_count),
                     (SELECT page_count FROM pragma_page_count)",
@@ -416,7 +410,7 @@ impl Store {
     /// how many were free before. Bounded, so it holds the write lock only
     /// briefly.
     pub async fn reclaim(&self, keep: i64, max_pages: i64) -> Result<i64, StoreError> {
-        let mut conn = self.write_turn().await?;
+        let mut conn = self.writer.acquire().await?;
         let free: i64 = sqlx::query_scalar("PRAGMA freelist_count")
             .fetch_one(&mut *conn)
             .await?;

@@ -833,7 +833,7 @@ async fn the_outbox_waits_for_the_intakes_turn_at_the_write_lock_and_then_writes
         "INSERT INTO outbox_bodies (id, raw) VALUES (1, 'x'), (2, 'y')",
     )
     .await;
-    let turn = store.write_turn().await.unwrap();
+    let turn = store.write_turn().await;
     let claim = tokio::spawn({
         let store = store.clone();
         async move { store.claim_due_mail(1, 10, "test", 1000).await }
@@ -886,7 +886,7 @@ async fn a_sent_batch_is_marked_and_the_next_claimed_together_after_one_turn_at_
         .map(|r| r.id)
         .collect();
     assert_eq!(batch.len(), 2, "{batch:?}");
-    let turn = store.write_turn().await.unwrap();
+    let turn = store.write_turn().await;
     let next = tokio::spawn({
         let store = store.clone();
         let batch = batch.clone();
@@ -1120,77 +1120,4 @@ async fn queue_due(store: &wildt::store::Store, id: i64, recipient: &str) {
         .execute(store.pool())
         .await
         .unwrap();
-}
-
-/// Queues a due mail on the connection of a write transaction.
-async fn queue_due_in(conn: &mut sqlx::SqliteConnection, id: i64, recipient: &str) {
-    sqlx::query(
-        "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
-         VALUES (?, ?, 'chess@club.example', ?, 'move-accepted', 0, 0)",
-    )
-    .bind(id)
-    .bind(format!("m{id}@club.example"))
-    .bind(recipient)
-    .execute(&mut *conn)
-    .await
-    .unwrap();
-}
-
-/// The writer connection is held for good and handed from writer to
-/// writer: a transaction dropped without a commit is rolled back before
-/// the next writer's first statement, and the next writer commits on the
-/// same connection (its temporary table, which lives only on that
-/// connection, is still there).
-#[tokio::test]
-async fn a_write_transaction_dropped_uncommitted_is_rolled_back_and_the_next_writer_commits_on_the_same_connection()
- {
-    let (_dir, store) = fresh_store().await;
-    {
-        let mut turn = store.write_turn().await.unwrap();
-        sqlx::query(
-            "CREATE TEMP TABLE writer_mark (x INTEGER); INSERT INTO writer_mark VALUES (1)",
-        )
-        .execute(&mut *turn)
-        .await
-        .unwrap();
-    }
-    {
-        let mut tx = store.begin().await.unwrap();
-        queue_due_in(&mut tx, 1, "dropped@example.org").await;
-        // dropped here, uncommitted
-    }
-    let mut tx = store.begin().await.unwrap();
-    let marks: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM temp.writer_mark")
-        .fetch_one(&mut *tx)
-        .await
-        .unwrap();
-    assert_eq!(marks, 1, "the temporary table is on the writer connection");
-    let seen: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox")
-        .fetch_one(&mut *tx)
-        .await
-        .unwrap();
-    assert_eq!(seen, 0, "the dropped transaction's row was rolled back");
-    queue_due_in(&mut tx, 2, "kept@example.org").await;
-    tx.commit().await.unwrap();
-    assert_eq!(
-        number(
-            &store,
-            "SELECT COUNT(*) FROM outbox WHERE recipient = 'kept@example.org'"
-        )
-        .await,
-        1
-    );
-    assert_eq!(number(&store, "SELECT COUNT(*) FROM outbox").await, 1);
-}
-
-/// Once the store is closed, a writer gets an error at once instead of
-/// waiting for a connection that will not come back.
-#[tokio::test]
-async fn a_write_after_the_store_is_closed_fails_instead_of_waiting() {
-    let (_dir, store) = fresh_store().await;
-    store.close().await;
-    let begun = tokio::time::timeout(std::time::Duration::from_secs(5), store.begin())
-        .await
-        .expect("a closed store's writer waited");
-    assert!(begun.is_err(), "a transaction began on a closed store");
 }
