@@ -204,9 +204,14 @@ fn serve_keeps_handling_mail_when_nobody_reads_the_notify_socket() {
 #[test]
 fn a_flood_longer_than_the_watchdog_interval_is_handled_with_pings_throughout() {
     // Large enough to last several watchdog intervals even as the intake
-    // gets faster: 800 once took 1.5 s and by now takes 0.6 s.
-    const FLOOD: usize = 4_000;
-    const USEC: u64 = 300_000;
+    // gets faster: 800 once took 1.5 s and by now takes 0.6 s; 4,000 took
+    // 2.9-3.7 s alone and 6.4 s in CI. The interval is a second: with
+    // 300 ms, one commit waiting on a busy disk in CI (a gap of 314 ms
+    // between pings, 3,810 pings otherwise 1-2 ms apart) failed the test
+    // although every message was being handled; a daemon whose flood
+    // handling never pings leaves a gap as long as the flood.
+    const FLOOD: usize = 6_000;
+    const USEC: u64 = 1_000_000;
     let dir = tempfile::tempdir().unwrap();
     let cfg = temp_config(dir.path());
     let created = Command::new(env!("CARGO_BIN_EXE_wildt"))
@@ -263,6 +268,10 @@ fn a_flood_longer_than_the_watchdog_interval_is_handled_with_pings_throughout() 
     }
     let took = ready.elapsed();
     let done = handled();
+    // The flood's end closes the last gap: a daemon that stopped pinging
+    // after READY leaves one gap as long as the whole flood.
+    let pinged = pings.len() - 1;
+    pings.push(Instant::now());
     let alive = child.try_wait().unwrap().is_none();
     let killed = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -278,10 +287,7 @@ fn a_flood_longer_than_the_watchdog_interval_is_handled_with_pings_throughout() 
         .map(|w| w[1] - w[0])
         .max()
         .unwrap_or_default();
-    println!(
-        "flood: {FLOOD} messages in {took:?}, {} pings, longest gap {longest:?}",
-        pings.len()
-    );
+    println!("flood: {FLOOD} messages in {took:?}, {pinged} pings, longest gap {longest:?}");
     // Otherwise the flood proves nothing about pings during work.
     assert!(
         took > 2 * interval,
