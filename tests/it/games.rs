@@ -776,6 +776,14 @@ async fn the_same_message_twice_within_one_group_is_decided_once() {
     assert_eq!(plies(&t, id).await, 1);
 }
 
+/// Runs `sqls` in order on the store's pool (a test's edit of the
+/// database behind the store's back, e.g. back to an older schema).
+async fn run_all(t: &TempStore, sqls: &[&str]) {
+    for sql in sqls {
+        sqlx::query(sql).execute(t.store.pool()).await.unwrap();
+    }
+}
+
 async fn number_of(t: &TempStore, sql: &str) -> i64 {
     sqlx::query_scalar(sql)
         .fetch_one(t.store.pool())
@@ -821,13 +829,15 @@ async fn answers_recorded_before_the_upgrade_still_count_against_the_hourly_limi
         "only the three answers to chatter count"
     );
     // Back to the schema before migration 15, as an older wildt left it.
-    for sql in [
-        "DROP INDEX outbox_limited",
-        "ALTER TABLE outbox DROP COLUMN limited",
-        "DELETE FROM _sqlx_migrations WHERE version = 15",
-    ] {
-        sqlx::query(sql).execute(t.store.pool()).await.unwrap();
-    }
+    run_all(
+        &t,
+        &[
+            "DROP INDEX outbox_limited",
+            "ALTER TABLE outbox DROP COLUMN limited",
+            "DELETE FROM _sqlx_migrations WHERE version = 15",
+        ],
+    )
+    .await;
     let reopened = Store::open(&t.config.database_url).await.unwrap();
     assert_eq!(
         counted().await,
@@ -1121,12 +1131,14 @@ async fn a_database_from_before_the_parts_has_its_long_games_sealed() {
         .iter()
         .map(|p| format!("{} {}", p.iccf, p.san))
         .collect();
-    for sql in [
-        "DROP TABLE record_parts",
-        "DELETE FROM _sqlx_migrations WHERE version = 20",
-    ] {
-        sqlx::query(sql).execute(t.store.pool()).await.unwrap();
-    }
+    run_all(
+        &t,
+        &[
+            "DROP TABLE record_parts",
+            "DELETE FROM _sqlx_migrations WHERE version = 20",
+        ],
+    )
+    .await;
     sqlx::query("UPDATE records SET plies = ? WHERE game_id = ?")
         .bind(whole.join(","))
         .bind(long)
@@ -1206,12 +1218,14 @@ async fn a_database_from_before_the_plies_texts_gets_one_for_every_game() {
     play(&t, a, &refs[..7]).await;
     play(&t, b, &refs[..2]).await;
     let fresh = new_game(&t, None).await;
-    for sql in [
-        "DROP TABLE records",
-        "DELETE FROM _sqlx_migrations WHERE version = 17",
-    ] {
-        sqlx::query(sql).execute(t.store.pool()).await.unwrap();
-    }
+    run_all(
+        &t,
+        &[
+            "DROP TABLE records",
+            "DELETE FROM _sqlx_migrations WHERE version = 17",
+        ],
+    )
+    .await;
     let reopened = Store::open(&t.config.database_url).await.unwrap();
     let rows: Vec<(i64, String)> =
         sqlx::query_as("SELECT game_id, plies FROM records ORDER BY game_id")
@@ -1256,13 +1270,15 @@ async fn a_move_leaves_the_repetition_window_unread_and_a_claim_reads_it_from_th
     let refs: Vec<&str> = line.iter().map(String::as_str).collect();
     play(&t, id, &refs).await;
     // The window as an earlier version kept it, and a wrong one at that.
-    for sql in [
-        "ALTER TABLE records ADD COLUMN window_keys BLOB",
-        "UPDATE records SET window_keys = zeroblob(96)",
-        "DELETE FROM _sqlx_migrations WHERE version = 24",
-    ] {
-        sqlx::query(sql).execute(t.store.pool()).await.unwrap();
-    }
+    run_all(
+        &t,
+        &[
+            "ALTER TABLE records ADD COLUMN window_keys BLOB",
+            "UPDATE records SET window_keys = zeroblob(96)",
+            "DELETE FROM _sqlx_migrations WHERE version = 24",
+        ],
+    )
+    .await;
     let reopened = Store::open(&t.config.database_url).await.unwrap();
     let columns: Vec<String> = sqlx::query_scalar("SELECT name FROM pragma_table_info('records')")
         .fetch_all(reopened.pool())
@@ -1592,12 +1608,14 @@ async fn a_long_game_loaded_with_its_sealed_plies_unread_is_judged_as_its_replay
 async fn a_game_without_this_builds_rendering_gets_one_at_its_next_move() {
     use wildt::i18n::Lang;
     let (t, id, line) = german_english_game(66).await;
-    for sql in [
-        "DELETE FROM record_renders WHERE lang = 'de'",
-        "UPDATE record_renders SET rendered = zeroblob(8) || substr(rendered, 9) WHERE lang = 'en'",
-    ] {
-        sqlx::query(sql).execute(t.store.pool()).await.unwrap();
-    }
+    run_all(
+        &t,
+        &[
+            "DELETE FROM record_renders WHERE lang = 'de'",
+            "UPDATE record_renders SET rendered = zeroblob(8) || substr(rendered, 9) WHERE lang = 'en'",
+        ],
+    )
+    .await;
     let before = loaded(&t, id).await;
     assert!(before.rendered(Lang::De).is_none());
     assert_eq!(before.rendered(Lang::En).map(|k| k.fingerprint), Some(0));
