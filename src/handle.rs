@@ -397,7 +397,7 @@ async fn decide_in(
     read: Read,
     carry: &mut Carry,
     ahead: Option<(&Incoming<'_>, i64)>,
-    mut behind: Option<&mut Handled>,
+    behind: Option<&mut Handled>,
 ) -> Result<Handled, StoreError> {
     let Read {
         sha,
@@ -434,21 +434,23 @@ async fn decide_in(
     if let Some(a) = &intake.game_address {
         games::load_into(&mut batch, a.game)?;
     }
-    // Meanwhile the replies of the message before are rendered and the
-    // next message of the group is read: the results of the batch are
-    // waiting when this thread is done (no wake-up per statement).
+    // Meanwhile the replies of the message before are rendered and packed
+    // into the next batch, and the next message of the group is read: the
+    // results of the batch are waiting when this thread is done (no wake-up
+    // per statement).
     let unrendered = carry.unrendered.take();
-    let (rows, (next, unwritten)) = tokio::join!(batch.run(&mut *tx), async {
-        let unwritten = match (unrendered, behind.as_deref_mut()) {
-            (Some(u), Some(h)) => Some(u.render(rules, h)),
-            _ => None,
-        };
-        (ahead.map(|(m, now)| Read::new(rules, m, now)), unwritten)
+    let (rows, (next, bodies)) = tokio::join!(batch.run(&mut *tx), async {
+        let mut bodies = Batch::default();
+        if let (Some(u), Some(h)) = (unrendered, behind) {
+            let unwritten = u.render(rules, h);
+            if let Err(e) = add_bodies(&mut bodies, h, &unwritten) {
+                return (None, Err(e));
+            }
+        }
+        (ahead.map(|(m, now)| Read::new(rules, m, now)), Ok(bodies))
     });
     carry.next = next;
-    if let (Some(unwritten), Some(h)) = (unwritten, behind) {
-        add_bodies(&mut carry.writes, h, &unwritten)?;
-    }
+    carry.writes = bodies?;
     let mut reads = rows?.into_iter().skip(waiting);
     let history = reads
         .next()
