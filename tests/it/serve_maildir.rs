@@ -515,3 +515,103 @@ async fn after_a_backlog_of_replies_is_sent_the_database_gives_its_space_back() 
         "{pages} pages after sending, {waiting_pages} while the replies waited"
     );
 }
+
+/// Three handled messages told to a Maildir inbox at once: their moves to
+/// `cur/` run behind the caller, and the inbox's next call waits for them,
+/// so the next listing finds none of them waiting and each is in `cur/`,
+/// Seen, once.
+#[tokio::test]
+async fn a_groups_moves_to_cur_run_behind_and_the_next_listing_waits_for_them() {
+    use wildt::mail::{Inbox, maildir::MaildirInbox};
+    let dir = tempfile::tempdir().unwrap();
+    let mut inbox = Inbox::Maildir(MaildirInbox::open(dir.path()).unwrap());
+    for name in ["1.a", "2.b", "3.c", "4.d"] {
+        std::fs::write(dir.path().join("new").join(name), "x").unwrap();
+    }
+    let waiting = inbox.list_waiting().await.unwrap();
+    assert_eq!(waiting.len(), 4);
+    let done: Vec<_> = waiting[..3].iter().map(|w| w.id.clone()).collect();
+    inbox.mark_done_all(&done).await.unwrap();
+    let left: Vec<_> = inbox.list_waiting().await.unwrap();
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert_eq!(left[0].id, waiting[3].id);
+    let mut cur: Vec<String> = std::fs::read_dir(dir.path().join("cur"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    cur.sort();
+    assert_eq!(cur, ["1.a:2,S", "2.b:2,S", "3.c:2,S"]);
+    // A second group: a name already in `cur/` gets a suffix, as before.
+    std::fs::write(dir.path().join("new/1.a"), "again").unwrap();
+    let again: Vec<_> = inbox
+        .list_waiting()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|w| w.id)
+        .collect();
+    inbox.mark_done_all(&again).await.unwrap();
+    inbox.close().await;
+    let mut cur: Vec<String> = std::fs::read_dir(dir.path().join("cur"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    cur.sort();
+    assert_eq!(
+        cur,
+        ["1.a.1:2,S", "1.a:2,S", "2.b:2,S", "3.c:2,S", "4.d:2,S"],
+        "closing the inbox waited for the last group's moves"
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("new")).unwrap().count(),
+        0
+    );
+}
+
+/// Moves to `cur/` that fail behind the caller (here `cur/` was replaced by
+/// a file after the first group) are not lost in silence: the inbox's next
+/// call reports them, and the messages stay in `new/`, to be taken again.
+#[tokio::test]
+async fn moves_to_cur_that_fail_behind_the_caller_are_reported_by_the_next_call() {
+    use wildt::mail::{Inbox, InboxError, maildir::MaildirInbox};
+    let dir = tempfile::tempdir().unwrap();
+    let mut inbox = Inbox::Maildir(MaildirInbox::open(dir.path()).unwrap());
+    for name in ["1.a", "2.b", "3.c"] {
+        std::fs::write(dir.path().join("new").join(name), "x").unwrap();
+    }
+    let waiting = inbox.list_waiting().await.unwrap();
+    inbox
+        .mark_done_all(std::slice::from_ref(&waiting[0].id))
+        .await
+        .unwrap();
+    assert_eq!(inbox.list_waiting().await.unwrap().len(), 2);
+    std::fs::rename(dir.path().join("cur"), dir.path().join("old-cur")).unwrap();
+    std::fs::write(dir.path().join("cur"), "not a folder").unwrap();
+    let rest: Vec<_> = waiting[1..].iter().map(|w| w.id.clone()).collect();
+    inbox.mark_done_all(&rest).await.unwrap();
+    let next = inbox.list_waiting().await;
+    assert!(matches!(next, Err(InboxError::Maildir { .. })), "{next:?}");
+    let mut new: Vec<String> = std::fs::read_dir(dir.path().join("new"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    new.sort();
+    assert_eq!(new, ["2.b", "3.c"]);
+    // Reported once: with `cur/` a folder again, they are moved.
+    std::fs::remove_file(dir.path().join("cur")).unwrap();
+    std::fs::rename(dir.path().join("old-cur"), dir.path().join("cur")).unwrap();
+    let again: Vec<_> = inbox
+        .list_waiting()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|w| w.id)
+        .collect();
+    assert_eq!(again.len(), 2);
+    inbox.mark_done_all(&again).await.unwrap();
+    inbox.close().await;
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("cur")).unwrap().count(),
+        3
+    );
+}
