@@ -516,6 +516,22 @@ async fn after_a_backlog_of_replies_is_sent_the_database_gives_its_space_back() 
     );
 }
 
+/// The ids the inbox lists as waiting, oldest first.
+async fn waiting_ids(inbox: &mut wildt::mail::Inbox) -> Vec<wildt::mail::InboxId> {
+    let waiting = inbox.list_waiting().await.unwrap();
+    waiting.into_iter().map(|w| w.id).collect()
+}
+
+/// The names of the files in `dir`, sorted.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
 /// Three handled messages told to a Maildir inbox at once: their moves to
 /// `cur/` run behind the caller, and the inbox's next call waits for them,
 /// so the next listing finds none of them waiting and each is in `cur/`,
@@ -535,30 +551,17 @@ async fn a_groups_moves_to_cur_run_behind_and_the_next_listing_waits_for_them() 
     let left: Vec<_> = inbox.list_waiting().await.unwrap();
     assert_eq!(left.len(), 1, "{left:?}");
     assert_eq!(left[0].id, waiting[3].id);
-    let mut cur: Vec<String> = std::fs::read_dir(dir.path().join("cur"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    cur.sort();
-    assert_eq!(cur, ["1.a:2,S", "2.b:2,S", "3.c:2,S"]);
+    assert_eq!(
+        names_in(&dir.path().join("cur")),
+        ["1.a:2,S", "2.b:2,S", "3.c:2,S"]
+    );
     // A second group: a name already in `cur/` gets a suffix, as before.
     std::fs::write(dir.path().join("new/1.a"), "again").unwrap();
-    let again: Vec<_> = inbox
-        .list_waiting()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|w| w.id)
-        .collect();
+    let again = waiting_ids(&mut inbox).await;
     inbox.mark_done_all(&again).await.unwrap();
     inbox.close().await;
-    let mut cur: Vec<String> = std::fs::read_dir(dir.path().join("cur"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    cur.sort();
     assert_eq!(
-        cur,
+        names_in(&dir.path().join("cur")),
         ["1.a.1:2,S", "1.a:2,S", "2.b:2,S", "3.c:2,S", "4.d:2,S"],
         "closing the inbox waited for the last group's moves"
     );
@@ -591,22 +594,11 @@ async fn moves_to_cur_that_fail_behind_the_caller_are_reported_by_the_next_call(
     inbox.mark_done_all(&rest).await.unwrap();
     let next = inbox.list_waiting().await;
     assert!(matches!(next, Err(InboxError::Maildir { .. })), "{next:?}");
-    let mut new: Vec<String> = std::fs::read_dir(dir.path().join("new"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    new.sort();
-    assert_eq!(new, ["2.b", "3.c"]);
+    assert_eq!(names_in(&dir.path().join("new")), ["2.b", "3.c"]);
     // Reported once: with `cur/` a folder again, they are moved.
     std::fs::remove_file(dir.path().join("cur")).unwrap();
     std::fs::rename(dir.path().join("old-cur"), dir.path().join("cur")).unwrap();
-    let again: Vec<_> = inbox
-        .list_waiting()
-        .await
-        .unwrap()
-        .into_iter()
-        .map(|w| w.id)
-        .collect();
+    let again = waiting_ids(&mut inbox).await;
     assert_eq!(again.len(), 2);
     inbox.mark_done_all(&again).await.unwrap();
     inbox.close().await;
