@@ -44,10 +44,7 @@ impl Inbox {
     /// The messages waiting, oldest first, at most a batch of them.
     pub async fn fetch_waiting(&mut self) -> Result<Vec<Inbound>, InboxError> {
         match self {
-            Inbox::Maildir(m) => {
-                m.settle().await?;
-                m.fetch_waiting(BATCH)
-            }
+            Inbox::Maildir(m) => m.fetch_waiting(BATCH),
             Inbox::Imap(i) => i.fetch_waiting().await,
         }
     }
@@ -58,10 +55,7 @@ impl Inbox {
     /// it is alive between any two.
     pub async fn list_waiting(&mut self) -> Result<Vec<Waiting>, InboxError> {
         match self {
-            Inbox::Maildir(m) => {
-                m.settle().await?;
-                m.list_waiting(BATCH)
-            }
+            Inbox::Maildir(m) => m.list_waiting(BATCH),
             Inbox::Imap(i) => i.list_waiting().await,
         }
     }
@@ -83,10 +77,7 @@ impl Inbox {
     /// (it is skipped with a warning).
     pub async fn fetch_one(&mut self, id: &InboxId) -> Result<Option<Inbound>, InboxError> {
         match self {
-            Inbox::Maildir(m) => {
-                m.settle().await?;
-                m.fetch_one(id)
-            }
+            Inbox::Maildir(m) => m.fetch_one(id),
             Inbox::Imap(i) => i.fetch_one(id).await,
         }
     }
@@ -98,7 +89,6 @@ impl Inbox {
     pub async fn fetch_many(&mut self, waiting: &[Waiting]) -> Result<Vec<Inbound>, InboxError> {
         match self {
             Inbox::Maildir(m) => {
-                m.settle().await?;
                 let mut out = Vec::with_capacity(waiting.len());
                 for w in waiting {
                     if let Some(msg) = m.fetch_one(&w.id)? {
@@ -114,25 +104,17 @@ impl Inbox {
     /// Tells the inbox a message is handled (its outcome is committed).
     pub async fn mark_done(&mut self, id: &InboxId) -> Result<(), InboxError> {
         match self {
-            Inbox::Maildir(m) => {
-                m.settle().await?;
-                m.mark_done(id)
-            }
+            Inbox::Maildir(m) => m.mark_done(id),
             Inbox::Imap(i) => i.mark_done(id).await,
         }
     }
 
     /// Tells the inbox the messages `ids` are handled, all at once where the
     /// inbox can: one `UID STORE` (and one `UID MOVE`) for a group of IMAP
-    /// messages of one mailbox instead of one each. A Maildir's moves to
-    /// `cur/` run on a blocking thread while the caller goes on; the
-    /// inbox's next call waits for them and reports their failure.
+    /// messages of one mailbox instead of one each.
     pub async fn mark_done_all(&mut self, ids: &[InboxId]) -> Result<(), InboxError> {
         match self {
-            Inbox::Maildir(m) => {
-                m.settle().await?;
-                m.move_behind(ids)
-            }
+            Inbox::Maildir(m) => ids.iter().try_for_each(|id| m.mark_done(id)),
             Inbox::Imap(i) => i.mark_done_all(ids).await,
         }
     }
@@ -142,31 +124,19 @@ impl Inbox {
     /// organiser finds it and the daemon no longer fetches it.
     pub async fn quarantine(&mut self, id: &InboxId, folder: &str) -> Result<(), InboxError> {
         match self {
-            Inbox::Maildir(m) => {
-                m.settle().await?;
-                m.quarantine(id, folder).map(drop)
-            }
+            Inbox::Maildir(m) => m.quarantine(id, folder).map(drop),
             Inbox::Imap(i) => i.quarantine(id, folder).await,
         }
     }
 
     /// Logs out of IMAP, but never holds up a stop for long: a session that
     /// does not answer within 5 s is simply dropped.
-    /// A Maildir's moves to `cur/` still running are waited for.
     pub async fn close(self) {
-        match self {
-            Inbox::Imap(i) => {
-                match tokio::time::timeout(Duration::from_secs(5), i.logout()).await {
-                    Ok(Ok(())) => {}
-                    Ok(Err(e)) => debug!(error = %e, "IMAP logout"),
-                    Err(_) => debug!("IMAP logout timed out"),
-                }
-            }
-            Inbox::Maildir(mut m) => {
-                if let Err(e) = m.settle().await {
-                    // The messages not moved are found decided next time.
-                    tracing::warn!(error = %e, "handled messages not all moved to cur/");
-                }
+        if let Inbox::Imap(i) = self {
+            match tokio::time::timeout(Duration::from_secs(5), i.logout()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => debug!(error = %e, "IMAP logout"),
+                Err(_) => debug!("IMAP logout timed out"),
             }
         }
     }
@@ -183,7 +153,6 @@ impl Inbox {
     pub async fn wait_for_mail(&mut self, max: Duration) -> Result<(), InboxError> {
         match self {
             Inbox::Maildir(m) => {
-                m.settle().await?;
                 m.wait_for_mail(max).await;
                 Ok(())
             }

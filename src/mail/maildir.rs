@@ -27,16 +27,7 @@ pub struct MaildirInbox {
     /// size: a file keeps both while it waits (it is delivered whole, by
     /// rename), so a listing looks up only the names it has not seen.
     listed: HashMap<String, (SystemTime, usize)>,
-    /// The moves to `cur/` of the last committed group, running on a
-    /// blocking thread while the next group is decided
-    /// ([`Self::move_behind`]); every other call waits for them first
-    /// ([`Self::settle`]). They give back the names taken in `cur/`.
-    moving: Option<tokio::task::JoinHandle<Moved>>,
 }
-
-/// What a group's moves to `cur/` give back: the names taken in `cur/`,
-/// and the first failure, which stopped them.
-type Moved = (HashSet<String>, std::io::Result<()>);
 
 impl MaildirInbox {
     /// Opens the Maildir at `path`, creating `new/`, `cur/` and `tmp/` if missing.
@@ -52,7 +43,6 @@ impl MaildirInbox {
             skipped: HashSet::new(),
             cur_names: None,
             listed: HashMap::new(),
-            moving: None,
         })
     }
 
@@ -204,61 +194,6 @@ impl MaildirInbox {
             // Already moved (e.g. by an earlier run that stopped after the move).
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
             Err(e) => Err(self.err(e)),
-        }
-    }
-
-    /// Moves the handled messages `ids` to `cur/` as [`Self::mark_done`]
-    /// does, on a blocking thread: the caller goes on (with the next group)
-    /// meanwhile. Call [`Self::settle`] first; the moves' failure, if any,
-    /// is reported by the next `settle`. A move that does not happen (a
-    /// failure, a stop) leaves the message in `new/`, where it is taken
-    /// again and found already decided, as after a crash between the
-    /// commit and the move.
-    pub fn move_behind(&mut self, ids: &[InboxId]) -> Result<(), InboxError> {
-        debug_assert!(self.moving.is_none(), "settle before moving again");
-        let names = ids
-            .iter()
-            .map(|id| match id {
-                InboxId::Maildir { id } => Ok(id.clone()),
-                other => Err(InboxError::ForeignId(other.clone())),
-            })
-            .collect::<Result<Vec<String>, InboxError>>()?;
-        if names.is_empty() {
-            return Ok(());
-        }
-        let cur = self.path.join("cur");
-        let mut taken = match self.cur_names.take() {
-            Some(taken) => taken,
-            None => base_names(&cur).map_err(|e| self.err(e))?,
-        };
-        let new = self.path.join("new");
-        self.moving = Some(tokio::task::spawn_blocking(move || {
-            for name in &names {
-                match move_without_overwriting(&new.join(name), &cur, name, ":2,S", &mut taken) {
-                    Ok(_) => {}
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(e) => return (taken, Err(e)),
-                }
-            }
-            (taken, Ok(()))
-        }));
-        Ok(())
-    }
-
-    /// Waits for the moves started by [`Self::move_behind`], if any, and
-    /// returns their failure.
-    pub async fn settle(&mut self) -> Result<(), InboxError> {
-        let Some(moving) = self.moving.take() else {
-            return Ok(());
-        };
-        match moving.await {
-            Ok((taken, done)) => {
-                self.cur_names = Some(taken);
-                done.map_err(|e| self.err(e))
-            }
-            // The thread panicked: the names taken are read again at the
-            // next move.
-            Err(e) => Err(self.err(std::io::Error::other(e))),
         }
     }
 
