@@ -32,14 +32,7 @@ res = {"messages": N, "games": a.games}
 # wildt
 w = os.path.join(a.work, "wildt")
 os.makedirs(w)
-cfg = os.path.join(w, "wildt.toml")
-b.write_config(
-    cfg,
-    db=os.path.join(w, "wildt.db"),
-    referee=REF,
-    inbox={"kind": "maildir", "path": os.path.join(w, "mail")},
-    outbox={"kind": "file", "path": os.path.join(w, "outbox")},
-)
+cfg = b.maildir_config(w, REF)
 games = b.wildt_new_games(cfg, a.games, white, black)
 b.write_maildir(os.path.join(w, "mail"), b.round_robin_mails(games, plies, "w"))
 wall, cpu, rss, out = b.timed([b.WILDT, "serve", "--once", "--config", cfg])

@@ -54,14 +54,7 @@ if os.path.exists(a.work):
 def setup(name, total):
     d = os.path.join(a.work, name)
     os.makedirs(d)
-    cfg = os.path.join(d, "wildt.toml")
-    b.write_config(
-        cfg,
-        db=os.path.join(d, "wildt.db"),
-        referee=REF,
-        inbox={"kind": "maildir", "path": os.path.join(d, "mail")},
-        outbox={"kind": "file", "path": os.path.join(d, "outbox")},
-    )
+    cfg = b.maildir_config(d, REF)
     return d, cfg, new_games(cfg, total)
 
 

@@ -72,6 +72,20 @@ def write_config(path, *, db, referee, inbox, outbox):
         f.write(text + "\n")
 
 
+def maildir_config(d, referee):
+    """The config `d/wildt.toml` of the Maildir stages: database `d/wildt.db`,
+    Maildir inbox `d/mail`, file outbox `d/outbox`; returns its path."""
+    cfg = os.path.join(d, "wildt.toml")
+    write_config(
+        cfg,
+        db=os.path.join(d, "wildt.db"),
+        referee=referee,
+        inbox={"kind": "maildir", "path": os.path.join(d, "mail")},
+        outbox={"kind": "file", "path": os.path.join(d, "outbox")},
+    )
+    return cfg
+
+
 def wildt_new_games(cfg, n, white, black):
     """n games through `wildt game new --no-mail --json`; white/black: i -> email."""
     games = []

@@ -35,14 +35,7 @@ run = os.path.join(a.work, "run")
 pristine = os.path.join(a.work, "pristine")
 shutil.rmtree(a.work, ignore_errors=True)
 os.makedirs(run)
-cfg = os.path.join(run, "wildt.toml")
-b.write_config(
-    cfg,
-    db=os.path.join(run, "wildt.db"),
-    referee=REF,
-    inbox={"kind": "maildir", "path": os.path.join(run, "mail")},
-    outbox={"kind": "file", "path": os.path.join(run, "outbox")},
-)
+cfg = b.maildir_config(run, REF)
 made = subprocess.run([a.mkgames, cfg, str(a.games), str(a.games)], check=True, capture_output=True, text=True)
 games = [json.loads(line) for line in made.stdout.splitlines()]
 assert len(games) == a.games, made.stdout[-500:]
