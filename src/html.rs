@@ -196,46 +196,100 @@ fn push_board_seven_bit(
     last_move: Option<(Square, Square)>,
     viewer: Color,
 ) {
-    let rows = rows(viewer);
-    let edge = format!("font:11px/{EDGE_PX}px {TEXT_FONTS};color:#555555");
-    let corner = format!("\r\n<td width=\"{EDGE_PX}\" height=\"{EDGE_PX}\" style=\"{edge}\"></td>");
-    let mut files_row = format!("\r\n<tr>{corner}");
-    for sq in &rows[0] {
-        files_row.push_str(&format!(
-            "\r\n<td width=\"{SQUARE_PX}\" height=\"{EDGE_PX}\" align=\"center\" style=\"{edge}\">{}</td>",
-            u8::from(sq.file()) + 1
-        ));
-    }
-    files_row.push_str(&corner);
-    files_row.push_str("</tr>");
-    out.push_str(&format!(
-        "\r\n<table cellspacing=\"0\" cellpadding=\"0\" border=\"0\" style=\"border-collapse:collapse;\
-         border-spacing:0;margin:0;text-align:center;color:#000000;font-family:{PIECE_FONTS};\
-         font-size:{}px;line-height:{SQUARE_PX}px\">",
-        SQUARE_PX * 3 / 4
-    ));
-    out.push_str(&files_row);
-    for row in &rows {
-        let rank = u8::from(row[0].rank()) + 1;
-        out.push_str(&format!(
-            "\r\n<tr align=\"center\">\r\n<td height=\"{SQUARE_PX}\" style=\"{edge}\">{rank}</td>"
-        ));
-        for &sq in row {
-            let colour = square_colour(sq, last_move);
-            out.push_str("\r\n<td bgcolor=\"");
-            out.push_str(colour);
-            out.push_str("\" style=\"background:");
-            out.push_str(colour);
-            out.push_str("\">");
-            if let Some(piece) = pos.board().piece_at(sq) {
-                out.push_str(piece_glyph_seven_bit(piece));
-            }
-            out.push_str("</td>");
+    // What does not change with the position (the table, the digits'
+    // rows, the ranks' cells, the line breaks) is written once per side
+    // and copied: made here for every board, with a `format!` per cell of
+    // the edges, it was most of writing a board.
+    static FRAMES: OnceLock<[BoardFrame; 2]> = OnceLock::new();
+    let frames =
+        FRAMES.get_or_init(|| [BoardFrame::new(Color::White), BoardFrame::new(Color::Black)]);
+    let frame = &frames[usize::from(viewer == Color::Black)];
+    out.reserve(frame.len + 64 * 64);
+    out.push_str(&frame.open);
+    let board = pos.board();
+    for (&sq, after) in frame.squares.iter().zip(&frame.after) {
+        let colour = square_colour(sq, last_move);
+        out.push_str("\r\n<td bgcolor=\"");
+        out.push_str(colour);
+        out.push_str("\" style=\"background:");
+        out.push_str(colour);
+        out.push_str("\">");
+        if let Some(piece) = board.piece_at(sq) {
+            out.push_str(piece_glyph_seven_bit(piece));
         }
-        out.push_str(&format!("\r\n<td style=\"{edge}\">{rank}</td></tr>"));
+        out.push_str(after);
     }
-    out.push_str(&files_row);
-    out.push_str("\r\n</table>");
+}
+
+/// A board written 7-bit from one side, without its squares' cells: what
+/// comes before the first square's cell, and after each square's (its
+/// cell's end, then at a rank's end its digit, the row's end and the next
+/// row's start, or at the last the digits' row and the table's end).
+struct BoardFrame {
+    open: String,
+    squares: Vec<Square>,
+    after: Vec<String>,
+    /// The bytes of `open` and of every `after`.
+    len: usize,
+}
+
+impl BoardFrame {
+    fn new(viewer: Color) -> BoardFrame {
+        let rows = rows(viewer);
+        let edge = format!("font:11px/{EDGE_PX}px {TEXT_FONTS};color:#555555");
+        let corner =
+            format!("\r\n<td width=\"{EDGE_PX}\" height=\"{EDGE_PX}\" style=\"{edge}\"></td>");
+        let mut files_row = format!("\r\n<tr>{corner}");
+        for sq in &rows[0] {
+            files_row.push_str(&format!(
+                "\r\n<td width=\"{SQUARE_PX}\" height=\"{EDGE_PX}\" align=\"center\" style=\"{edge}\">{}</td>",
+                u8::from(sq.file()) + 1
+            ));
+        }
+        files_row.push_str(&corner);
+        files_row.push_str("</tr>");
+        let row_start = |row: &[Square]| {
+            format!(
+                "\r\n<tr align=\"center\">\r\n<td height=\"{SQUARE_PX}\" style=\"{edge}\">{}</td>",
+                u8::from(row[0].rank()) + 1
+            )
+        };
+        let mut open = format!(
+            "\r\n<table cellspacing=\"0\" cellpadding=\"0\" border=\"0\" style=\"border-collapse:collapse;\
+             border-spacing:0;margin:0;text-align:center;color:#000000;font-family:{PIECE_FONTS};\
+             font-size:{}px;line-height:{SQUARE_PX}px\">",
+            SQUARE_PX * 3 / 4
+        );
+        open.push_str(&files_row);
+        open.push_str(&row_start(&rows[0]));
+        let mut squares = Vec::with_capacity(64);
+        let mut after = Vec::with_capacity(64);
+        for (r, row) in rows.iter().enumerate() {
+            for (f, &sq) in row.iter().enumerate() {
+                squares.push(sq);
+                let mut end = String::from("</td>");
+                if f + 1 == row.len() {
+                    let rank = u8::from(sq.rank()) + 1;
+                    end.push_str(&format!("\r\n<td style=\"{edge}\">{rank}</td></tr>"));
+                    match rows.get(r + 1) {
+                        Some(next) => end.push_str(&row_start(next)),
+                        None => {
+                            end.push_str(&files_row);
+                            end.push_str("\r\n</table>");
+                        }
+                    }
+                }
+                after.push(end);
+            }
+        }
+        let len = open.len() + after.iter().map(String::len).sum::<usize>();
+        BoardFrame {
+            open,
+            squares,
+            after,
+            len,
+        }
+    }
 }
 
 /// The record as a table: move number, White's move and Black's, each as
