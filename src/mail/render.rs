@@ -135,11 +135,15 @@ fn head(
         .subject(mail.subject.clone())
         .message_id(Some(angle(message_id)))
         .date_now();
+    // A reply address is a bare address (a seat's game address, an
+    // event's), read as one: read as a mailbox, which may carry a name,
+    // it took lettre's RFC 2822 parser, 1 % of the intake's thread.
     if let Some(reply_to) = &mail.reply_to {
-        builder = builder.reply_to(reply_to.parse().map_err(|source| RenderError::ReplyTo {
+        let address: lettre::Address = reply_to.parse().map_err(|source| RenderError::ReplyTo {
             reply_to: reply_to.clone(),
             source,
-        })?);
+        })?;
+        builder = builder.reply_to(Mailbox::new(None, address));
     }
     // Thread: the game's root first, then what the player's client referenced.
     let mut refs: Vec<String> = Vec::new();
