@@ -532,9 +532,19 @@ fn report(source: &Source, handled: &Handled, summary: &mut RunReport) {
 }
 
 /// Most messages decided in one transaction. A group shares one commit (one
-/// `fsync`); this and [`GROUP_TIME`] bound what a group holds in memory and
-/// how long an idle inbox's first message waits for the group's commit.
-pub const GROUP_MAX: usize = 64;
+/// `fsync`), one begin and one wait for the outbox's turn at the write lock;
+/// this and [`GROUP_TIME`] bound how long an idle inbox's first message
+/// waits for the group's commit, and [`GROUP_BYTES`] what the group holds
+/// in memory. With 64, those per-group waits were a third of a backlog's
+/// time (10,000 first moves: 160 groups, 1.1 s of 3.3); with 256 the run
+/// took 7.6 % less (BENCHMARKS.md, issue 17, twenty-fourth round).
+pub const GROUP_MAX: usize = 256;
+
+/// Most bytes of mail one group holds (each message counted as far as the
+/// inbox reads it): 64 of the largest messages read, as when a group was
+/// at most 64 messages. A burst of large mails makes smaller groups
+/// ([`crate::intake::order::next_group_within`]).
+pub const GROUP_BYTES: usize = 64 * (crate::intake::DEFAULT_MAX_MESSAGE_BYTES + 1);
 
 /// A group is committed once it has taken this long, however few messages
 /// it holds: the wait for a commit, and the work a crash can undo, stay
@@ -622,7 +632,14 @@ impl Order {
             .iter()
             .map(|w| self.keys.get(&w.id).and_then(Option::as_ref))
             .collect();
-        let picked = order::next_group(&keys, GROUP_MAX);
+        let sizes: Vec<usize> = waiting.iter().map(|w| w.size).collect();
+        let picked = order::next_group_within(
+            &keys,
+            &sizes,
+            intake.max_message_bytes.saturating_add(1),
+            GROUP_MAX,
+            GROUP_BYTES,
+        );
         let mut next = picked.iter().copied().peekable();
         let mut group = Vec::with_capacity(picked.len());
         let mut rest = Vec::with_capacity(waiting.len() - picked.len());
@@ -933,8 +950,9 @@ pub async fn run(
                 Err(e) => error!(error = %e, "clock deadlines"),
             }
         }
-        // A group at a time: a flood holds at most GROUP_MAX messages in
-        // memory and the watchdog hears from the loop between any two. Mail
+        // A group at a time: a flood holds at most GROUP_MAX messages and
+        // GROUP_BYTES of mail in memory, and the watchdog hears from the
+        // loop between any two. Mail
         // is taken in order of arrival, except that a fresh message may go
         // before older ones of other games and senders (`intake::order`):
         // mail announced meanwhile is listed again between two groups.

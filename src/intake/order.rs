@@ -118,6 +118,30 @@ pub fn next_group(keys: &[Option<&OrderKeys>], max: usize) -> Vec<usize> {
     group
 }
 
+/// [`next_group`] of at most `max` messages whose bytes (`sizes`, each
+/// counted up to `read_cap`, what an inbox reads of a message) add up to at
+/// most `max_bytes`: the group's mail is held in memory until its commit.
+/// While the group picked is larger, the largest group that [`next_group`]
+/// picks is halved, so fresh mail keeps its half of a smaller group. Never
+/// empty while `keys` is not: one message is taken whatever its size.
+pub fn next_group_within(
+    keys: &[Option<&OrderKeys>],
+    sizes: &[usize],
+    read_cap: usize,
+    max: usize,
+    max_bytes: usize,
+) -> Vec<usize> {
+    let mut max = max.max(1);
+    loop {
+        let group = next_group(keys, max);
+        let bytes: usize = group.iter().map(|&i| sizes[i].min(read_cap)).sum();
+        if bytes <= max_bytes || max == 1 {
+            return group;
+        }
+        max /= 2;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -220,6 +244,37 @@ mod tests {
         spec[120] = Some((500, "anna@x"));
         spec.push(Some((501, "anna@x")));
         assert!(!group(&keys(&spec), 64).contains(&200));
+    }
+
+    /// A burst of large mails makes smaller groups: what a group holds
+    /// stays within the bytes allowed, counted as far as an inbox reads a
+    /// message; the lone player's move still goes in the first group, and a
+    /// single message larger than the allowance is still taken.
+    #[test]
+    fn a_group_of_large_mails_stays_within_the_bytes_allowed() {
+        let mut spec: Vec<Option<(i64, &str)>> = (0..600)
+            .map(|i| Some((i % 300, if i % 2 == 0 { "w@x" } else { "b@x" })))
+            .collect();
+        spec.push(Some((999, "anna@x")));
+        let burst = keys(&spec);
+        let refs: Vec<Option<&OrderKeys>> = burst.iter().map(Option::as_ref).collect();
+        let small = vec![2_000; refs.len()];
+        assert_eq!(
+            next_group_within(&refs, &small, 1 << 20, 256, 64 << 20).len(),
+            256
+        );
+        // 3 MiB each, read up to 1 MiB: 64 fit in 64 MiB, 256 would not.
+        let large = vec![3 << 20; refs.len()];
+        let group = next_group_within(&refs, &large, (1 << 20) + 1, 256, 64 << 20);
+        assert!(!group.is_empty() && group.len() <= 64, "{}", group.len());
+        assert!(group.contains(&600), "the lone move waits behind the burst");
+        let huge = vec![900 << 20; 3];
+        let few = keys(&[Some((1, "a@x")), Some((2, "b@x")), Some((3, "c@x"))]);
+        let few: Vec<Option<&OrderKeys>> = few.iter().map(Option::as_ref).collect();
+        assert_eq!(
+            next_group_within(&few, &huge, usize::MAX, 256, 64 << 20),
+            vec![0]
+        );
     }
 
     #[test]

@@ -8,9 +8,10 @@ use super::{
     round_robin,
 };
 
-/// 40 games of 4 players, 4 plies each: 160 moves waiting, 40 per player.
-const GAMES: usize = 40;
+/// Games of 4 players, 4 plies each: a backlog of a group and a quarter
+/// (320 moves with groups of 256, 80 per player).
 const PLIES: usize = 4;
+const GAMES: usize = wildt::daemon::GROUP_MAX * 5 / 4 / PLIES;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lone_players_move_is_decided_before_a_backlog_of_other_games() {
@@ -54,9 +55,11 @@ async fn a_lone_players_move_is_decided_before_a_backlog_of_other_games() {
         .iter()
         .position(|id| *id == message_id_of(&probe))
         .expect("the lone move decided");
-    // A group is at most 64 messages; in arrival order it would be the 161st.
+    // In arrival order it would come after the whole backlog, beyond the
+    // first group.
+    const { assert!(GAMES * PLIES > wildt::daemon::GROUP_MAX) };
     assert!(
-        rank < 64,
+        rank < wildt::daemon::GROUP_MAX,
         "the lone move was decided {}th, behind the backlog",
         rank + 1
     );
