@@ -541,9 +541,10 @@ fn report(source: &Source, handled: &Handled, summary: &mut RunReport) {
 pub const GROUP_MAX: usize = 256;
 
 /// Most bytes of mail one group holds (each message counted as far as the
-/// inbox reads it): 64 of the largest messages read, as when a group was
-/// at most 64 messages. A burst of large mails makes smaller groups
-/// ([`crate::intake::order::next_group_within`]).
+/// inbox reads it): 64 of the largest messages read at the default
+/// `max_message_bytes`, what a group of at most 64 messages could hold. A
+/// larger configured limit does not raise it: a burst of large mails makes
+/// smaller groups ([`crate::intake::order::next_group_within`]).
 pub const GROUP_BYTES: usize = 64 * (crate::intake::DEFAULT_MAX_MESSAGE_BYTES + 1);
 
 /// A group is committed once it has taken this long, however few messages
