@@ -233,12 +233,15 @@ impl ClaimCursor {
 /// newest [`CLAIM_WINDOW`] more, see [`ClaimCursor`]; a player's sub-addresses
 /// count as one), then the newest; the rest the oldest due. Returns them
 /// oldest first.
-/// One statement: SQLite runs it under its write lock, so two processes
-/// never claim the same row. A row whose lease has not run out is left
-/// alone, `owner`'s own too (a batch it is sending while it claims the
-/// next); an expired lease (its process died mid-send) may be taken. A
-/// process gives its own claims back ([`release`]) when it cannot tell
-/// which of them went out.
+/// The window is read in one statement and weighed here
+/// ([`by_fewest_waiting`]); weighed in SQL, its grouping, join and sort
+/// were most of a claim's work (BENCHMARKS.md, issue 17, twenty-fifth
+/// round). One statement claims the rows: it takes only rows still due
+/// and unclaimed, so two processes never claim the same row.
+/// A row whose lease has not run out is left alone, `owner`'s own too (a
+/// batch it is sending while it claims the next); an expired lease (its
+/// process died mid-send) may be taken. A process gives its own claims
+/// back ([`release`]) when it cannot tell which of them went out.
 pub async fn claim_due(
     conn: &mut SqliteConnection,
     now: i64,
@@ -259,57 +262,108 @@ pub async fn claim_due(
     // write from sub-addresses (`anna+g17@`), one queue each, so "newest
     // first" alone left the fresh player's reply to the oldest half,
     // behind every older reply of the burst (1.3-1.9 s in the benchmark).
-    let newest = limit / 2;
+    let newest = usize::try_from(limit / 2).unwrap_or(0);
     let last: i64 = sqlx::query_scalar("SELECT coalesce(max(id), 0) FROM outbox")
         .fetch_one(&mut *conn)
         .await?;
     let window = cursor.window(last);
-    let rows = sqlx::query(
-        "UPDATE outbox SET claimed_by = ?1, claimed_until = ?2
-         WHERE id IN (
-            SELECT id FROM (
-                WITH recent AS (
-                    SELECT o.id, o.recipient,
-                           CASE WHEN instr(o.recipient, '+') BETWEEN 1 AND instr(o.recipient, '@')
-                                THEN substr(o.recipient, 1, instr(o.recipient, '+') - 1)
-                                     || substr(o.recipient, instr(o.recipient, '@'))
-                                ELSE o.recipient END AS player
-                    FROM outbox o
-                    WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ?3
-                      AND (o.claimed_until IS NULL OR o.claimed_until <= ?3)
-                    ORDER BY o.id DESC LIMIT ?6),
-                waiting AS (SELECT player, COUNT(*) AS n FROM recent GROUP BY player)
-                SELECT r.id FROM recent r JOIN waiting w ON w.player = r.player
-                WHERE NOT EXISTS (
-                    SELECT 1 FROM outbox p INDEXED BY outbox_queues
-                    WHERE p.recipient = r.recipient AND p.id < r.id
-                      AND p.sent_at IS NULL AND p.failed_at IS NULL)
-                ORDER BY w.n, r.id DESC LIMIT ?4)
-            UNION
-            SELECT id FROM (
+    let oldest = limit - i64::try_from(newest).unwrap_or(0);
+    // The window's rows, each with whether it heads its recipient's queue,
+    // and the oldest due, as JSON in one row: sqlx hands rows over from its
+    // thread one at a time, and 512 of them cost more than weighing them.
+    let (recent, oldest): (String, String) = sqlx::query_as(
+        "SELECT
+            (SELECT json_group_array(json_array(r.id, r.recipient, NOT EXISTS (
+                        SELECT 1 FROM outbox p INDEXED BY outbox_queues
+                        WHERE p.recipient = r.recipient AND p.id < r.id
+                          AND p.sent_at IS NULL AND p.failed_at IS NULL)))
+             FROM (
+                SELECT id, recipient FROM outbox
+                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1
+                  AND (claimed_until IS NULL OR claimed_until <= ?1)
+                ORDER BY id DESC LIMIT ?2) r),
+            (SELECT json_group_array(id) FROM (
                 SELECT id FROM outbox
-                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?3
-                  AND (claimed_until IS NULL OR claimed_until <= ?3)
-                ORDER BY id LIMIT ?5))
-         RETURNING id, message_id, sender, recipient, attempts",
+                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1
+                  AND (claimed_until IS NULL OR claimed_until <= ?1)
+                ORDER BY id LIMIT ?3))",
     )
-    .bind(owner)
-    .bind(until)
     .bind(now)
-    .bind(newest)
-    .bind(limit - newest)
-    .bind(window)
-    .fetch_all(&mut *conn)
+    .bind(if newest > 0 { window } else { 0 })
+    .bind(oldest)
+    .fetch_one(&mut *conn)
     .await?;
+    let bad = |what: &str, e: serde_json::Error| StoreError::Invariant(format!("{what}: {e}"));
+    // SQLite writes the flag as 1 or 0.
+    let recent: Vec<(i64, String, u8)> =
+        serde_json::from_str(&recent).map_err(|e| bad("the claim's window", e))?;
+    let recent: Vec<(i64, String, bool)> = recent
+        .into_iter()
+        .map(|(id, to, head)| (id, to, head != 0))
+        .collect();
+    let mut picked = by_fewest_waiting(&recent);
+    picked.truncate(newest);
+    let oldest: Vec<i64> =
+        serde_json::from_str(&oldest).map_err(|e| bad("the claim's oldest", e))?;
+    for id in oldest {
+        if !picked.contains(&id) {
+            picked.push(id);
+        }
+    }
+    if picked.is_empty() {
+        cursor.claimed(last);
+        return Ok(Vec::new());
+    }
+    let picked = serde_json::to_string(&picked).unwrap_or_else(|_| "[]".to_owned());
+    // Claimed, and the rows read back as JSON, in one round trip: a row
+    // taken meanwhile by another process is not claimed, and the rows read
+    // back are those this claim took (picked, and now `owner`'s until
+    // `until`; they were unclaimed when picked).
+    let mut batch = Batch::default();
+    batch.push(
+        "UPDATE outbox SET claimed_by = ?, claimed_until = ?
+         WHERE id IN (SELECT value FROM json_each(?))
+           AND sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
+           AND (claimed_until IS NULL OR claimed_until <= ?)",
+        None,
+        "claim",
+    );
+    batch.bind(owner.to_owned())?;
+    batch.bind(until)?;
+    batch.bind(picked.clone())?;
+    batch.bind(now)?;
+    batch.bind(now)?;
+    batch.push(
+        "SELECT json_group_array(json_array(id, message_id, sender, recipient, attempts))
+         FROM outbox
+         WHERE id IN (SELECT value FROM json_each(?)) AND claimed_by = ? AND claimed_until = ?",
+        None,
+        "claimed rows",
+    );
+    batch.bind(picked)?;
+    batch.bind(owner.to_owned())?;
+    batch.bind(until)?;
+    let claimed: String = batch
+        .run(&mut *conn)
+        .await?
+        .pop()
+        .and_then(|mut rows| rows.pop())
+        .map(|row| row.try_get(0))
+        .transpose()?
+        .ok_or_else(|| StoreError::Invariant("a claim without its rows".into()))?;
     cursor.claimed(last);
-    let rows = rows.into_iter().map(|r| OutboxRow {
-        id: r.get(0),
-        message_id: r.get(1),
-        sender: r.get(2),
-        recipient: r.get(3),
-        raw: Vec::new(),
-        attempts: r.get(4),
-    });
+    let claimed: Vec<(i64, String, String, String, i64)> =
+        serde_json::from_str(&claimed).map_err(|e| bad("the claimed rows", e))?;
+    let rows = claimed
+        .into_iter()
+        .map(|(id, message_id, sender, recipient, attempts)| OutboxRow {
+            id,
+            message_id,
+            sender,
+            recipient,
+            raw: Vec::new(),
+            attempts,
+        });
     // A body this process committed a moment ago is taken from memory;
     // the others are read from the database.
     let mut ready = Vec::with_capacity(rows.len());
@@ -324,9 +378,39 @@ pub async fn claim_due(
         }
     }
     ready.extend(with_bodies(conn, unread).await?);
-    // RETURNING gives no order.
     ready.sort_by_key(|r| r.id);
     Ok(ready)
+}
+
+/// The ids of the rows of `recent` (id, recipient, whether it heads its
+/// recipient's queue; newest first) that head their queue, in the order a
+/// claim takes them: the players with the fewest rows in `recent` first,
+/// and among equals the newest first. A player is the recipient without its sub-address
+/// (`anna+g17@club` is `anna@club`), as the claim's SQL had it: the part
+/// from a `+` to the `@` left out when the `+` comes first.
+fn by_fewest_waiting(recent: &[(i64, String, bool)]) -> Vec<i64> {
+    fn player(recipient: &str) -> std::borrow::Cow<'_, str> {
+        match (recipient.find('+'), recipient.find('@')) {
+            (Some(plus), Some(at)) if plus < at => {
+                format!("{}{}", &recipient[..plus], &recipient[at..]).into()
+            }
+            _ => recipient.into(),
+        }
+    }
+    let players: Vec<_> = recent.iter().map(|(_, r, _)| player(r)).collect();
+    let mut waiting: std::collections::HashMap<&str, usize> =
+        std::collections::HashMap::with_capacity(players.len());
+    for p in &players {
+        *waiting.entry(p).or_default() += 1;
+    }
+    let mut ranked: Vec<(usize, std::cmp::Reverse<i64>)> = recent
+        .iter()
+        .zip(&players)
+        .filter(|((_, _, head), _)| *head)
+        .map(|((id, _, _), p)| (waiting[&**p], std::cmp::Reverse(*id)))
+        .collect();
+    ranked.sort_unstable();
+    ranked.into_iter().map(|(_, id)| id.0).collect()
 }
 
 /// Fills in the bodies of `rows` (one statement for all of them). A row
@@ -886,5 +970,81 @@ mod pack_tests {
     fn a_body_naming_an_unknown_dictionary_is_not_unpacked() {
         let raw = body(11_000, 11);
         assert_eq!(unpack(1, pack(&raw), true, Some(BODY_DICT + 1)), None);
+    }
+}
+
+#[cfg(test)]
+mod claim_tests {
+    /// The claim's weighing is done in Rust now ([`super::by_fewest_waiting`]):
+    /// over windows of random recipients (repeated players, sub-addresses,
+    /// a `+` after the `@` or first, no `@`, letters beyond ASCII), some of
+    /// them not first in their queue, it gives the order the claim's SQL
+    /// gave: only the heads of queues, the players with the fewest rows of
+    /// the window waiting first, then the newest.
+    #[tokio::test]
+    async fn the_weighing_orders_a_window_as_the_claims_sql_did() {
+        use sqlx::Connection as _;
+        let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:")
+            .await
+            .unwrap();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        for case in 0..300 {
+            sqlx::query(
+                "DROP TABLE IF EXISTS w; CREATE TABLE w (id INTEGER PRIMARY KEY, recipient TEXT, head INTEGER)",
+            )
+            .execute(&mut conn)
+            .await
+            .unwrap();
+            let mut recent = Vec::new();
+            for id in 1..=1 + next(60) {
+                let (p, g) = (next(7), next(5));
+                let to = match next(7) {
+                    0 => format!("p{p}@x.org"),
+                    1 | 2 => format!("p{p}+g{g}@x.org"),
+                    3 => format!("+p{p}@x.org"),
+                    4 => format!("p{p}@x+{g}.org"),
+                    5 => format!("pö{p}+ü{g}@x.org"),
+                    _ => format!("p{p}+{g}"),
+                };
+                let id = i64::try_from(id).unwrap();
+                let head = next(3) != 0;
+                sqlx::query("INSERT INTO w VALUES (?, ?, ?)")
+                    .bind(id)
+                    .bind(&to)
+                    .bind(head)
+                    .execute(&mut conn)
+                    .await
+                    .unwrap();
+                recent.push((id, to, head));
+            }
+            recent.reverse();
+            let sql: Vec<i64> = sqlx::query_scalar(
+                "WITH recent AS (
+                    SELECT id, recipient, head,
+                           CASE WHEN instr(recipient, '+') BETWEEN 1 AND instr(recipient, '@')
+                                THEN substr(recipient, 1, instr(recipient, '+') - 1)
+                                     || substr(recipient, instr(recipient, '@'))
+                                ELSE recipient END AS player
+                    FROM w),
+                 waiting AS (SELECT player, COUNT(*) AS n FROM recent GROUP BY player)
+                 SELECT r.id FROM recent r JOIN waiting w ON w.player = r.player
+                 WHERE r.head
+                 ORDER BY w.n, r.id DESC",
+            )
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+            assert_eq!(
+                super::by_fewest_waiting(&recent),
+                sql,
+                "case {case}: {recent:?}"
+            );
+        }
     }
 }
