@@ -37,19 +37,20 @@ pub fn order_keys(headers: &[u8], cfg: &IntakeConfig) -> Option<OrderKeys> {
     let envelope = super::headers::envelope(&message, cfg);
     Some(OrderKeys {
         game: envelope.game_address?.game,
-        from: base_address(&envelope.from?),
+        from: base_address(&envelope.from?).into_owned(),
     })
 }
 
 /// `anna+chess@example.org` -> `anna@example.org`: a player writing from
-/// several sub-addresses is still one sender, whose mail keeps its order.
-fn base_address(from: &str) -> String {
-    match from.rsplit_once('@') {
-        Some((local, domain)) => {
-            let local = local.split_once('+').map_or(local, |(base, _)| base);
-            format!("{local}@{domain}")
-        }
-        None => from.to_owned(),
+/// several sub-addresses is still one sender, whose mail keeps its order
+/// (and, in the outbox's claim, one recipient with mail waiting).
+pub(crate) fn base_address(address: &str) -> std::borrow::Cow<'_, str> {
+    match address.rsplit_once('@') {
+        Some((local, domain)) => match local.split_once('+') {
+            Some((base, _)) => format!("{base}@{domain}").into(),
+            None => address.into(),
+        },
+        None => address.into(),
     }
 }
 

@@ -385,19 +385,14 @@ pub async fn claim_due(
 /// The ids of the rows of `recent` (id, recipient, whether it heads its
 /// recipient's queue; newest first) that head their queue, in the order a
 /// claim takes them: the players with the fewest rows in `recent` first,
-/// and among equals the newest first. A player is the recipient without its sub-address
-/// (`anna+g17@club` is `anna@club`), as the claim's SQL had it: the part
-/// from a `+` to the `@` left out when the `+` comes first.
+/// and among equals the newest first. A player is the recipient without
+/// its sub-address, as the intake counts senders
+/// ([`crate::intake::order::base_address`]).
 fn by_fewest_waiting(recent: &[(i64, String, bool)]) -> Vec<i64> {
-    fn player(recipient: &str) -> std::borrow::Cow<'_, str> {
-        match (recipient.find('+'), recipient.find('@')) {
-            (Some(plus), Some(at)) if plus < at => {
-                format!("{}{}", &recipient[..plus], &recipient[at..]).into()
-            }
-            _ => recipient.into(),
-        }
-    }
-    let players: Vec<_> = recent.iter().map(|(_, r, _)| player(r)).collect();
+    let players: Vec<_> = recent
+        .iter()
+        .map(|(_, r, _)| crate::intake::order::base_address(r))
+        .collect();
     let mut waiting: std::collections::HashMap<&str, usize> =
         std::collections::HashMap::with_capacity(players.len());
     for p in &players {
