@@ -241,8 +241,7 @@ assert n == a.games * a.ply, f"{n} moves recorded, expected {a.games * a.ply}"
 # alternate with those at ply P
 fresh = new_games(cfg, a.games)
 # The spread set: G short games as spread through the database as the long
-# games are. A long game's plies fill pages of their own (and, until
-# migration 24, its record row most of one: its repetition window); the G
+# games are. A long game's plies fill pages of their own; the G
 # new games above were created one after the other, so a round's 200 moves
 # land on a few shared pages of each table, which a club's day of moves
 # (from games started at different times) does not. Here every SPREAD-th of SPREAD*G new games is
