@@ -1,7 +1,8 @@
 #!/bin/bash
 # The project's test command (CI runs it through .ci/run): starts the mail rig
 # (scripts/mail-rig), then cargo fmt --check, clippy with warnings as errors,
-# the Debian package (scripts/package.sh, dev profile: the package test checks
+# cargo deny (the dependencies' licences and sources, deny.toml), the Debian
+# package (scripts/package.sh, dev profile: the package test checks
 # its contents, not an optimised binary), and every test, then a short fuzz
 # run of the pure core (scripts/fuzz.sh, a minute per target); stops the rig
 # it started on exit.
@@ -16,10 +17,12 @@ cd "$(dirname "$0")/.."
 # tests/it/systemd.rs checks the unit with systemd-analyze; the board,
 # language and site tests look at pages in headless Chromium (Debian's
 # chromium, with fonts that have the chess pieces); tests/it/package.rs
-# unpacks the .deb with dpkg.
+# unpacks the .deb with dpkg, and dpkg-dev's dpkg-shlibdeps names the
+# libraries the binary links, for the package's Depends and for the test.
 need=()
 command -v systemd-analyze >/dev/null || need+=(systemd)
 command -v dpkg-deb >/dev/null || need+=(dpkg)
+command -v dpkg-shlibdeps >/dev/null || need+=(dpkg-dev)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 browser=()
 command -v chromium >/dev/null || browser+=(chromium)
@@ -43,6 +46,10 @@ fi
 
 cargo fmt --check
 cargo clippy --all-targets --locked -- -D warnings
+# Every dependency's licence can be combined with GPL-3.0-or-later, and every
+# crate comes from crates.io (deny.toml).
+command -v cargo-deny >/dev/null || cargo install cargo-deny --locked --version 0.20.2
+cargo deny --locked check licenses bans sources
 # tests/it/package.rs unpacks the .deb named by WILDT_DEB.
 command -v cargo-deb >/dev/null || cargo install cargo-deb --locked --version 3.8.0
 WILDT_DEB=$(pwd)/$(scripts/package.sh --profile dev)

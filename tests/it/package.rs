@@ -1,7 +1,8 @@
 //! The Debian package that `scripts/package.sh` builds, unpacked with
 //! `dpkg -x` into a clean folder: its files, its conffile and maintainer
-//! scripts, the installed unit through `systemd-analyze verify`, and the
-//! installed binary's `--version`.
+//! scripts, the installed unit through `systemd-analyze verify`, the
+//! installed binary's `--version`, its Depends against what `dpkg-shlibdeps`
+//! says the binary links, and its machine-readable copyright file.
 //!
 //! The test reads the package named by `WILDT_DEB` (scripts/test.sh builds
 //! one and sets it). Without it the test fails, unless `WILDT_SKIP_DEB=1`
@@ -126,4 +127,81 @@ fn package_installs_binary_unit_conffile_docs_man_pages_and_completions() {
             "{command}"
         );
     }
+}
+
+/// The package names in a Depends-style list (`a (>= 1), b | c`), without
+/// versions; alternatives count as names of their own.
+fn package_names(depends: &str) -> Vec<String> {
+    depends
+        .split([',', '|'])
+        .filter_map(|d| d.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn package_depends_on_the_package_of_every_library_the_binary_links() {
+    let Some(deb) = deb_or_skip() else { return };
+    let depends = run(Command::new("dpkg-deb")
+        .arg("--field")
+        .arg(&deb)
+        .arg("Depends"));
+    let named = package_names(depends.trim());
+    for package in ["libc6", "libgcc-s1"] {
+        assert!(
+            named.iter().any(|n| n == package),
+            "{package} not in Depends: {depends}"
+        );
+    }
+
+    // What dpkg-shlibdeps (dpkg-dev) says the unpacked binary needs, libgcc
+    // included, is all in Depends. It wants a debian/control in its folder.
+    let root = tempfile::tempdir().unwrap();
+    run(Command::new("dpkg").arg("-x").arg(&deb).arg(root.path()));
+    let work = tempfile::tempdir().unwrap();
+    std::fs::create_dir(work.path().join("debian")).unwrap();
+    std::fs::write(work.path().join("debian/control"), "").unwrap();
+    let said = run(Command::new("dpkg-shlibdeps")
+        .arg("-O")
+        .arg(root.path().join("usr/bin/wildt"))
+        .current_dir(work.path()));
+    let needed = said
+        .lines()
+        .find_map(|l| l.strip_prefix("shlibs:Depends="))
+        .unwrap_or_else(|| panic!("no shlibs:Depends from dpkg-shlibdeps: {said}"));
+    let needed = package_names(needed);
+    assert!(needed.iter().any(|n| n == "libc6"), "{said}");
+    for package in &needed {
+        assert!(
+            named.contains(package),
+            "{package} (dpkg-shlibdeps: {needed:?}) not in Depends: {depends}"
+        );
+    }
+}
+
+#[test]
+fn package_carries_a_machine_readable_gpl3_copyright_file() {
+    let Some(deb) = deb_or_skip() else { return };
+    let root = tempfile::tempdir().unwrap();
+    run(Command::new("dpkg").arg("-x").arg(&deb).arg(root.path()));
+    let copyright = read(root.path(), "usr/share/doc/wildt/copyright");
+    assert_eq!(copyright, include_str!("../../debian/copyright"));
+    assert!(
+        copyright.starts_with(
+            "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"
+        ),
+        "{copyright}"
+    );
+    for line in [
+        "Upstream-Name: wildt",
+        "Files: *",
+        "Copyright: 2026 The wildt developers",
+        "License: GPL-3.0+",
+    ] {
+        assert!(copyright.lines().any(|l| l == line), "{line}: {copyright}");
+    }
+    assert!(
+        copyright.contains("\"/usr/share/common-licenses/GPL-3\""),
+        "{copyright}"
+    );
 }
