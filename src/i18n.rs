@@ -18,8 +18,6 @@ use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use shakmaty::{Color, Role};
 
-use crate::game::Termination;
-
 pub mod explain;
 pub mod san;
 
@@ -507,23 +505,6 @@ pub fn piece_arg(role: Role) -> Arg {
         }
         .to_owned(),
     )
-}
-
-/// The message naming how a game ended.
-pub fn termination_key(t: Termination) -> Key {
-    match t {
-        Termination::Checkmate => Key::TerminationCheckmate,
-        Termination::Stalemate => Key::TerminationStalemate,
-        Termination::InsufficientMaterial => Key::TerminationInsufficientMaterial,
-        Termination::Resignation => Key::TerminationResignation,
-        Termination::DrawAgreed => Key::TerminationDrawAgreed,
-        Termination::ThreefoldRepetition => Key::TerminationThreefoldRepetition,
-        Termination::FiftyMoveRule => Key::TerminationFiftyMoveRule,
-        Termination::TimeForfeit => Key::TerminationTimeForfeit,
-        Termination::Adjudication => Key::TerminationAdjudication,
-        Termination::Forfeit => Key::TerminationForfeit,
-        Termination::Annulled => Key::TerminationAnnulled,
-    }
 }
 
 const SOURCES: [(Lang, &str); 10] = [

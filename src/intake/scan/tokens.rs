@@ -8,7 +8,13 @@
 use crate::command::MoveNumber;
 use crate::i18n::san::piece_letter;
 
-use super::keywords::NEGATIONS;
+/// Words that negate what follows; the tokenizer reads each as `not`, as it
+/// reads a word ending in `n't`.
+#[rustfmt::skip]
+const NEGATIONS: &[&str] = &[
+    "not", "never", "nicht", "nie", "niemals", "pas", "jamais", "nunca", "non", "niet", "nooit",
+    "cannot", "não", "nie", "не", "nee",
+];
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Tok {
