@@ -124,7 +124,7 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
     // said once per column (the digits' row sets the widths), once per row
     // (its rank digit sets the height) and once per row for the centring
     // (`tr align`), not on each of the 64 squares: a board is sent with
-    // every move, and those repeats were a fifth of a reply's bytes.
+    // every move, and those repeats would be a fifth of a reply's bytes.
     // Sizes and styles made here, with nothing to escape (no `&`, `<`, `>`
     // or `"`): written as they are, not passed through the escaper for
     // each of the board's cells.
@@ -187,7 +187,7 @@ fn piece_glyph_seven_bit(piece: Piece) -> &'static str {
 /// line break first, as before any table), written directly: 7-bit, each
 /// row and cell on a line of its own. A mail's page leaves the board's
 /// place marked for this instead of passing the board through `seven_bit`,
-/// which, glyph by glyph, was half of writing a short game's page; the
+/// which, glyph by glyph, costs half of writing a short game's page; the
 /// test `the_board_written_seven_bit_is_what_seven_bit_makes_of_the_board`
 /// holds the two the same.
 fn push_board_seven_bit(
@@ -199,7 +199,7 @@ fn push_board_seven_bit(
     // What does not change with the position (the table, the digits'
     // rows, the ranks' cells, the line breaks) is written once per side
     // and copied: made here for every board, with a `format!` per cell of
-    // the edges, it was most of writing a board.
+    // the edges, it would be most of writing a board.
     static FRAMES: OnceLock<[BoardFrame; 2]> = OnceLock::new();
     let frames =
         FRAMES.get_or_init(|| [BoardFrame::new(Color::White), BoardFrame::new(Color::Black)]);
@@ -312,9 +312,9 @@ pub fn record(record: &Record, lang: Lang) -> Markup {
 fn record_table(lang: Lang, rows: PreEscaped<impl AsRef<str>>) -> Markup {
     // The font is the table's, inherited. A row is written with as little
     // as a mail client needs (every reply carries the whole record: at ply
-    // 300 the record was 45 KB of a 55 KB mail, then 21 KB with a style on
-    // two cells of each row): the table's `cellpadding` spaces every cell,
-    // no cell has a style, the SAN is plain in brackets.
+    // 300 a style on every cell makes the record 45 KB of a 55 KB mail, a
+    // style on two cells of each row 21 KB): the table's `cellpadding`
+    // spaces every cell, no cell has a style, the SAN is plain in brackets.
     let head = "text-align:left;color:#555555;font-weight:normal";
     let table =
         format!("border-collapse:collapse;margin:8px 0;font-family:{TEXT_FONTS};font-size:14px");
@@ -333,7 +333,7 @@ fn record_table(lang: Lang, rows: PreEscaped<impl AsRef<str>>) -> Markup {
 /// Appends the record's rows to `out`, each tag that [`seven_bit`] breaks
 /// before preceded by `line_break`, the SAN written by `text` (escaped).
 /// The rows are written straight into one string (a template's markup per
-/// cell cost a string per ply, each reply, for every ply of the game).
+/// cell costs a string per ply, each reply, for every ply of the game).
 fn write_rows(
     out: &mut String,
     first_move: u32,
@@ -492,7 +492,7 @@ fn rows_fit_lines(plies: &[Ply]) -> bool {
 }
 
 /// Where the first `mark` in `text` starts, as `str::find` finds it but
-/// with memchr's searcher: the generic one cost as much as writing the
+/// with memchr's searcher: the generic one costs as much as writing the
 /// rest of the page 7-bit.
 fn mark_at(text: &str, mark: &str) -> Option<usize> {
     memchr::memmem::find(text.as_bytes(), mark.as_bytes())
@@ -530,7 +530,7 @@ fn seven_bit_text(out: &mut String, text: &str) {
 /// Appends `c` as a numeric character reference (`&#9820;`).
 fn push_char_reference(out: &mut String, c: char) {
     // itoa, not `write!`: every piece on the board is two of these, 128 a
-    // move, and the formatting machinery was the largest part of writing
+    // move, and the formatting machinery is the largest part of writing
     // a page 7-bit.
     out.push_str("&#");
     out.push_str(itoa::Buffer::new().format(u32::from(c)));
@@ -616,7 +616,7 @@ impl GamePage<'_> {
     /// [`GamePage::render_sharing`] as a mail carries the page, and whether
     /// it is 7-bit in lines SMTP takes as it is. Only the page around the
     /// record is looked at for that: the record's table was written so, and
-    /// a pass over a long game's page was the largest part of checking a
+    /// a pass over a long game's page is the largest part of checking a
     /// reply.
     pub fn render_for_mail<'r>(&self, record_html: &'r OnceLock<RecordHtml>) -> MailPage<'r> {
         let caption_style =
@@ -772,7 +772,7 @@ fn seven_bit(html: &str) -> String {
     // Runs of plain ASCII are copied whole: `from` is where the part not
     // copied yet starts. memchr finds each `<`, and the run before it is
     // looked at character by character only when `is_ascii` (a word at a
-    // time) says it holds more: a loop over every byte was a tenth of
+    // time) says it holds more: a loop over every byte costs a tenth of
     // rendering a page.
     let mut from = 0;
     let mut at = 0;
@@ -781,7 +781,7 @@ fn seven_bit(html: &str) -> String {
         if !bytes[at..tag].is_ascii() {
             // Byte by byte to each character beyond ASCII (a run is mostly
             // a tag's ASCII attributes before a piece's glyph: decoding
-            // every character of it was most of writing a board 7-bit).
+            // every character of it is most of writing a board 7-bit).
             // The first byte beyond ASCII after ASCII ones starts a
             // character.
             let mut next = at;
@@ -1290,7 +1290,7 @@ mod tests {
     }
 
     /// Every reply carries the whole record: 150 moves stay about 21 KB
-    /// of HTML (they were 45 KB with a style on every cell).
+    /// of HTML (45 KB with a style on every cell).
     #[test]
     fn a_record_of_three_hundred_plies_stays_small() {
         let shuffle = ["7163", "7866", "6371", "6678"];

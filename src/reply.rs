@@ -423,7 +423,7 @@ const RECORD_WIDTH: usize = 72;
 /// The record line broken into lines of at most [`RECORD_WIDTH`]
 /// characters (a longer word stands alone), only before a move number or
 /// a ply, so that a move number, its ply and the ply's SAN stay on one line.
-/// One line of a long game's length made the whole text part
+/// One line of a long game's length would make the whole text part
 /// quoted-printable (every line soft-broken at 76 columns, mid-move in a
 /// client that shows it undecoded) and cost a pass over it per mail; a
 /// record of short lines leaves an English text part 7-bit. The intake

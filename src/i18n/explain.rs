@@ -505,13 +505,9 @@ mod tests {
         );
     }
 
-    /// What the reply writer said before the texts were translated, kept
-    /// word for word as the reference for English.
-    fn english_what_to_do_before_translation(
-        why: &Rejection,
-        record: &Record,
-        seat: Color,
-    ) -> String {
+    /// The English words of what to do, written out here as the reference
+    /// the English translation is checked against.
+    fn english_what_to_do_reference(why: &Rejection, record: &Record, seat: Color) -> String {
         let next = MoveNumberText(record.next_number()).to_string();
         match why {
             Rejection::GameOver { .. } => {
@@ -559,7 +555,7 @@ mod tests {
             for seat in [Color::White, Color::Black] {
                 assert_eq!(
                     what_to_do(Lang::En, &why, &r, seat),
-                    english_what_to_do_before_translation(&why, &r, seat),
+                    english_what_to_do_reference(&why, &r, seat),
                     "{why:?}"
                 );
             }

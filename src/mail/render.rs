@@ -137,7 +137,7 @@ fn head(
         .date_now();
     // A reply address is a bare address (a seat's game address, an
     // event's), read as one: read as a mailbox, which may carry a name,
-    // it took lettre's RFC 2822 parser, 1 % of the intake's thread.
+    // it takes lettre's RFC 2822 parser, 1 % of the intake's thread.
     if let Some(reply_to) = &mail.reply_to {
         let address: lettre::Address = reply_to.parse().map_err(|source| RenderError::ReplyTo {
             reply_to: reply_to.clone(),

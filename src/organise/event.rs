@@ -1,4 +1,4 @@
-//! The organiser's event use cases (issue 20), each one transaction: create
+//! The organiser's event use cases, each one transaction: create
 //! a section with all its games and welcome mails, withdraw a player with
 //! the rulings and the opponents' notices, and the standing that a
 //! game-over mail of an event ends with. [IO: database]

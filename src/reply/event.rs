@@ -1,4 +1,4 @@
-//! The mails of an event (issue 20): one welcome per player listing all
+//! The mails of an event: one welcome per player listing all
 //! their games, the notice that an opponent withdrew, and the standing line
 //! of a game-over mail. [pure: no IO]
 //!

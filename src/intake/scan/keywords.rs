@@ -707,7 +707,7 @@ mod tests {
         ));
     }
 
-    /// Issue 14: each of these ended the game by resignation.
+    /// Regression: each of these ended the game by resignation.
     #[test]
     fn resignation_from_prose_is_asked_about() {
         for text in [
@@ -794,7 +794,7 @@ mod tests {
         assert_eq!(command(text), Command::Resign);
     }
 
-    /// Issue 14: a subject "I resign from the club committee" ended the game.
+    /// Regression: a subject "I resign from the club committee" ended the game.
     #[test]
     fn subject_never_resigns_accepts_or_claims() {
         for subject in [

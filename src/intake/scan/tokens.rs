@@ -366,7 +366,7 @@ mod tests {
         assert_eq!(play("12...3746."), ["12...3746"]);
     }
 
-    /// Issue 14: `1. ... 5755` was read as White's move 1 ("out of step").
+    /// Regression: `1. ... 5755` was read as White's move 1 ("out of step").
     #[test]
     fn blacks_move_with_spaced_ellipsis_after_the_number() {
         assert_eq!(play("1. ... 5755"), ["1...5755"]);
@@ -377,7 +377,7 @@ mod tests {
         assert_eq!(play("12 … 3746"), ["12...3746"]);
     }
 
-    /// Issue 14: `57-55` was "no move found".
+    /// Regression: `57-55` was "no move found".
     #[test]
     fn squares_joined_by_a_hyphen_are_a_move() {
         assert_eq!(play("57-55"), ["5755"]);
