@@ -424,6 +424,8 @@ keys! {
     ClockLeaveWhyInPast = "clock-leave-why-in-past" [from: Text, today: Text],
     ClockLeaveWhyOverlaps = "clock-leave-why-overlaps" [from: Text, to: Text],
     ClockLeaveWhyExceeds = "clock-leave-why-exceeds" [year: Count, asked: Count, remaining: Count, allowance: Count],
+    ClockLeaveWhyOverlapsOrganiser = "clock-leave-why-overlaps-organiser" [from: Text, to: Text],
+    ClockLeaveWhyExceedsOrganiser = "clock-leave-why-exceeds-organiser" [year: Count, asked: Count, remaining: Count, allowance: Count],
     ClockLeaveWhyUnclear = "clock-leave-why-unclear" [],
     ClockLeaveCancelled = "clock-leave-cancelled" [game: Text, color: Color, from: Text],
     ClockLeaveNothingToCancel = "clock-leave-nothing-to-cancel" [game: Text],

@@ -1516,10 +1516,27 @@ pub fn adjudicated_mails(game: &GameContext<'_>, end: GameEnd, reason: &str) -> 
         .collect()
 }
 
-/// Why a request for leave was refused, in the player's words.
-pub fn leave_refusal_text(lang: Lang, why: &crate::clock::LeaveRefusal) -> String {
+/// Who reads why a leave was refused: the text names the leave as theirs
+/// or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeaveReader {
+    /// The player who asked for it by mail: "your leave".
+    Player,
+    /// The organiser who asked for it for a player (`wildt game leave`):
+    /// "the leave".
+    Organiser,
+}
+
+/// Why a request for leave was refused, in `lang`, for `reader`: the one
+/// text of it, in a refusal mail and in what the CLI prints.
+pub fn leave_refusal_text(
+    lang: Lang,
+    why: &crate::clock::LeaveRefusal,
+    reader: LeaveReader,
+) -> String {
     use crate::clock::LeaveRefusal as R;
     let d = |d: crate::clock::Date| Arg::from(d.to_string().as_str());
+    let organiser = reader == LeaveReader::Organiser;
     match why {
         R::EndsBeforeStart { from, to } => i18n::text(
             lang,
@@ -1533,7 +1550,11 @@ pub fn leave_refusal_text(lang: Lang, why: &crate::clock::LeaveRefusal) -> Strin
         ),
         R::Overlaps { existing } => i18n::text(
             lang,
-            Key::ClockLeaveWhyOverlaps,
+            if organiser {
+                Key::ClockLeaveWhyOverlapsOrganiser
+            } else {
+                Key::ClockLeaveWhyOverlaps
+            },
             &[("from", d(existing.from)), ("to", d(existing.to))],
         ),
         R::ExceedsAllowance {
@@ -1543,7 +1564,11 @@ pub fn leave_refusal_text(lang: Lang, why: &crate::clock::LeaveRefusal) -> Strin
             allowance,
         } => i18n::text(
             lang,
-            Key::ClockLeaveWhyExceeds,
+            if organiser {
+                Key::ClockLeaveWhyExceedsOrganiser
+            } else {
+                Key::ClockLeaveWhyExceeds
+            },
             &[
                 ("year", Arg::Count(i64::from(*year))),
                 ("asked", Arg::Count(i64::from(*asked))),
@@ -1564,7 +1589,7 @@ pub fn leave_refused_mail(
 ) -> OutMail {
     let lang = game.lang(seat);
     let why = match why {
-        Some(w) => leave_refusal_text(lang, w),
+        Some(w) => leave_refusal_text(lang, w, LeaveReader::Player),
         None => i18n::text(lang, Key::ClockLeaveWhyUnclear, &[]),
     };
     let body = i18n::text(
@@ -1645,6 +1670,62 @@ pub fn quarantine_notice(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The refusal the organiser reads names the leave as no one's own, the
+    /// player's as theirs; where a refusal names no leave, both read alike.
+    #[test]
+    fn a_leave_refusal_reads_as_the_organiser_or_the_player_is_told_it() {
+        use crate::clock::{Date, Leave, LeaveRefusal as R};
+        let day = |m, d| Date::from_ymd(2027, m, d).unwrap();
+        let cases = [
+            (
+                R::EndsBeforeStart {
+                    from: day(3, 10),
+                    to: day(3, 2),
+                },
+                "it ends (2027-03-02) before it starts (2027-03-10)",
+                "it ends (2027-03-02) before it starts (2027-03-10)",
+            ),
+            (
+                R::StartsInThePast {
+                    from: day(1, 2),
+                    today: day(1, 5),
+                },
+                "it starts (2027-01-02) before today (2027-01-05)",
+                "it starts (2027-01-02) before today (2027-01-05)",
+            ),
+            (
+                R::Overlaps {
+                    existing: Leave {
+                        from: day(4, 1),
+                        to: day(4, 9),
+                    },
+                },
+                "it overlaps the leave from 2027-04-01 to 2027-04-09",
+                "it overlaps your leave from 2027-04-01 to 2027-04-09",
+            ),
+            (
+                R::ExceedsAllowance {
+                    year: 2027,
+                    asked: 51,
+                    remaining: 45,
+                    allowance: 45,
+                },
+                "it takes 51 days of 2027, but only 45 of the 45 days a year are left",
+                "it takes 51 days of 2027, but only 45 of your 45 days a year are left",
+            ),
+        ];
+        for (why, organiser, player) in cases {
+            assert_eq!(
+                leave_refusal_text(Lang::En, &why, LeaveReader::Organiser),
+                organiser
+            );
+            assert_eq!(
+                leave_refusal_text(Lang::En, &why, LeaveReader::Player),
+                player
+            );
+        }
+    }
 
     /// Every subject starts with the intake's mark, so a player's reply to
     /// any mail of wildt is recognised as quoting wildt, not as a command.
