@@ -415,27 +415,52 @@ pub struct RecordHtml {
 /// a few, and each as a character reference at most eight bytes.
 const SAN_FITS_LINE: usize = 32;
 
+/// The first rows of a record's table, written before and kept with the
+/// record (a long game's sealed plies): a page puts them in place and
+/// writes only the rows after them.
+#[derive(Debug, Clone, Copy)]
+pub struct KeptRows<'a> {
+    /// The rows as [`record_rows_seven_bit`] writes them, for a record
+    /// that starts with White.
+    pub html: &'a str,
+    /// Whether each of them is a line SMTP carries as it is.
+    pub fits: bool,
+    /// How many plies they show: whole moves, White's and Black's.
+    pub plies: usize,
+}
+
+impl KeptRows<'_> {
+    /// The whole moves the rows show: the next row's move number is the
+    /// record's first plus this.
+    fn moves(&self) -> u32 {
+        u32::try_from(self.plies / 2).unwrap_or(u32::MAX)
+    }
+}
+
 /// Appends what [`seven_bit`] makes of [`record`] after other content, written
 /// without a pass over the rows: they are written 7-bit with their line
-/// breaks in place. Only the table's head goes through `seven_bit`. Says
-/// whether the table fits a mail as it is: its head and tail were checked,
-/// and each row is one short line unless a SAN is long or holds a control
-/// character (only from a database changed by other hands).
-fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool {
+/// breaks in place, after the `kept` rows if there are any. Only the
+/// table's head goes through `seven_bit`. Says whether the table fits a
+/// mail as it is: its head and tail were checked, and each row is one
+/// short line unless a SAN is long or holds a control character (only
+/// from a database changed by other hands).
+fn push_record_seven_bit(
+    out: &mut String,
+    record: &Record,
+    kept: Option<KeptRows<'_>>,
+    lang: Lang,
+) -> bool {
     let shell = seven_bit(&record_table(lang, PreEscaped(ROWS_MARK)).into_string());
     let (head, tail) = split_at_mark(&shell, ROWS_MARK).unwrap_or((&shell, ""));
     // The table follows the caption: `seven_bit` breaks before it.
     out.push_str("\r\n");
     out.push_str(head);
     let first_move = record.start().fullmoves().get();
-    // The rows kept rendered with the record (a long game's sealed plies),
-    // then the rest written after them.
-    let (rows_fit, from, first_move, first_turn) = match crate::reply::kept_rendering(record, lang)
-    {
+    let (rows_fit, from, first_move, first_turn) = match kept {
         Some(kept) => {
-            out.push_str(&kept.html);
+            out.push_str(kept.html);
             (
-                kept.html_fits,
+                kept.fits,
                 kept.plies,
                 first_move + kept.moves(),
                 Color::White,
@@ -461,7 +486,7 @@ fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool 
 /// The record table's rows of `plies` as [`push_record_seven_bit`] writes
 /// them (the first of them move `first_move`, `first_turn` to play), and
 /// whether each is a line SMTP carries as it is: what a record's rendering
-/// kept with it holds ([`crate::reply::rendered_plies`]).
+/// kept with it holds ([`KeptRows`]).
 pub(crate) fn record_rows_seven_bit(
     first_move: u32,
     first_turn: Color,
@@ -597,6 +622,8 @@ pub struct GamePage<'a> {
     pub viewer: Color,
     /// The lines after the board and record (status, how to answer).
     pub outro: &'a str,
+    /// The first rows of the record's table, if they were kept with it.
+    pub kept_rows: Option<KeptRows<'a>>,
 }
 
 impl GamePage<'_> {
@@ -680,7 +707,8 @@ impl GamePage<'_> {
             Some(at) if has_record => {
                 let rows = record_html.get_or_init(|| {
                     let mut html = String::with_capacity(self.record.ply_count() * 40);
-                    let fits_mail = push_record_seven_bit(&mut html, self.record, self.lang);
+                    let fits_mail =
+                        push_record_seven_bit(&mut html, self.record, self.kept_rows, self.lang);
                     RecordHtml { html, fits_mail }
                 });
                 let page = MailPage {
@@ -935,6 +963,7 @@ mod tests {
             record,
             viewer,
             outro: "Black to move (1...)",
+            kept_rows: None,
         }
         .render()
     }
@@ -1272,6 +1301,7 @@ mod tests {
                         record: r,
                         viewer: Color::Black,
                         outro: "Black to move",
+                        kept_rows: None,
                     }
                     .render_for_mail(&rows);
                     let seven_bit = page.seven_bit;

@@ -23,7 +23,7 @@ use crate::config::RefereeConfig;
 pub use crate::decide::Seat;
 use crate::decide::{Decision, GameView, Notice};
 use crate::game::{GameEnd, MoveNumberText, Record, board_grid};
-use crate::html::{GamePage, MailPage, RecordHtml};
+use crate::html::{GamePage, KeptRows, MailPage, RecordHtml};
 use crate::i18n::{self, Arg, Key, Lang, color_arg, explain, san};
 use crate::intake::{Intake, Unclear, WILDT_SUBJECT_MARK};
 use crate::notation::IccfMove;
@@ -143,6 +143,11 @@ impl HtmlPart {
             record: &self.record,
             viewer: self.viewer,
             outro: &self.outro,
+            kept_rows: kept_rendering(&self.record, self.lang).map(|kept| KeptRows {
+                html: &kept.html,
+                fits: kept.html_fits,
+                plies: kept.plies,
+            }),
         }
     }
 }
