@@ -39,9 +39,10 @@ pub fn subject(game: Option<i64>, text: &str) -> String {
     }
 }
 
-/// What a mail is about; sent as `X-Wildt-Event` so players can filter.
+/// What a mail is about: sent as the `X-Wildt-Event` header, a name
+/// players' filters match and so one that stays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Event {
+pub enum MailKind {
     MoveAccepted,
     MoveRejected,
     OpponentMoved,
@@ -52,15 +53,15 @@ pub enum Event {
     Notice,
 }
 
-impl Event {
+impl MailKind {
     pub fn as_str(self) -> &'static str {
         match self {
-            Event::MoveAccepted => "move-accepted",
-            Event::MoveRejected => "move-rejected",
-            Event::OpponentMoved => "opponent-moved",
-            Event::PreparedMovePlayed => "prepared-move-played",
-            Event::GameOver => "game-over",
-            Event::Notice => "notice",
+            MailKind::MoveAccepted => "move-accepted",
+            MailKind::MoveRejected => "move-rejected",
+            MailKind::OpponentMoved => "opponent-moved",
+            MailKind::PreparedMovePlayed => "prepared-move-played",
+            MailKind::GameOver => "game-over",
+            MailKind::Notice => "notice",
         }
     }
 }
@@ -83,7 +84,7 @@ pub struct OutMail {
     pub html: Option<HtmlPart>,
     /// The language the mail is written in (`Content-Language`).
     pub lang: Lang,
-    pub event: Event,
+    pub kind: MailKind,
     pub game: Option<i64>,
     /// Message-ID of the mail this answers, if any (without `<>`).
     pub in_reply_to: Option<String>,
@@ -465,7 +466,7 @@ impl GameContext<'_> {
     }
 
     /// A mail to the player of `to` without a position.
-    fn mail(&self, to: Color, event: Event, text: &str, body: String) -> OutMail {
+    fn mail(&self, to: Color, kind: MailKind, text: &str, body: String) -> OutMail {
         let seat = self.seat(to);
         OutMail {
             to: seat.email.clone(),
@@ -475,7 +476,7 @@ impl GameContext<'_> {
             body,
             html: None,
             lang: seat.lang,
-            event,
+            kind,
             game: Some(self.id),
             in_reply_to: None,
         }
@@ -487,13 +488,13 @@ impl GameContext<'_> {
     fn game_mail(
         &self,
         to: Color,
-        event: Event,
+        kind: MailKind,
         text: &str,
         intro: &str,
         record: &Record,
         outro: &str,
     ) -> OutMail {
-        self.game_mail_showing(to, event, text, intro, &Shown::new(record), outro)
+        self.game_mail_showing(to, kind, text, intro, &Shown::new(record), outro)
     }
 
     /// [`GameContext::game_mail`] for one of several mails showing the same
@@ -501,7 +502,7 @@ impl GameContext<'_> {
     fn game_mail_showing(
         &self,
         to: Color,
-        event: Event,
+        kind: MailKind,
         text: &str,
         intro: &str,
         shown: &Shown<'_>,
@@ -509,7 +510,7 @@ impl GameContext<'_> {
     ) -> OutMail {
         let lang = self.lang(to);
         let (picture, record_html) = shown.in_lang(lang);
-        let mut m = self.mail(to, event, text, format!("{intro}{picture}{outro}"));
+        let mut m = self.mail(to, kind, text, format!("{intro}{picture}{outro}"));
         let status = explain::status_line(lang, shown.record);
         m.html = Some(HtmlPart {
             lang,
@@ -642,7 +643,7 @@ pub fn welcome_mails(game: &GameContext<'_>, event: Option<&str>) -> Vec<OutMail
             );
             game.game_mail(
                 c,
-                Event::Notice,
+                MailKind::Notice,
                 &subject,
                 &intro,
                 game.record,
@@ -669,7 +670,7 @@ pub fn new_address_mail(game: &GameContext<'_>, seat: Color) -> OutMail {
     );
     game.game_mail(
         seat,
-        Event::Notice,
+        MailKind::Notice,
         &i18n::text(lang, Key::SubjectNewAddress, &[]),
         &format!("{}{intro}\n\n", greeting(me)),
         game.record,
@@ -695,7 +696,7 @@ fn greeting(seat: &Seat) -> String {
 pub fn undeliverable_notice(
     organiser: &str,
     game: Option<i64>,
-    event: &str,
+    kind: &str,
     recipient: &str,
     row: i64,
     reason: &str,
@@ -705,7 +706,7 @@ pub fn undeliverable_notice(
         None => "no game".to_owned(),
     };
     let body = format!(
-        "A mail to {recipient} ({what}, {event}) could not be delivered and will not be \
+        "A mail to {recipient} ({what}, {kind}) could not be delivered and will not be \
          tried again.\n\nThe mail server answered: {reason}\n\n\
          Check the address with the player. Once it is fixed, `wildt outbox retry {row}` \
          sends the mail again; `wildt outbox list --failed` lists every failed mail.\n"
@@ -719,7 +720,7 @@ pub fn undeliverable_notice(
         // To the organiser, who reads the operator's language: English.
         html: None,
         lang: Lang::En,
-        event: Event::Notice,
+        kind: MailKind::Notice,
         game,
         in_reply_to: None,
     }
@@ -774,7 +775,7 @@ pub fn verdict_mails(
             let shown = Shown::new(after);
             let mut m = game.game_mail_showing(
                 seat,
-                Event::MoveAccepted,
+                MailKind::MoveAccepted,
                 &i18n::text(
                     mine,
                     Key::SubjectMoveAccepted,
@@ -807,7 +808,7 @@ pub fn verdict_mails(
             };
             mails.push(game.game_mail_showing(
                 opp,
-                Event::OpponentMoved,
+                MailKind::OpponentMoved,
                 &subject,
                 &intro,
                 &shown,
@@ -887,7 +888,7 @@ pub fn verdict_mails(
             };
             let mut m = game.game_mail(
                 seat,
-                Event::Notice,
+                MailKind::Notice,
                 &i18n::text(mine, Key::SubjectStatus, &[]),
                 &format!(
                     "{}\n\n",
@@ -916,7 +917,7 @@ pub fn verdict_mails(
             );
             let mut m = game.game_mail(
                 seat,
-                Event::MoveRejected,
+                MailKind::MoveRejected,
                 &i18n::text(mine, Key::SubjectNotPlayed, &[]),
                 &intro,
                 after,
@@ -942,7 +943,7 @@ fn notice_pair(
     let mail = |to: Color, (subject, text): (Key, String)| {
         game.game_mail(
             to,
-            Event::Notice,
+            MailKind::Notice,
             &i18n::text(game.lang(to), subject, &[]),
             &format!("{text}\n\n"),
             after,
@@ -984,7 +985,7 @@ fn game_over(
             );
             game.game_mail(
                 c,
-                Event::GameOver,
+                MailKind::GameOver,
                 &i18n::text(
                     lang,
                     Key::SubjectGameOver,
@@ -1202,7 +1203,7 @@ fn notice_mail(
             let status = explain::status_line(lang, ctx.record);
             let mut m = ctx.mail(
                 *seat,
-                Event::MoveRejected,
+                MailKind::MoveRejected,
                 &i18n::text(lang, Key::SubjectNotUnderstood, &[]),
                 format!("{intro}{}{status}\n", diagram(lang, ctx.record)),
             );
@@ -1252,7 +1253,7 @@ fn notice(
         body,
         html: None,
         lang,
-        event: Event::Notice,
+        kind: MailKind::Notice,
         game,
         in_reply_to: answering.map(str::to_owned),
     }
@@ -1319,8 +1320,8 @@ pub fn add_clocks(letters: &mut Letters, game: i64, state: &crate::clock::ClockS
         }
         if m.game == Some(game)
             && matches!(
-                m.event,
-                Event::MoveAccepted | Event::OpponentMoved | Event::MoveRejected
+                m.kind,
+                MailKind::MoveAccepted | MailKind::OpponentMoved | MailKind::MoveRejected
             )
         {
             m.insert_after_first_paragraph(&lines);
@@ -1341,7 +1342,7 @@ fn clock_mail(
     let to_play = game.record.turn() == seat && !game.record.is_over();
     game.game_mail(
         seat,
-        Event::Notice,
+        MailKind::Notice,
         &i18n::text(lang, subject, &[]),
         &match clock_lines(lang, state) {
             // A game without a time control: the notice without clocks.
@@ -1507,7 +1508,7 @@ pub fn adjudicated_mails(game: &GameContext<'_>, end: GameEnd, reason: &str) -> 
             );
             game.game_mail(
                 c,
-                Event::GameOver,
+                MailKind::GameOver,
                 &i18n::text(
                     lang,
                     Key::SubjectGameOver,
@@ -1604,7 +1605,7 @@ pub fn leave_refused_mail(
     );
     let mut m = game.mail(
         seat,
-        Event::Notice,
+        MailKind::Notice,
         &i18n::text(lang, Key::SubjectClockLeave, &[]),
         format!("{body}\n"),
     );
@@ -1622,7 +1623,7 @@ pub fn nothing_to_cancel_mail(
     let body = i18n::text(lang, Key::ClockLeaveNothingToCancel, &[game_arg(game.id)]);
     let mut m = game.mail(
         seat,
-        Event::Notice,
+        MailKind::Notice,
         &i18n::text(lang, Key::SubjectClockLeave, &[]),
         format!("{body}\n"),
     );
@@ -1666,7 +1667,7 @@ pub fn quarantine_notice(
         // For the organiser: English and text only, as the undeliverable notice.
         html: None,
         lang: Lang::En,
-        event: Event::Notice,
+        kind: MailKind::Notice,
         game: None,
         in_reply_to: None,
     }

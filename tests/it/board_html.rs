@@ -372,7 +372,7 @@ fn chromium_draws_the_html_part_of_a_relay_mail_from_blacks_side() {
         .map(|m| crate::languages::read(m))
         .filter(|m| {
             m.to == "ben@example.net"
-                && m.event == "opponent-moved"
+                && m.kind == "opponent-moved"
                 && m.text.contains("2. 7163 (Sf3)")
         })
         .collect();

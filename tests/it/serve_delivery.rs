@@ -17,11 +17,11 @@ fn header<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
     })
 }
 
-/// How many of `mails` go to `to` with event `event`.
-fn count(mails: &[String], to: &str, event: &str) -> usize {
+/// How many of `mails` of kind `kind` go to `to`.
+fn count(mails: &[String], to: &str, kind: &str) -> usize {
     mails
         .iter()
-        .filter(|m| header(m, "To") == Some(to) && header(m, "X-Wildt-Event") == Some(event))
+        .filter(|m| header(m, "To") == Some(to) && header(m, "X-Wildt-Event") == Some(kind))
         .count()
 }
 
