@@ -19,6 +19,7 @@ use std::sync::{Arc, OnceLock};
 
 use shakmaty::{Color, Position};
 
+use crate::command::MoveNumber;
 use crate::config::RefereeConfig;
 pub use crate::decide::Seat;
 use crate::decide::{Decision, GameView, Notice};
@@ -26,7 +27,7 @@ use crate::game::{GameEnd, MoveNumberText, Record, board_grid};
 use crate::html::{GamePage, KeptRows, MailPage, RecordHtml};
 use crate::i18n::{self, Arg, Key, Lang, color_arg, explain, san};
 use crate::intake::{Intake, Unclear, WILDT_SUBJECT_MARK};
-use crate::notation::IccfMove;
+use crate::notation::{IccfMove, Ply};
 use crate::referee::Verdict;
 
 /// The subject of every mail wildt writes: the intake's subject mark, the
@@ -735,10 +736,8 @@ pub fn verdict_mails(
     after: &Record,
     answering: Option<&str>,
 ) -> Vec<OutMail> {
-    let opp = !seat;
     let mine = game.lang(seat);
-    let theirs = game.lang(opp);
-    let mut mails = Vec::new();
+    let theirs = game.lang(!seat);
     match verdict {
         Verdict::Moved {
             ply,
@@ -747,103 +746,15 @@ pub fn verdict_mails(
             draw_offered,
             ..
         } => {
-            let played = format!("{} {}", MoveNumberText(*number), ply.iccf);
-            let moved = |lang: Lang, key: Key, color: Option<Color>, offer: Key| {
-                let mut args = vec![
-                    game_arg(game.id),
-                    ("move", Arg::from(played.as_str())),
-                    ("san", san::localize(&ply.san, lang).into()),
-                ];
-                if let Some(c) = color {
-                    args.push(("color", color_arg(c)));
-                }
-                let mut s = i18n::text(lang, key, &args);
-                s.push('\n');
-                if *draw_offered {
-                    s.push_str(&i18n::text(lang, offer, &[]));
-                    s.push('\n');
-                }
-                s.push('\n');
-                s
+            let played = Played {
+                ply,
+                number: *number,
+                draw_offered: *draw_offered,
             };
-            let intro = moved(mine, Key::MovedMine, None, Key::MovedMineDrawOffer);
-            let outro = if end.is_none() {
-                footer(mine, false, after)
-            } else {
-                String::new()
-            };
-            let shown = Shown::new(after);
-            let mut m = game.game_mail_showing(
-                seat,
-                MailKind::MoveAccepted,
-                &i18n::text(
-                    mine,
-                    Key::SubjectMoveAccepted,
-                    &[("move", played.as_str().into())],
-                ),
-                &intro,
-                &shown,
-                &outro,
-            );
-            m.in_reply_to = answering.map(str::to_owned);
-            mails.push(m);
-
-            let intro = moved(
-                theirs,
-                Key::MovedTheirs,
-                Some(seat),
-                Key::MovedTheirsDrawOffer,
-            );
-            let (subject, outro) = if end.is_none() {
-                (
-                    i18n::text(
-                        theirs,
-                        Key::SubjectYourMove,
-                        &[("move", played.as_str().into())],
-                    ),
-                    footer(theirs, true, after),
-                )
-            } else {
-                (played.clone(), String::new())
-            };
-            mails.push(game.game_mail_showing(
-                opp,
-                MailKind::OpponentMoved,
-                &subject,
-                &intro,
-                &shown,
-                &outro,
-            ));
-            if let Some(end) = end {
-                mails.extend(game_over(game, after, *end, |_| String::new()));
-            }
+            moved_mails(game, seat, &played, *end, after, answering)
         }
-        Verdict::Ended { by, end } => {
-            let how = |lang: Lang| {
-                let color = ("color", color_arg(*by));
-                let line = match end.termination {
-                    crate::game::Termination::Resignation => {
-                        i18n::text(lang, Key::EndedResigned, &[color])
-                    }
-                    crate::game::Termination::DrawAgreed => {
-                        i18n::text(lang, Key::EndedDrawAccepted, &[color])
-                    }
-                    t => i18n::text(
-                        lang,
-                        Key::EndedDrawClaimed,
-                        &[color, ("termination", explain::termination(lang, t).into())],
-                    ),
-                };
-                format!("{line}\n")
-            };
-            for mut m in game_over(game, after, *end, how) {
-                if m.to == game.seat(seat).email {
-                    m.in_reply_to = answering.map(str::to_owned);
-                }
-                mails.push(m);
-            }
-        }
-        Verdict::DrawOffered { by } => mails.extend(notice_pair(
+        Verdict::Ended { by, end } => ended_mails(game, seat, *by, *end, after, answering),
+        Verdict::DrawOffered { by } => notice_pair(
             game,
             seat,
             after,
@@ -860,8 +771,9 @@ pub fn verdict_mails(
                     &[game_arg(game.id), ("color", color_arg(*by))],
                 ),
             ),
-        )),
-        Verdict::DrawDeclined { by } => mails.extend(notice_pair(
+        )
+        .into(),
+        Verdict::DrawDeclined { by } => notice_pair(
             game,
             seat,
             after,
@@ -878,56 +790,205 @@ pub fn verdict_mails(
                     &[game_arg(game.id), ("color", color_arg(*by))],
                 ),
             ),
-        )),
-        Verdict::Status => {
-            let to_play = after.end.is_none() && after.turn() == seat;
-            let outro = if after.end.is_none() {
-                footer(mine, to_play, after)
-            } else {
-                String::new()
-            };
-            let mut m = game.game_mail(
-                seat,
-                MailKind::Notice,
-                &i18n::text(mine, Key::SubjectStatus, &[]),
-                &format!(
-                    "{}\n\n",
-                    i18n::text(mine, Key::StatusIntro, &[game_arg(game.id)])
-                ),
-                after,
-                &outro,
-            );
-            m.in_reply_to = answering.map(str::to_owned);
-            mails.push(m);
+        )
+        .into(),
+        Verdict::Status => vec![status_mail(game, seat, after, answering)],
+        Verdict::Rejected(why) => vec![rejected_mail(game, seat, why, after, answering)],
+    }
+}
+
+/// The move a [`Verdict::Moved`] played, as its mails tell it.
+struct Played<'v> {
+    ply: &'v Ply,
+    number: MoveNumber,
+    /// The mover offered a draw with it.
+    draw_offered: bool,
+}
+
+/// The mails of a move played: the confirmation to the mover, the move
+/// passed on to the opponent (both showing the same record), and the
+/// game-over mails if the move ended the game.
+fn moved_mails(
+    game: &GameContext<'_>,
+    seat: Color,
+    played: &Played<'_>,
+    end: Option<GameEnd>,
+    after: &Record,
+    answering: Option<&str>,
+) -> Vec<OutMail> {
+    let opp = !seat;
+    let mine = game.lang(seat);
+    let theirs = game.lang(opp);
+    let move_text = format!("{} {}", MoveNumberText(played.number), played.ply.iccf);
+    let moved = |lang: Lang, key: Key, color: Option<Color>, offer: Key| {
+        let mut args = vec![
+            game_arg(game.id),
+            ("move", Arg::from(move_text.as_str())),
+            ("san", san::localize(&played.ply.san, lang).into()),
+        ];
+        if let Some(c) = color {
+            args.push(("color", color_arg(c)));
         }
-        Verdict::Rejected(why) => {
-            let intro = format!(
-                "{}\n\n{}\n\n{}\n\n",
-                i18n::text(mine, Key::RejectedIntro, &[game_arg(game.id)]),
-                i18n::text(
-                    mine,
-                    Key::RejectedReason,
-                    &[("reason", explain::rejection(mine, why).into())]
-                ),
-                i18n::text(
-                    mine,
-                    Key::RejectedWhatToDo,
-                    &[("todo", explain::what_to_do(mine, why, after, seat).into())]
-                ),
-            );
-            let mut m = game.game_mail(
-                seat,
-                MailKind::MoveRejected,
-                &i18n::text(mine, Key::SubjectNotPlayed, &[]),
-                &intro,
-                after,
-                "",
-            );
+        let mut s = i18n::text(lang, key, &args);
+        s.push('\n');
+        if played.draw_offered {
+            s.push_str(&i18n::text(lang, offer, &[]));
+            s.push('\n');
+        }
+        s.push('\n');
+        s
+    };
+    let mut mails = Vec::new();
+    let intro = moved(mine, Key::MovedMine, None, Key::MovedMineDrawOffer);
+    let outro = if end.is_none() {
+        footer(mine, false, after)
+    } else {
+        String::new()
+    };
+    let shown = Shown::new(after);
+    let mut m = game.game_mail_showing(
+        seat,
+        MailKind::MoveAccepted,
+        &i18n::text(
+            mine,
+            Key::SubjectMoveAccepted,
+            &[("move", move_text.as_str().into())],
+        ),
+        &intro,
+        &shown,
+        &outro,
+    );
+    m.in_reply_to = answering.map(str::to_owned);
+    mails.push(m);
+
+    let intro = moved(
+        theirs,
+        Key::MovedTheirs,
+        Some(seat),
+        Key::MovedTheirsDrawOffer,
+    );
+    let (subject, outro) = if end.is_none() {
+        (
+            i18n::text(
+                theirs,
+                Key::SubjectYourMove,
+                &[("move", move_text.as_str().into())],
+            ),
+            footer(theirs, true, after),
+        )
+    } else {
+        (move_text.clone(), String::new())
+    };
+    mails.push(game.game_mail_showing(
+        opp,
+        MailKind::OpponentMoved,
+        &subject,
+        &intro,
+        &shown,
+        &outro,
+    ));
+    if let Some(end) = end {
+        mails.extend(game_over(game, after, end, |_| String::new()));
+    }
+    mails
+}
+
+/// The game-over mails of a game `by` ended with a command (resigned,
+/// agreed or claimed a draw); the one to `seat` answers its message.
+fn ended_mails(
+    game: &GameContext<'_>,
+    seat: Color,
+    by: Color,
+    end: GameEnd,
+    after: &Record,
+    answering: Option<&str>,
+) -> Vec<OutMail> {
+    let how = |lang: Lang| {
+        let color = ("color", color_arg(by));
+        let line = match end.termination {
+            crate::game::Termination::Resignation => i18n::text(lang, Key::EndedResigned, &[color]),
+            crate::game::Termination::DrawAgreed => {
+                i18n::text(lang, Key::EndedDrawAccepted, &[color])
+            }
+            t => i18n::text(
+                lang,
+                Key::EndedDrawClaimed,
+                &[color, ("termination", explain::termination(lang, t).into())],
+            ),
+        };
+        format!("{line}\n")
+    };
+    let mut mails = game_over(game, after, end, how);
+    for m in &mut mails {
+        if m.to == game.seat(seat).email {
             m.in_reply_to = answering.map(str::to_owned);
-            mails.push(m);
         }
     }
     mails
+}
+
+/// The board and record `seat` asked for.
+fn status_mail(
+    game: &GameContext<'_>,
+    seat: Color,
+    after: &Record,
+    answering: Option<&str>,
+) -> OutMail {
+    let mine = game.lang(seat);
+    let to_play = after.end.is_none() && after.turn() == seat;
+    let outro = if after.end.is_none() {
+        footer(mine, to_play, after)
+    } else {
+        String::new()
+    };
+    let mut m = game.game_mail(
+        seat,
+        MailKind::Notice,
+        &i18n::text(mine, Key::SubjectStatus, &[]),
+        &format!(
+            "{}\n\n",
+            i18n::text(mine, Key::StatusIntro, &[game_arg(game.id)])
+        ),
+        after,
+        &outro,
+    );
+    m.in_reply_to = answering.map(str::to_owned);
+    m
+}
+
+/// Why the command of `seat` was not carried out, and what to do.
+fn rejected_mail(
+    game: &GameContext<'_>,
+    seat: Color,
+    why: &crate::referee::Rejection,
+    after: &Record,
+    answering: Option<&str>,
+) -> OutMail {
+    let mine = game.lang(seat);
+    let intro = format!(
+        "{}\n\n{}\n\n{}\n\n",
+        i18n::text(mine, Key::RejectedIntro, &[game_arg(game.id)]),
+        i18n::text(
+            mine,
+            Key::RejectedReason,
+            &[("reason", explain::rejection(mine, why).into())]
+        ),
+        i18n::text(
+            mine,
+            Key::RejectedWhatToDo,
+            &[("todo", explain::what_to_do(mine, why, after, seat).into())]
+        ),
+    );
+    let mut m = game.game_mail(
+        seat,
+        MailKind::MoveRejected,
+        &i18n::text(mine, Key::SubjectNotPlayed, &[]),
+        &intro,
+        after,
+        "",
+    );
+    m.in_reply_to = answering.map(str::to_owned);
+    m
 }
 
 /// A notice to the player who gave the command (answering their message) and
@@ -1123,25 +1184,7 @@ fn notice_mail(
         ),
         Notice::Help => sender(Key::SubjectHowToPlay, help_text(referee, lang), None),
         Notice::WrongAddress { seat } => with_game(game?, referee, |ctx| {
-            let seat = ctx.seat(*seat);
-            let mut m = notice(
-                &seat.email,
-                seat.lang,
-                &i18n::text(seat.lang, Key::SubjectWrongAddress, &[]),
-                format!(
-                    "{}\n",
-                    i18n::text(
-                        seat.lang,
-                        Key::WrongAddress,
-                        &[game_arg(ctx.id), ("address", seat.address.as_str().into())]
-                    )
-                ),
-                Some(ctx.id),
-                answering,
-            );
-            m.to_name = seat.name.clone();
-            m.reply_to = Some(seat.address.clone());
-            Some(m)
+            Some(wrong_address_mail(ctx, *seat, answering))
         }),
         Notice::Stranger { seat, from } => with_game(game?, referee, |ctx| {
             let seat = ctx.seat(*seat);
@@ -1160,64 +1203,105 @@ fn notice_mail(
             ))
         }),
         Notice::AuthFailed { seat, from, checks } => with_game(game?, referee, |ctx| {
-            let seat = ctx.seat(*seat);
-            // What the club's server found, in the player's words.
-            let found = match checks {
-                Some(summary) => i18n::text(
-                    seat.lang,
-                    Key::AuthFoundSummary,
-                    &[("summary", summary.as_str().into())],
-                ),
-                None => i18n::text(seat.lang, Key::AuthFoundNothing, &[]),
-            };
-            Some(security_notice(
-                ctx.id,
-                seat,
-                i18n::text(
-                    seat.lang,
-                    Key::AuthFailed,
-                    &[
-                        game_arg(ctx.id),
-                        ("from", from.as_str().into()),
-                        ("found", found.into()),
-                    ],
-                ),
-            ))
+            Some(auth_failed_notice(ctx, *seat, from, checks.as_deref()))
         }),
         Notice::Unclear { seat, unclear } => with_game(game?, referee, |ctx| {
-            let lang = ctx.lang(*seat);
-            let intro = format!(
-                "{}\n\n{}\n\n{}\n\n",
-                i18n::text(lang, Key::UnclearIntro, &[game_arg(ctx.id)]),
-                i18n::text(
-                    lang,
-                    Key::UnclearFound,
-                    &[("what", explain::unclear(lang, unclear).into())]
-                ),
-                i18n::text(
-                    lang,
-                    Key::UnclearPlease,
-                    &[("number", number_text(ctx.record).into())]
-                ),
-            );
-            let status = explain::status_line(lang, ctx.record);
-            let mut m = ctx.mail(
-                *seat,
-                MailKind::MoveRejected,
-                &i18n::text(lang, Key::SubjectNotUnderstood, &[]),
-                format!("{intro}{}{status}\n", diagram(lang, ctx.record)),
-            );
-            m.html = Some(HtmlPart::new(
-                lang,
-                intro,
-                ctx.record.clone(),
-                *seat,
-                status,
-            ));
-            m.in_reply_to = answering.map(str::to_owned);
-            Some(m)
+            Some(unclear_mail(ctx, *seat, unclear, answering))
         }),
     }
+}
+
+/// To the player of `seat`, at their registered address: they wrote to the
+/// wrong address, and which one is their game's.
+fn wrong_address_mail(ctx: &GameContext<'_>, seat: Color, answering: Option<&str>) -> OutMail {
+    let seat = ctx.seat(seat);
+    let mut m = notice(
+        &seat.email,
+        seat.lang,
+        &i18n::text(seat.lang, Key::SubjectWrongAddress, &[]),
+        format!(
+            "{}\n",
+            i18n::text(
+                seat.lang,
+                Key::WrongAddress,
+                &[game_arg(ctx.id), ("address", seat.address.as_str().into())]
+            )
+        ),
+        Some(ctx.id),
+        answering,
+    );
+    m.to_name = seat.name.clone();
+    m.reply_to = Some(seat.address.clone());
+    m
+}
+
+/// To the player of `seat`: a message from `from` with their address as
+/// sender failed the authentication checks, and what the club's server
+/// found (`checks`).
+fn auth_failed_notice(
+    ctx: &GameContext<'_>,
+    seat: Color,
+    from: &str,
+    checks: Option<&str>,
+) -> OutMail {
+    let seat = ctx.seat(seat);
+    // What the club's server found, in the player's words.
+    let found = match checks {
+        Some(summary) => i18n::text(
+            seat.lang,
+            Key::AuthFoundSummary,
+            &[("summary", summary.into())],
+        ),
+        None => i18n::text(seat.lang, Key::AuthFoundNothing, &[]),
+    };
+    security_notice(
+        ctx.id,
+        seat,
+        i18n::text(
+            seat.lang,
+            Key::AuthFailed,
+            &[
+                game_arg(ctx.id),
+                ("from", from.into()),
+                ("found", found.into()),
+            ],
+        ),
+    )
+}
+
+/// To the player of `seat`: no clear command was found in their message,
+/// what was found instead, and the board to answer from.
+fn unclear_mail(
+    ctx: &GameContext<'_>,
+    seat: Color,
+    unclear: &Unclear,
+    answering: Option<&str>,
+) -> OutMail {
+    let lang = ctx.lang(seat);
+    let intro = format!(
+        "{}\n\n{}\n\n{}\n\n",
+        i18n::text(lang, Key::UnclearIntro, &[game_arg(ctx.id)]),
+        i18n::text(
+            lang,
+            Key::UnclearFound,
+            &[("what", explain::unclear(lang, unclear).into())]
+        ),
+        i18n::text(
+            lang,
+            Key::UnclearPlease,
+            &[("number", number_text(ctx.record).into())]
+        ),
+    );
+    let status = explain::status_line(lang, ctx.record);
+    let mut m = ctx.mail(
+        seat,
+        MailKind::MoveRejected,
+        &i18n::text(lang, Key::SubjectNotUnderstood, &[]),
+        format!("{intro}{}{status}\n", diagram(lang, ctx.record)),
+    );
+    m.html = Some(HtmlPart::new(lang, intro, ctx.record.clone(), seat, status));
+    m.in_reply_to = answering.map(str::to_owned);
+    m
 }
 
 /// A notice to the real player of a seat about a message that was not
