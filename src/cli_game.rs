@@ -694,7 +694,7 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                 let replies: Vec<Value> = letters
                     .mails
                     .iter()
-                    .map(|m| json!({"to": m.to, "subject": m.subject, "event": m.event.as_str(), "body": m.body}))
+                    .map(|m| json!({"to": m.to, "subject": m.subject, "event": m.kind.as_str(), "body": m.body}))
                     .collect();
                 print_json(&json!({
                     "message_id": intake.message_id,
@@ -753,7 +753,7 @@ pub async fn check(config: &ConfigArgs, file: &Path, json: bool) -> anyhow::Resu
                     outln!(
                         "\n--- reply to {} ({}) ---\nSubject: {}\n\n{}",
                         m.to,
-                        m.event.as_str(),
+                        m.kind.as_str(),
                         m.subject,
                         m.body
                     )?;

@@ -663,13 +663,13 @@ mod tests {
         let events: Vec<_> = letters
             .mails
             .iter()
-            .map(|m| (m.to.as_str(), m.event))
+            .map(|m| (m.to.as_str(), m.kind))
             .collect();
         assert_eq!(
             events,
             [
-                ("anna@example.org", reply::Event::MoveAccepted),
-                ("ben@example.net", reply::Event::OpponentMoved)
+                ("anna@example.org", reply::MailKind::MoveAccepted),
+                ("ben@example.net", reply::MailKind::OpponentMoved)
             ]
         );
         assert_eq!(letters.rate_limited, 0);

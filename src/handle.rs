@@ -582,7 +582,7 @@ async fn decide_in(
         && letters
             .mails
             .iter()
-            .any(|m| m.event == reply::Event::GameOver)
+            .any(|m| m.kind == reply::MailKind::GameOver)
     {
         // An event game's game-over mails end with the player's standing,
         // counted with this result (a prepared answer's included).

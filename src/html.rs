@@ -124,7 +124,7 @@ pub fn board(pos: &Chess, last_move: Option<(Square, Square)>, viewer: Color) ->
     // said once per column (the digits' row sets the widths), once per row
     // (its rank digit sets the height) and once per row for the centring
     // (`tr align`), not on each of the 64 squares: a board is sent with
-    // every move, and those repeats were a fifth of a reply's bytes.
+    // every move, and those repeats would be a fifth of a reply's bytes.
     // Sizes and styles made here, with nothing to escape (no `&`, `<`, `>`
     // or `"`): written as they are, not passed through the escaper for
     // each of the board's cells.
@@ -187,7 +187,7 @@ fn piece_glyph_seven_bit(piece: Piece) -> &'static str {
 /// line break first, as before any table), written directly: 7-bit, each
 /// row and cell on a line of its own. A mail's page leaves the board's
 /// place marked for this instead of passing the board through `seven_bit`,
-/// which, glyph by glyph, was half of writing a short game's page; the
+/// which, glyph by glyph, costs half of writing a short game's page; the
 /// test `the_board_written_seven_bit_is_what_seven_bit_makes_of_the_board`
 /// holds the two the same.
 fn push_board_seven_bit(
@@ -199,7 +199,7 @@ fn push_board_seven_bit(
     // What does not change with the position (the table, the digits'
     // rows, the ranks' cells, the line breaks) is written once per side
     // and copied: made here for every board, with a `format!` per cell of
-    // the edges, it was most of writing a board.
+    // the edges, it would be most of writing a board.
     static FRAMES: OnceLock<[BoardFrame; 2]> = OnceLock::new();
     let frames =
         FRAMES.get_or_init(|| [BoardFrame::new(Color::White), BoardFrame::new(Color::Black)]);
@@ -312,9 +312,9 @@ pub fn record(record: &Record, lang: Lang) -> Markup {
 fn record_table(lang: Lang, rows: PreEscaped<impl AsRef<str>>) -> Markup {
     // The font is the table's, inherited. A row is written with as little
     // as a mail client needs (every reply carries the whole record: at ply
-    // 300 the record was 45 KB of a 55 KB mail, then 21 KB with a style on
-    // two cells of each row): the table's `cellpadding` spaces every cell,
-    // no cell has a style, the SAN is plain in brackets.
+    // 300 a style on every cell makes the record 45 KB of a 55 KB mail, a
+    // style on two cells of each row 21 KB): the table's `cellpadding`
+    // spaces every cell, no cell has a style, the SAN is plain in brackets.
     let head = "text-align:left;color:#555555;font-weight:normal";
     let table =
         format!("border-collapse:collapse;margin:8px 0;font-family:{TEXT_FONTS};font-size:14px");
@@ -333,7 +333,7 @@ fn record_table(lang: Lang, rows: PreEscaped<impl AsRef<str>>) -> Markup {
 /// Appends the record's rows to `out`, each tag that [`seven_bit`] breaks
 /// before preceded by `line_break`, the SAN written by `text` (escaped).
 /// The rows are written straight into one string (a template's markup per
-/// cell cost a string per ply, each reply, for every ply of the game).
+/// cell costs a string per ply, each reply, for every ply of the game).
 fn write_rows(
     out: &mut String,
     first_move: u32,
@@ -415,27 +415,52 @@ pub struct RecordHtml {
 /// a few, and each as a character reference at most eight bytes.
 const SAN_FITS_LINE: usize = 32;
 
+/// The first rows of a record's table, written before and kept with the
+/// record (a long game's sealed plies): a page puts them in place and
+/// writes only the rows after them.
+#[derive(Debug, Clone, Copy)]
+pub struct KeptRows<'a> {
+    /// The rows as [`record_rows_seven_bit`] writes them, for a record
+    /// that starts with White.
+    pub html: &'a str,
+    /// Whether each of them is a line SMTP carries as it is.
+    pub fits: bool,
+    /// How many plies they show: whole moves, White's and Black's.
+    pub plies: usize,
+}
+
+impl KeptRows<'_> {
+    /// The whole moves the rows show: the next row's move number is the
+    /// record's first plus this.
+    fn moves(&self) -> u32 {
+        u32::try_from(self.plies / 2).unwrap_or(u32::MAX)
+    }
+}
+
 /// Appends what [`seven_bit`] makes of [`record`] after other content, written
 /// without a pass over the rows: they are written 7-bit with their line
-/// breaks in place. Only the table's head goes through `seven_bit`. Says
-/// whether the table fits a mail as it is: its head and tail were checked,
-/// and each row is one short line unless a SAN is long or holds a control
-/// character (only from a database changed by other hands).
-fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool {
+/// breaks in place, after the `kept` rows if there are any. Only the
+/// table's head goes through `seven_bit`. Says whether the table fits a
+/// mail as it is: its head and tail were checked, and each row is one
+/// short line unless a SAN is long or holds a control character (only
+/// from a database changed by other hands).
+fn push_record_seven_bit(
+    out: &mut String,
+    record: &Record,
+    kept: Option<KeptRows<'_>>,
+    lang: Lang,
+) -> bool {
     let shell = seven_bit(&record_table(lang, PreEscaped(ROWS_MARK)).into_string());
     let (head, tail) = split_at_mark(&shell, ROWS_MARK).unwrap_or((&shell, ""));
     // The table follows the caption: `seven_bit` breaks before it.
     out.push_str("\r\n");
     out.push_str(head);
     let first_move = record.start().fullmoves().get();
-    // The rows kept rendered with the record (a long game's sealed plies),
-    // then the rest written after them.
-    let (rows_fit, from, first_move, first_turn) = match crate::reply::kept_rendering(record, lang)
-    {
+    let (rows_fit, from, first_move, first_turn) = match kept {
         Some(kept) => {
-            out.push_str(&kept.html);
+            out.push_str(kept.html);
             (
-                kept.html_fits,
+                kept.fits,
                 kept.plies,
                 first_move + kept.moves(),
                 Color::White,
@@ -461,7 +486,7 @@ fn push_record_seven_bit(out: &mut String, record: &Record, lang: Lang) -> bool 
 /// The record table's rows of `plies` as [`push_record_seven_bit`] writes
 /// them (the first of them move `first_move`, `first_turn` to play), and
 /// whether each is a line SMTP carries as it is: what a record's rendering
-/// kept with it holds ([`crate::reply::rendered_plies`]).
+/// kept with it holds ([`KeptRows`]).
 pub(crate) fn record_rows_seven_bit(
     first_move: u32,
     first_turn: Color,
@@ -492,7 +517,7 @@ fn rows_fit_lines(plies: &[Ply]) -> bool {
 }
 
 /// Where the first `mark` in `text` starts, as `str::find` finds it but
-/// with memchr's searcher: the generic one cost as much as writing the
+/// with memchr's searcher: the generic one costs as much as writing the
 /// rest of the page 7-bit.
 fn mark_at(text: &str, mark: &str) -> Option<usize> {
     memchr::memmem::find(text.as_bytes(), mark.as_bytes())
@@ -530,7 +555,7 @@ fn seven_bit_text(out: &mut String, text: &str) {
 /// Appends `c` as a numeric character reference (`&#9820;`).
 fn push_char_reference(out: &mut String, c: char) {
     // itoa, not `write!`: every piece on the board is two of these, 128 a
-    // move, and the formatting machinery was the largest part of writing
+    // move, and the formatting machinery is the largest part of writing
     // a page 7-bit.
     out.push_str("&#");
     out.push_str(itoa::Buffer::new().format(u32::from(c)));
@@ -597,6 +622,8 @@ pub struct GamePage<'a> {
     pub viewer: Color,
     /// The lines after the board and record (status, how to answer).
     pub outro: &'a str,
+    /// The first rows of the record's table, if they were kept with it.
+    pub kept_rows: Option<KeptRows<'a>>,
 }
 
 impl GamePage<'_> {
@@ -616,7 +643,7 @@ impl GamePage<'_> {
     /// [`GamePage::render_sharing`] as a mail carries the page, and whether
     /// it is 7-bit in lines SMTP takes as it is. Only the page around the
     /// record is looked at for that: the record's table was written so, and
-    /// a pass over a long game's page was the largest part of checking a
+    /// a pass over a long game's page is the largest part of checking a
     /// reply.
     pub fn render_for_mail<'r>(&self, record_html: &'r OnceLock<RecordHtml>) -> MailPage<'r> {
         let caption_style =
@@ -680,7 +707,8 @@ impl GamePage<'_> {
             Some(at) if has_record => {
                 let rows = record_html.get_or_init(|| {
                     let mut html = String::with_capacity(self.record.ply_count() * 40);
-                    let fits_mail = push_record_seven_bit(&mut html, self.record, self.lang);
+                    let fits_mail =
+                        push_record_seven_bit(&mut html, self.record, self.kept_rows, self.lang);
                     RecordHtml { html, fits_mail }
                 });
                 let page = MailPage {
@@ -772,7 +800,7 @@ fn seven_bit(html: &str) -> String {
     // Runs of plain ASCII are copied whole: `from` is where the part not
     // copied yet starts. memchr finds each `<`, and the run before it is
     // looked at character by character only when `is_ascii` (a word at a
-    // time) says it holds more: a loop over every byte was a tenth of
+    // time) says it holds more: a loop over every byte costs a tenth of
     // rendering a page.
     let mut from = 0;
     let mut at = 0;
@@ -781,7 +809,7 @@ fn seven_bit(html: &str) -> String {
         if !bytes[at..tag].is_ascii() {
             // Byte by byte to each character beyond ASCII (a run is mostly
             // a tag's ASCII attributes before a piece's glyph: decoding
-            // every character of it was most of writing a board 7-bit).
+            // every character of it is most of writing a board 7-bit).
             // The first byte beyond ASCII after ASCII ones starts a
             // character.
             let mut next = at;
@@ -935,6 +963,7 @@ mod tests {
             record,
             viewer,
             outro: "Black to move (1...)",
+            kept_rows: None,
         }
         .render()
     }
@@ -1272,6 +1301,7 @@ mod tests {
                         record: r,
                         viewer: Color::Black,
                         outro: "Black to move",
+                        kept_rows: None,
                     }
                     .render_for_mail(&rows);
                     let seven_bit = page.seven_bit;
@@ -1290,7 +1320,7 @@ mod tests {
     }
 
     /// Every reply carries the whole record: 150 moves stay about 21 KB
-    /// of HTML (they were 45 KB with a style on every cell).
+    /// of HTML (45 KB with a style on every cell).
     #[test]
     fn a_record_of_three_hundred_plies_stays_small() {
         let shuffle = ["7163", "7866", "6371", "6678"];

@@ -18,8 +18,6 @@ use fluent_bundle::concurrent::FluentBundle;
 use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use shakmaty::{Color, Role};
 
-use crate::game::Termination;
-
 pub mod explain;
 pub mod san;
 
@@ -426,6 +424,8 @@ keys! {
     ClockLeaveWhyInPast = "clock-leave-why-in-past" [from: Text, today: Text],
     ClockLeaveWhyOverlaps = "clock-leave-why-overlaps" [from: Text, to: Text],
     ClockLeaveWhyExceeds = "clock-leave-why-exceeds" [year: Count, asked: Count, remaining: Count, allowance: Count],
+    ClockLeaveWhyOverlapsOrganiser = "clock-leave-why-overlaps-organiser" [from: Text, to: Text],
+    ClockLeaveWhyExceedsOrganiser = "clock-leave-why-exceeds-organiser" [year: Count, asked: Count, remaining: Count, allowance: Count],
     ClockLeaveWhyUnclear = "clock-leave-why-unclear" [],
     ClockLeaveCancelled = "clock-leave-cancelled" [game: Text, color: Color, from: Text],
     ClockLeaveNothingToCancel = "clock-leave-nothing-to-cancel" [game: Text],
@@ -507,23 +507,6 @@ pub fn piece_arg(role: Role) -> Arg {
         }
         .to_owned(),
     )
-}
-
-/// The message naming how a game ended.
-pub fn termination_key(t: Termination) -> Key {
-    match t {
-        Termination::Checkmate => Key::TerminationCheckmate,
-        Termination::Stalemate => Key::TerminationStalemate,
-        Termination::InsufficientMaterial => Key::TerminationInsufficientMaterial,
-        Termination::Resignation => Key::TerminationResignation,
-        Termination::DrawAgreed => Key::TerminationDrawAgreed,
-        Termination::ThreefoldRepetition => Key::TerminationThreefoldRepetition,
-        Termination::FiftyMoveRule => Key::TerminationFiftyMoveRule,
-        Termination::TimeForfeit => Key::TerminationTimeForfeit,
-        Termination::Adjudication => Key::TerminationAdjudication,
-        Termination::Forfeit => Key::TerminationForfeit,
-        Termination::Annulled => Key::TerminationAnnulled,
-    }
 }
 
 const SOURCES: [(Lang, &str); 10] = [

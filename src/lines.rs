@@ -28,11 +28,12 @@ impl Lines<'_> {
 /// and LF only together; a display name decoded from an encoded word can
 /// hold a CR) each become CRLF. lettre makes a text body's breaks CRLF by
 /// inserting each `\r` into the string in place, moving the rest of it
-/// every time: a long game's record in lines made that the largest copy in
-/// rendering a reply. Given CRLF, it inserts none. The check whether the
-/// result is 7-bit was a second and third pass over each part (a third and
-/// fourth over an HTML page, checked again after it was found CRLF), a
-/// long game's largest cost in rendering after the record itself.
+/// every time: a long game's record in lines makes that the largest copy in
+/// rendering a reply. Given CRLF, it inserts none. Whether the result is
+/// 7-bit is told with it, from the lines measured here and a word-at-a-time
+/// ASCII check: a check of its own would be a second and third pass over
+/// each part (a third and fourth over an HTML page), a long game's largest
+/// cost in rendering after the record itself.
 pub fn crlf_lines(text: &str) -> Lines<'_> {
     let bytes = text.as_bytes();
     let mut out: Option<String> = None;
@@ -60,7 +61,7 @@ pub fn crlf_lines(text: &str) -> Lines<'_> {
     }
     short &= bytes.len() - line <= 998;
     // `is_ascii` and memchr search whole words at a time; a loop over each
-    // byte cost a tenth of rendering a long game's reply.
+    // byte costs a tenth of rendering a long game's reply.
     let seven_bit = short && bytes.is_ascii() && memchr::memchr(0, bytes).is_none();
     let text = match out {
         Some(mut out) => {

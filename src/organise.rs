@@ -443,7 +443,7 @@ pub async fn tell_organiser_of_failure(
     error: &str,
 ) -> Result<bool, OrganiseError> {
     let mut tx = store.begin().await?;
-    let Some((game, event, recipient)) = outbox::failure_facts(&mut tx, row).await? else {
+    let Some((game, kind, recipient)) = outbox::failure_facts(&mut tx, row).await? else {
         return Ok(false);
     };
     if recipient.eq_ignore_ascii_case(organiser) {
@@ -453,7 +453,7 @@ pub async fn tell_organiser_of_failure(
         Some(g) => games::load(&mut tx, g).await?.map(|s| s.thread_root),
         None => None,
     };
-    let mail = reply::undeliverable_notice(organiser, game, &event, &recipient, row, error);
+    let mail = reply::undeliverable_notice(organiser, game, &kind, &recipient, row, error);
     let r = render(&mail, referee, thread_root.as_deref(), &[]).map_err(|source| {
         OrganiseError::Unwritable {
             to: mail.to.clone(),

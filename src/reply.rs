@@ -19,14 +19,15 @@ use std::sync::{Arc, OnceLock};
 
 use shakmaty::{Color, Position};
 
+use crate::command::MoveNumber;
 use crate::config::RefereeConfig;
 pub use crate::decide::Seat;
 use crate::decide::{Decision, GameView, Notice};
 use crate::game::{GameEnd, MoveNumberText, Record, board_grid};
-use crate::html::{GamePage, MailPage, RecordHtml};
+use crate::html::{GamePage, KeptRows, MailPage, RecordHtml};
 use crate::i18n::{self, Arg, Key, Lang, color_arg, explain, san};
 use crate::intake::{Intake, Unclear, WILDT_SUBJECT_MARK};
-use crate::notation::IccfMove;
+use crate::notation::{IccfMove, Ply};
 use crate::referee::Verdict;
 
 /// The subject of every mail wildt writes: the intake's subject mark, the
@@ -39,9 +40,10 @@ pub fn subject(game: Option<i64>, text: &str) -> String {
     }
 }
 
-/// What a mail is about; sent as `X-Wildt-Event` so players can filter.
+/// What a mail is about: sent as the `X-Wildt-Event` header, a name
+/// players' filters match and so one that stays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Event {
+pub enum MailKind {
     MoveAccepted,
     MoveRejected,
     OpponentMoved,
@@ -52,15 +54,15 @@ pub enum Event {
     Notice,
 }
 
-impl Event {
+impl MailKind {
     pub fn as_str(self) -> &'static str {
         match self {
-            Event::MoveAccepted => "move-accepted",
-            Event::MoveRejected => "move-rejected",
-            Event::OpponentMoved => "opponent-moved",
-            Event::PreparedMovePlayed => "prepared-move-played",
-            Event::GameOver => "game-over",
-            Event::Notice => "notice",
+            MailKind::MoveAccepted => "move-accepted",
+            MailKind::MoveRejected => "move-rejected",
+            MailKind::OpponentMoved => "opponent-moved",
+            MailKind::PreparedMovePlayed => "prepared-move-played",
+            MailKind::GameOver => "game-over",
+            MailKind::Notice => "notice",
         }
     }
 }
@@ -83,7 +85,7 @@ pub struct OutMail {
     pub html: Option<HtmlPart>,
     /// The language the mail is written in (`Content-Language`).
     pub lang: Lang,
-    pub event: Event,
+    pub kind: MailKind,
     pub game: Option<i64>,
     /// Message-ID of the mail this answers, if any (without `<>`).
     pub in_reply_to: Option<String>,
@@ -143,6 +145,11 @@ impl HtmlPart {
             record: &self.record,
             viewer: self.viewer,
             outro: &self.outro,
+            kept_rows: kept_rendering(&self.record, self.lang).map(|kept| KeptRows {
+                html: &kept.html,
+                fits: kept.html_fits,
+                plies: kept.plies,
+            }),
         }
     }
 }
@@ -423,7 +430,7 @@ const RECORD_WIDTH: usize = 72;
 /// The record line broken into lines of at most [`RECORD_WIDTH`]
 /// characters (a longer word stands alone), only before a move number or
 /// a ply, so that a move number, its ply and the ply's SAN stay on one line.
-/// One line of a long game's length made the whole text part
+/// One line of a long game's length would make the whole text part
 /// quoted-printable (every line soft-broken at 76 columns, mid-move in a
 /// client that shows it undecoded) and cost a pass over it per mail; a
 /// record of short lines leaves an English text part 7-bit. The intake
@@ -460,7 +467,7 @@ impl GameContext<'_> {
     }
 
     /// A mail to the player of `to` without a position.
-    fn mail(&self, to: Color, event: Event, text: &str, body: String) -> OutMail {
+    fn mail(&self, to: Color, kind: MailKind, text: &str, body: String) -> OutMail {
         let seat = self.seat(to);
         OutMail {
             to: seat.email.clone(),
@@ -470,7 +477,7 @@ impl GameContext<'_> {
             body,
             html: None,
             lang: seat.lang,
-            event,
+            kind,
             game: Some(self.id),
             in_reply_to: None,
         }
@@ -482,13 +489,13 @@ impl GameContext<'_> {
     fn game_mail(
         &self,
         to: Color,
-        event: Event,
+        kind: MailKind,
         text: &str,
         intro: &str,
         record: &Record,
         outro: &str,
     ) -> OutMail {
-        self.game_mail_showing(to, event, text, intro, &Shown::new(record), outro)
+        self.game_mail_showing(to, kind, text, intro, &Shown::new(record), outro)
     }
 
     /// [`GameContext::game_mail`] for one of several mails showing the same
@@ -496,7 +503,7 @@ impl GameContext<'_> {
     fn game_mail_showing(
         &self,
         to: Color,
-        event: Event,
+        kind: MailKind,
         text: &str,
         intro: &str,
         shown: &Shown<'_>,
@@ -504,7 +511,7 @@ impl GameContext<'_> {
     ) -> OutMail {
         let lang = self.lang(to);
         let (picture, record_html) = shown.in_lang(lang);
-        let mut m = self.mail(to, event, text, format!("{intro}{picture}{outro}"));
+        let mut m = self.mail(to, kind, text, format!("{intro}{picture}{outro}"));
         let status = explain::status_line(lang, shown.record);
         m.html = Some(HtmlPart {
             lang,
@@ -637,7 +644,7 @@ pub fn welcome_mails(game: &GameContext<'_>, event: Option<&str>) -> Vec<OutMail
             );
             game.game_mail(
                 c,
-                Event::Notice,
+                MailKind::Notice,
                 &subject,
                 &intro,
                 game.record,
@@ -664,7 +671,7 @@ pub fn new_address_mail(game: &GameContext<'_>, seat: Color) -> OutMail {
     );
     game.game_mail(
         seat,
-        Event::Notice,
+        MailKind::Notice,
         &i18n::text(lang, Key::SubjectNewAddress, &[]),
         &format!("{}{intro}\n\n", greeting(me)),
         game.record,
@@ -690,7 +697,7 @@ fn greeting(seat: &Seat) -> String {
 pub fn undeliverable_notice(
     organiser: &str,
     game: Option<i64>,
-    event: &str,
+    kind: &str,
     recipient: &str,
     row: i64,
     reason: &str,
@@ -700,7 +707,7 @@ pub fn undeliverable_notice(
         None => "no game".to_owned(),
     };
     let body = format!(
-        "A mail to {recipient} ({what}, {event}) could not be delivered and will not be \
+        "A mail to {recipient} ({what}, {kind}) could not be delivered and will not be \
          tried again.\n\nThe mail server answered: {reason}\n\n\
          Check the address with the player. Once it is fixed, `wildt outbox retry {row}` \
          sends the mail again; `wildt outbox list --failed` lists every failed mail.\n"
@@ -714,7 +721,7 @@ pub fn undeliverable_notice(
         // To the organiser, who reads the operator's language: English.
         html: None,
         lang: Lang::En,
-        event: Event::Notice,
+        kind: MailKind::Notice,
         game,
         in_reply_to: None,
     }
@@ -729,10 +736,8 @@ pub fn verdict_mails(
     after: &Record,
     answering: Option<&str>,
 ) -> Vec<OutMail> {
-    let opp = !seat;
     let mine = game.lang(seat);
-    let theirs = game.lang(opp);
-    let mut mails = Vec::new();
+    let theirs = game.lang(!seat);
     match verdict {
         Verdict::Moved {
             ply,
@@ -741,103 +746,15 @@ pub fn verdict_mails(
             draw_offered,
             ..
         } => {
-            let played = format!("{} {}", MoveNumberText(*number), ply.iccf);
-            let moved = |lang: Lang, key: Key, color: Option<Color>, offer: Key| {
-                let mut args = vec![
-                    game_arg(game.id),
-                    ("move", Arg::from(played.as_str())),
-                    ("san", san::localize(&ply.san, lang).into()),
-                ];
-                if let Some(c) = color {
-                    args.push(("color", color_arg(c)));
-                }
-                let mut s = i18n::text(lang, key, &args);
-                s.push('\n');
-                if *draw_offered {
-                    s.push_str(&i18n::text(lang, offer, &[]));
-                    s.push('\n');
-                }
-                s.push('\n');
-                s
+            let played = Played {
+                ply,
+                number: *number,
+                draw_offered: *draw_offered,
             };
-            let intro = moved(mine, Key::MovedMine, None, Key::MovedMineDrawOffer);
-            let outro = if end.is_none() {
-                footer(mine, false, after)
-            } else {
-                String::new()
-            };
-            let shown = Shown::new(after);
-            let mut m = game.game_mail_showing(
-                seat,
-                Event::MoveAccepted,
-                &i18n::text(
-                    mine,
-                    Key::SubjectMoveAccepted,
-                    &[("move", played.as_str().into())],
-                ),
-                &intro,
-                &shown,
-                &outro,
-            );
-            m.in_reply_to = answering.map(str::to_owned);
-            mails.push(m);
-
-            let intro = moved(
-                theirs,
-                Key::MovedTheirs,
-                Some(seat),
-                Key::MovedTheirsDrawOffer,
-            );
-            let (subject, outro) = if end.is_none() {
-                (
-                    i18n::text(
-                        theirs,
-                        Key::SubjectYourMove,
-                        &[("move", played.as_str().into())],
-                    ),
-                    footer(theirs, true, after),
-                )
-            } else {
-                (played.clone(), String::new())
-            };
-            mails.push(game.game_mail_showing(
-                opp,
-                Event::OpponentMoved,
-                &subject,
-                &intro,
-                &shown,
-                &outro,
-            ));
-            if let Some(end) = end {
-                mails.extend(game_over(game, after, *end, |_| String::new()));
-            }
+            moved_mails(game, seat, &played, *end, after, answering)
         }
-        Verdict::Ended { by, end } => {
-            let how = |lang: Lang| {
-                let color = ("color", color_arg(*by));
-                let line = match end.termination {
-                    crate::game::Termination::Resignation => {
-                        i18n::text(lang, Key::EndedResigned, &[color])
-                    }
-                    crate::game::Termination::DrawAgreed => {
-                        i18n::text(lang, Key::EndedDrawAccepted, &[color])
-                    }
-                    t => i18n::text(
-                        lang,
-                        Key::EndedDrawClaimed,
-                        &[color, ("termination", explain::termination(lang, t).into())],
-                    ),
-                };
-                format!("{line}\n")
-            };
-            for mut m in game_over(game, after, *end, how) {
-                if m.to == game.seat(seat).email {
-                    m.in_reply_to = answering.map(str::to_owned);
-                }
-                mails.push(m);
-            }
-        }
-        Verdict::DrawOffered { by } => mails.extend(notice_pair(
+        Verdict::Ended { by, end } => ended_mails(game, seat, *by, *end, after, answering),
+        Verdict::DrawOffered { by } => notice_pair(
             game,
             seat,
             after,
@@ -854,8 +771,9 @@ pub fn verdict_mails(
                     &[game_arg(game.id), ("color", color_arg(*by))],
                 ),
             ),
-        )),
-        Verdict::DrawDeclined { by } => mails.extend(notice_pair(
+        )
+        .into(),
+        Verdict::DrawDeclined { by } => notice_pair(
             game,
             seat,
             after,
@@ -872,56 +790,205 @@ pub fn verdict_mails(
                     &[game_arg(game.id), ("color", color_arg(*by))],
                 ),
             ),
-        )),
-        Verdict::Status => {
-            let to_play = after.end.is_none() && after.turn() == seat;
-            let outro = if after.end.is_none() {
-                footer(mine, to_play, after)
-            } else {
-                String::new()
-            };
-            let mut m = game.game_mail(
-                seat,
-                Event::Notice,
-                &i18n::text(mine, Key::SubjectStatus, &[]),
-                &format!(
-                    "{}\n\n",
-                    i18n::text(mine, Key::StatusIntro, &[game_arg(game.id)])
-                ),
-                after,
-                &outro,
-            );
-            m.in_reply_to = answering.map(str::to_owned);
-            mails.push(m);
+        )
+        .into(),
+        Verdict::Status => vec![status_mail(game, seat, after, answering)],
+        Verdict::Rejected(why) => vec![rejected_mail(game, seat, why, after, answering)],
+    }
+}
+
+/// The move a [`Verdict::Moved`] played, as its mails tell it.
+struct Played<'v> {
+    ply: &'v Ply,
+    number: MoveNumber,
+    /// The mover offered a draw with it.
+    draw_offered: bool,
+}
+
+/// The mails of a move played: the confirmation to the mover, the move
+/// passed on to the opponent (both showing the same record), and the
+/// game-over mails if the move ended the game.
+fn moved_mails(
+    game: &GameContext<'_>,
+    seat: Color,
+    played: &Played<'_>,
+    end: Option<GameEnd>,
+    after: &Record,
+    answering: Option<&str>,
+) -> Vec<OutMail> {
+    let opp = !seat;
+    let mine = game.lang(seat);
+    let theirs = game.lang(opp);
+    let move_text = format!("{} {}", MoveNumberText(played.number), played.ply.iccf);
+    let moved = |lang: Lang, key: Key, color: Option<Color>, offer: Key| {
+        let mut args = vec![
+            game_arg(game.id),
+            ("move", Arg::from(move_text.as_str())),
+            ("san", san::localize(&played.ply.san, lang).into()),
+        ];
+        if let Some(c) = color {
+            args.push(("color", color_arg(c)));
         }
-        Verdict::Rejected(why) => {
-            let intro = format!(
-                "{}\n\n{}\n\n{}\n\n",
-                i18n::text(mine, Key::RejectedIntro, &[game_arg(game.id)]),
-                i18n::text(
-                    mine,
-                    Key::RejectedReason,
-                    &[("reason", explain::rejection(mine, why).into())]
-                ),
-                i18n::text(
-                    mine,
-                    Key::RejectedWhatToDo,
-                    &[("todo", explain::what_to_do(mine, why, after, seat).into())]
-                ),
-            );
-            let mut m = game.game_mail(
-                seat,
-                Event::MoveRejected,
-                &i18n::text(mine, Key::SubjectNotPlayed, &[]),
-                &intro,
-                after,
-                "",
-            );
+        let mut s = i18n::text(lang, key, &args);
+        s.push('\n');
+        if played.draw_offered {
+            s.push_str(&i18n::text(lang, offer, &[]));
+            s.push('\n');
+        }
+        s.push('\n');
+        s
+    };
+    let mut mails = Vec::new();
+    let intro = moved(mine, Key::MovedMine, None, Key::MovedMineDrawOffer);
+    let outro = if end.is_none() {
+        footer(mine, false, after)
+    } else {
+        String::new()
+    };
+    let shown = Shown::new(after);
+    let mut m = game.game_mail_showing(
+        seat,
+        MailKind::MoveAccepted,
+        &i18n::text(
+            mine,
+            Key::SubjectMoveAccepted,
+            &[("move", move_text.as_str().into())],
+        ),
+        &intro,
+        &shown,
+        &outro,
+    );
+    m.in_reply_to = answering.map(str::to_owned);
+    mails.push(m);
+
+    let intro = moved(
+        theirs,
+        Key::MovedTheirs,
+        Some(seat),
+        Key::MovedTheirsDrawOffer,
+    );
+    let (subject, outro) = if end.is_none() {
+        (
+            i18n::text(
+                theirs,
+                Key::SubjectYourMove,
+                &[("move", move_text.as_str().into())],
+            ),
+            footer(theirs, true, after),
+        )
+    } else {
+        (move_text.clone(), String::new())
+    };
+    mails.push(game.game_mail_showing(
+        opp,
+        MailKind::OpponentMoved,
+        &subject,
+        &intro,
+        &shown,
+        &outro,
+    ));
+    if let Some(end) = end {
+        mails.extend(game_over(game, after, end, |_| String::new()));
+    }
+    mails
+}
+
+/// The game-over mails of a game `by` ended with a command (resigned,
+/// agreed or claimed a draw); the one to `seat` answers its message.
+fn ended_mails(
+    game: &GameContext<'_>,
+    seat: Color,
+    by: Color,
+    end: GameEnd,
+    after: &Record,
+    answering: Option<&str>,
+) -> Vec<OutMail> {
+    let how = |lang: Lang| {
+        let color = ("color", color_arg(by));
+        let line = match end.termination {
+            crate::game::Termination::Resignation => i18n::text(lang, Key::EndedResigned, &[color]),
+            crate::game::Termination::DrawAgreed => {
+                i18n::text(lang, Key::EndedDrawAccepted, &[color])
+            }
+            t => i18n::text(
+                lang,
+                Key::EndedDrawClaimed,
+                &[color, ("termination", explain::termination(lang, t).into())],
+            ),
+        };
+        format!("{line}\n")
+    };
+    let mut mails = game_over(game, after, end, how);
+    for m in &mut mails {
+        if m.to == game.seat(seat).email {
             m.in_reply_to = answering.map(str::to_owned);
-            mails.push(m);
         }
     }
     mails
+}
+
+/// The board and record `seat` asked for.
+fn status_mail(
+    game: &GameContext<'_>,
+    seat: Color,
+    after: &Record,
+    answering: Option<&str>,
+) -> OutMail {
+    let mine = game.lang(seat);
+    let to_play = after.end.is_none() && after.turn() == seat;
+    let outro = if after.end.is_none() {
+        footer(mine, to_play, after)
+    } else {
+        String::new()
+    };
+    let mut m = game.game_mail(
+        seat,
+        MailKind::Notice,
+        &i18n::text(mine, Key::SubjectStatus, &[]),
+        &format!(
+            "{}\n\n",
+            i18n::text(mine, Key::StatusIntro, &[game_arg(game.id)])
+        ),
+        after,
+        &outro,
+    );
+    m.in_reply_to = answering.map(str::to_owned);
+    m
+}
+
+/// Why the command of `seat` was not carried out, and what to do.
+fn rejected_mail(
+    game: &GameContext<'_>,
+    seat: Color,
+    why: &crate::referee::Rejection,
+    after: &Record,
+    answering: Option<&str>,
+) -> OutMail {
+    let mine = game.lang(seat);
+    let intro = format!(
+        "{}\n\n{}\n\n{}\n\n",
+        i18n::text(mine, Key::RejectedIntro, &[game_arg(game.id)]),
+        i18n::text(
+            mine,
+            Key::RejectedReason,
+            &[("reason", explain::rejection(mine, why).into())]
+        ),
+        i18n::text(
+            mine,
+            Key::RejectedWhatToDo,
+            &[("todo", explain::what_to_do(mine, why, after, seat).into())]
+        ),
+    );
+    let mut m = game.game_mail(
+        seat,
+        MailKind::MoveRejected,
+        &i18n::text(mine, Key::SubjectNotPlayed, &[]),
+        &intro,
+        after,
+        "",
+    );
+    m.in_reply_to = answering.map(str::to_owned);
+    m
 }
 
 /// A notice to the player who gave the command (answering their message) and
@@ -937,7 +1004,7 @@ fn notice_pair(
     let mail = |to: Color, (subject, text): (Key, String)| {
         game.game_mail(
             to,
-            Event::Notice,
+            MailKind::Notice,
             &i18n::text(game.lang(to), subject, &[]),
             &format!("{text}\n\n"),
             after,
@@ -979,7 +1046,7 @@ fn game_over(
             );
             game.game_mail(
                 c,
-                Event::GameOver,
+                MailKind::GameOver,
                 &i18n::text(
                     lang,
                     Key::SubjectGameOver,
@@ -1117,25 +1184,7 @@ fn notice_mail(
         ),
         Notice::Help => sender(Key::SubjectHowToPlay, help_text(referee, lang), None),
         Notice::WrongAddress { seat } => with_game(game?, referee, |ctx| {
-            let seat = ctx.seat(*seat);
-            let mut m = notice(
-                &seat.email,
-                seat.lang,
-                &i18n::text(seat.lang, Key::SubjectWrongAddress, &[]),
-                format!(
-                    "{}\n",
-                    i18n::text(
-                        seat.lang,
-                        Key::WrongAddress,
-                        &[game_arg(ctx.id), ("address", seat.address.as_str().into())]
-                    )
-                ),
-                Some(ctx.id),
-                answering,
-            );
-            m.to_name = seat.name.clone();
-            m.reply_to = Some(seat.address.clone());
-            Some(m)
+            Some(wrong_address_mail(ctx, *seat, answering))
         }),
         Notice::Stranger { seat, from } => with_game(game?, referee, |ctx| {
             let seat = ctx.seat(*seat);
@@ -1154,64 +1203,105 @@ fn notice_mail(
             ))
         }),
         Notice::AuthFailed { seat, from, checks } => with_game(game?, referee, |ctx| {
-            let seat = ctx.seat(*seat);
-            // What the club's server found, in the player's words.
-            let found = match checks {
-                Some(summary) => i18n::text(
-                    seat.lang,
-                    Key::AuthFoundSummary,
-                    &[("summary", summary.as_str().into())],
-                ),
-                None => i18n::text(seat.lang, Key::AuthFoundNothing, &[]),
-            };
-            Some(security_notice(
-                ctx.id,
-                seat,
-                i18n::text(
-                    seat.lang,
-                    Key::AuthFailed,
-                    &[
-                        game_arg(ctx.id),
-                        ("from", from.as_str().into()),
-                        ("found", found.into()),
-                    ],
-                ),
-            ))
+            Some(auth_failed_notice(ctx, *seat, from, checks.as_deref()))
         }),
         Notice::Unclear { seat, unclear } => with_game(game?, referee, |ctx| {
-            let lang = ctx.lang(*seat);
-            let intro = format!(
-                "{}\n\n{}\n\n{}\n\n",
-                i18n::text(lang, Key::UnclearIntro, &[game_arg(ctx.id)]),
-                i18n::text(
-                    lang,
-                    Key::UnclearFound,
-                    &[("what", explain::unclear(lang, unclear).into())]
-                ),
-                i18n::text(
-                    lang,
-                    Key::UnclearPlease,
-                    &[("number", number_text(ctx.record).into())]
-                ),
-            );
-            let status = explain::status_line(lang, ctx.record);
-            let mut m = ctx.mail(
-                *seat,
-                Event::MoveRejected,
-                &i18n::text(lang, Key::SubjectNotUnderstood, &[]),
-                format!("{intro}{}{status}\n", diagram(lang, ctx.record)),
-            );
-            m.html = Some(HtmlPart::new(
-                lang,
-                intro,
-                ctx.record.clone(),
-                *seat,
-                status,
-            ));
-            m.in_reply_to = answering.map(str::to_owned);
-            Some(m)
+            Some(unclear_mail(ctx, *seat, unclear, answering))
         }),
     }
+}
+
+/// To the player of `seat`, at their registered address: they wrote to the
+/// wrong address, and which one is their game's.
+fn wrong_address_mail(ctx: &GameContext<'_>, seat: Color, answering: Option<&str>) -> OutMail {
+    let seat = ctx.seat(seat);
+    let mut m = notice(
+        &seat.email,
+        seat.lang,
+        &i18n::text(seat.lang, Key::SubjectWrongAddress, &[]),
+        format!(
+            "{}\n",
+            i18n::text(
+                seat.lang,
+                Key::WrongAddress,
+                &[game_arg(ctx.id), ("address", seat.address.as_str().into())]
+            )
+        ),
+        Some(ctx.id),
+        answering,
+    );
+    m.to_name = seat.name.clone();
+    m.reply_to = Some(seat.address.clone());
+    m
+}
+
+/// To the player of `seat`: a message from `from` with their address as
+/// sender failed the authentication checks, and what the club's server
+/// found (`checks`).
+fn auth_failed_notice(
+    ctx: &GameContext<'_>,
+    seat: Color,
+    from: &str,
+    checks: Option<&str>,
+) -> OutMail {
+    let seat = ctx.seat(seat);
+    // What the club's server found, in the player's words.
+    let found = match checks {
+        Some(summary) => i18n::text(
+            seat.lang,
+            Key::AuthFoundSummary,
+            &[("summary", summary.into())],
+        ),
+        None => i18n::text(seat.lang, Key::AuthFoundNothing, &[]),
+    };
+    security_notice(
+        ctx.id,
+        seat,
+        i18n::text(
+            seat.lang,
+            Key::AuthFailed,
+            &[
+                game_arg(ctx.id),
+                ("from", from.into()),
+                ("found", found.into()),
+            ],
+        ),
+    )
+}
+
+/// To the player of `seat`: no clear command was found in their message,
+/// what was found instead, and the board to answer from.
+fn unclear_mail(
+    ctx: &GameContext<'_>,
+    seat: Color,
+    unclear: &Unclear,
+    answering: Option<&str>,
+) -> OutMail {
+    let lang = ctx.lang(seat);
+    let intro = format!(
+        "{}\n\n{}\n\n{}\n\n",
+        i18n::text(lang, Key::UnclearIntro, &[game_arg(ctx.id)]),
+        i18n::text(
+            lang,
+            Key::UnclearFound,
+            &[("what", explain::unclear(lang, unclear).into())]
+        ),
+        i18n::text(
+            lang,
+            Key::UnclearPlease,
+            &[("number", number_text(ctx.record).into())]
+        ),
+    );
+    let status = explain::status_line(lang, ctx.record);
+    let mut m = ctx.mail(
+        seat,
+        MailKind::MoveRejected,
+        &i18n::text(lang, Key::SubjectNotUnderstood, &[]),
+        format!("{intro}{}{status}\n", diagram(lang, ctx.record)),
+    );
+    m.html = Some(HtmlPart::new(lang, intro, ctx.record.clone(), seat, status));
+    m.in_reply_to = answering.map(str::to_owned);
+    m
 }
 
 /// A notice to the real player of a seat about a message that was not
@@ -1247,7 +1337,7 @@ fn notice(
         body,
         html: None,
         lang,
-        event: Event::Notice,
+        kind: MailKind::Notice,
         game,
         in_reply_to: answering.map(str::to_owned),
     }
@@ -1314,8 +1404,8 @@ pub fn add_clocks(letters: &mut Letters, game: i64, state: &crate::clock::ClockS
         }
         if m.game == Some(game)
             && matches!(
-                m.event,
-                Event::MoveAccepted | Event::OpponentMoved | Event::MoveRejected
+                m.kind,
+                MailKind::MoveAccepted | MailKind::OpponentMoved | MailKind::MoveRejected
             )
         {
             m.insert_after_first_paragraph(&lines);
@@ -1336,7 +1426,7 @@ fn clock_mail(
     let to_play = game.record.turn() == seat && !game.record.is_over();
     game.game_mail(
         seat,
-        Event::Notice,
+        MailKind::Notice,
         &i18n::text(lang, subject, &[]),
         &match clock_lines(lang, state) {
             // A game without a time control: the notice without clocks.
@@ -1502,7 +1592,7 @@ pub fn adjudicated_mails(game: &GameContext<'_>, end: GameEnd, reason: &str) -> 
             );
             game.game_mail(
                 c,
-                Event::GameOver,
+                MailKind::GameOver,
                 &i18n::text(
                     lang,
                     Key::SubjectGameOver,
@@ -1516,10 +1606,27 @@ pub fn adjudicated_mails(game: &GameContext<'_>, end: GameEnd, reason: &str) -> 
         .collect()
 }
 
-/// Why a request for leave was refused, in the player's words.
-pub fn leave_refusal_text(lang: Lang, why: &crate::clock::LeaveRefusal) -> String {
+/// Who reads why a leave was refused: the text names the leave as theirs
+/// or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeaveReader {
+    /// The player who asked for it by mail: "your leave".
+    Player,
+    /// The organiser who asked for it for a player (`wildt game leave`):
+    /// "the leave".
+    Organiser,
+}
+
+/// Why a request for leave was refused, in `lang`, for `reader`: the one
+/// text of it, in a refusal mail and in what the CLI prints.
+pub fn leave_refusal_text(
+    lang: Lang,
+    why: &crate::clock::LeaveRefusal,
+    reader: LeaveReader,
+) -> String {
     use crate::clock::LeaveRefusal as R;
     let d = |d: crate::clock::Date| Arg::from(d.to_string().as_str());
+    let organiser = reader == LeaveReader::Organiser;
     match why {
         R::EndsBeforeStart { from, to } => i18n::text(
             lang,
@@ -1533,7 +1640,11 @@ pub fn leave_refusal_text(lang: Lang, why: &crate::clock::LeaveRefusal) -> Strin
         ),
         R::Overlaps { existing } => i18n::text(
             lang,
-            Key::ClockLeaveWhyOverlaps,
+            if organiser {
+                Key::ClockLeaveWhyOverlapsOrganiser
+            } else {
+                Key::ClockLeaveWhyOverlaps
+            },
             &[("from", d(existing.from)), ("to", d(existing.to))],
         ),
         R::ExceedsAllowance {
@@ -1543,7 +1654,11 @@ pub fn leave_refusal_text(lang: Lang, why: &crate::clock::LeaveRefusal) -> Strin
             allowance,
         } => i18n::text(
             lang,
-            Key::ClockLeaveWhyExceeds,
+            if organiser {
+                Key::ClockLeaveWhyExceedsOrganiser
+            } else {
+                Key::ClockLeaveWhyExceeds
+            },
             &[
                 ("year", Arg::Count(i64::from(*year))),
                 ("asked", Arg::Count(i64::from(*asked))),
@@ -1564,7 +1679,7 @@ pub fn leave_refused_mail(
 ) -> OutMail {
     let lang = game.lang(seat);
     let why = match why {
-        Some(w) => leave_refusal_text(lang, w),
+        Some(w) => leave_refusal_text(lang, w, LeaveReader::Player),
         None => i18n::text(lang, Key::ClockLeaveWhyUnclear, &[]),
     };
     let body = i18n::text(
@@ -1574,7 +1689,7 @@ pub fn leave_refused_mail(
     );
     let mut m = game.mail(
         seat,
-        Event::Notice,
+        MailKind::Notice,
         &i18n::text(lang, Key::SubjectClockLeave, &[]),
         format!("{body}\n"),
     );
@@ -1592,7 +1707,7 @@ pub fn nothing_to_cancel_mail(
     let body = i18n::text(lang, Key::ClockLeaveNothingToCancel, &[game_arg(game.id)]);
     let mut m = game.mail(
         seat,
-        Event::Notice,
+        MailKind::Notice,
         &i18n::text(lang, Key::SubjectClockLeave, &[]),
         format!("{body}\n"),
     );
@@ -1636,7 +1751,7 @@ pub fn quarantine_notice(
         // For the organiser: English and text only, as the undeliverable notice.
         html: None,
         lang: Lang::En,
-        event: Event::Notice,
+        kind: MailKind::Notice,
         game: None,
         in_reply_to: None,
     }
@@ -1645,6 +1760,62 @@ pub fn quarantine_notice(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The refusal the organiser reads names the leave as no one's own, the
+    /// player's as theirs; where a refusal names no leave, both read alike.
+    #[test]
+    fn a_leave_refusal_reads_as_the_organiser_or_the_player_is_told_it() {
+        use crate::clock::{Date, Leave, LeaveRefusal as R};
+        let day = |m, d| Date::from_ymd(2027, m, d).unwrap();
+        let cases = [
+            (
+                R::EndsBeforeStart {
+                    from: day(3, 10),
+                    to: day(3, 2),
+                },
+                "it ends (2027-03-02) before it starts (2027-03-10)",
+                "it ends (2027-03-02) before it starts (2027-03-10)",
+            ),
+            (
+                R::StartsInThePast {
+                    from: day(1, 2),
+                    today: day(1, 5),
+                },
+                "it starts (2027-01-02) before today (2027-01-05)",
+                "it starts (2027-01-02) before today (2027-01-05)",
+            ),
+            (
+                R::Overlaps {
+                    existing: Leave {
+                        from: day(4, 1),
+                        to: day(4, 9),
+                    },
+                },
+                "it overlaps the leave from 2027-04-01 to 2027-04-09",
+                "it overlaps your leave from 2027-04-01 to 2027-04-09",
+            ),
+            (
+                R::ExceedsAllowance {
+                    year: 2027,
+                    asked: 51,
+                    remaining: 45,
+                    allowance: 45,
+                },
+                "it takes 51 days of 2027, but only 45 of the 45 days a year are left",
+                "it takes 51 days of 2027, but only 45 of your 45 days a year are left",
+            ),
+        ];
+        for (why, organiser, player) in cases {
+            assert_eq!(
+                leave_refusal_text(Lang::En, &why, LeaveReader::Organiser),
+                organiser
+            );
+            assert_eq!(
+                leave_refusal_text(Lang::En, &why, LeaveReader::Player),
+                player
+            );
+        }
+    }
 
     /// Every subject starts with the intake's mark, so a player's reply to
     /// any mail of wildt is recognised as quoting wildt, not as a command.

@@ -1,4 +1,4 @@
-//! The public site's pages (issue 20): an index of events and games, each
+//! The public site's pages: an index of events and games, each
 //! event's crosstable, each game's board after the last move with its record
 //! in numeric notation and SAN, one page per position so a game can be
 //! stepped through without scripts, and the PGN files. [pure: no IO]

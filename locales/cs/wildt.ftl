@@ -337,6 +337,8 @@ clock-leave-why-ends-before-start = končí ({ $to }) dřív, než začíná ({ 
 clock-leave-why-in-past = začíná ({ $from }) před dneškem ({ $today })
 clock-leave-why-overlaps = překrývá se s vaší dovolenou od { $from } do { $to }
 clock-leave-why-exceeds = potřebuje dní z roku { $year }: { $asked }, ale z vašich { $allowance } dní ročně zbývá jen { $remaining }
+clock-leave-why-overlaps-organiser = překrývá se s dovolenou od { $from } do { $to }
+clock-leave-why-exceeds-organiser = potřebuje dní z roku { $year }: { $asked }, ale z { $allowance } dní ročně zbývá jen { $remaining }
 clock-leave-why-unclear = data nejdou přečíst; napište například: dovolená 20.12.2026 do 03.01.2027
 clock-leave-cancelled = Partie { $game }: dovolená strany { $color ->
         [white] Bílý

@@ -334,6 +334,8 @@ clock-leave-why-ends-before-start = er endet ({ $to }) vor seinem Beginn ({ $fro
 clock-leave-why-in-past = er beginnt ({ $from }) vor dem heutigen Tag ({ $today })
 clock-leave-why-overlaps = er überschneidet sich mit Ihrem Urlaub vom { $from } bis { $to }
 clock-leave-why-exceeds = er braucht { $asked } Tage von { $year }, aber von Ihren { $allowance } Tagen im Jahr sind nur noch { $remaining } übrig
+clock-leave-why-overlaps-organiser = er überschneidet sich mit dem Urlaub vom { $from } bis { $to }
+clock-leave-why-exceeds-organiser = er braucht { $asked } Tage von { $year }, aber von den { $allowance } Tagen im Jahr sind nur noch { $remaining } übrig
 clock-leave-why-unclear = seine Daten sind nicht lesbar; schreiben Sie zum Beispiel: Urlaub 20.12.2026 bis 03.01.2027
 clock-leave-cancelled = Partie { $game }: Der Urlaub von { $color ->
         [white] Weiß

@@ -332,6 +332,8 @@ clock-leave-why-ends-before-start = it ends ({ $to }) before it starts ({ $from 
 clock-leave-why-in-past = it starts ({ $from }) before today ({ $today })
 clock-leave-why-overlaps = it overlaps your leave from { $from } to { $to }
 clock-leave-why-exceeds = it takes { $asked } days of { $year }, but only { $remaining } of your { $allowance } days a year are left
+clock-leave-why-overlaps-organiser = it overlaps the leave from { $from } to { $to }
+clock-leave-why-exceeds-organiser = it takes { $asked } days of { $year }, but only { $remaining } of the { $allowance } days a year are left
 clock-leave-why-unclear = its dates could not be read; write, for example: leave 2026-12-20 to 2027-01-03
 clock-leave-cancelled = Game { $game }: the leave of { $color ->
         [white] White

@@ -325,6 +325,8 @@ clock-leave-why-ends-before-start = termina ({ $to }) antes de empezar ({ $from 
 clock-leave-why-in-past = empieza ({ $from }) antes de hoy ({ $today })
 clock-leave-why-overlaps = se solapa con su permiso del { $from } al { $to }
 clock-leave-why-exceeds = ocupa { $asked } días de { $year }, pero solo le quedan { $remaining } de sus { $allowance } días al año
+clock-leave-why-overlaps-organiser = se solapa con el permiso del { $from } al { $to }
+clock-leave-why-exceeds-organiser = ocupa { $asked } días de { $year }, pero solo quedan { $remaining } de los { $allowance } días al año
 clock-leave-why-unclear = no se pueden leer sus fechas; escriba, por ejemplo: permiso 20.12.2026 al 03.01.2027
 clock-leave-cancelled = Partida { $game }: el permiso de { $color ->
         [white] las Blancas

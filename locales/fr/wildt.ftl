@@ -329,6 +329,8 @@ clock-leave-why-ends-before-start = il finit ({ $to }) avant de commencer ({ $fr
 clock-leave-why-in-past = il commence ({ $from }) avant aujourd'hui ({ $today })
 clock-leave-why-overlaps = il chevauche votre congé du { $from } au { $to }
 clock-leave-why-exceeds = il prend { $asked } jours de { $year }, mais il ne reste que { $remaining } de vos { $allowance } jours par an
+clock-leave-why-overlaps-organiser = il chevauche le congé du { $from } au { $to }
+clock-leave-why-exceeds-organiser = il prend { $asked } jours de { $year }, mais il ne reste que { $remaining } des { $allowance } jours par an
 clock-leave-why-unclear = ses dates sont illisibles ; écrivez par exemple : congé 20.12.2026 au 03.01.2027
 clock-leave-cancelled = Partie { $game } : le congé de { $color ->
         [white] les Blancs

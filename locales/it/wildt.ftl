@@ -325,6 +325,8 @@ clock-leave-why-ends-before-start = finisce ({ $to }) prima di iniziare ({ $from
 clock-leave-why-in-past = inizia ({ $from }) prima di oggi ({ $today })
 clock-leave-why-overlaps = si sovrappone al suo congedo dal { $from } al { $to }
 clock-leave-why-exceeds = richiede { $asked } giorni del { $year }, ma dei suoi { $allowance } giorni annui ne restano solo { $remaining }
+clock-leave-why-overlaps-organiser = si sovrappone al congedo dal { $from } al { $to }
+clock-leave-why-exceeds-organiser = richiede { $asked } giorni del { $year }, ma dei { $allowance } giorni annui ne restano solo { $remaining }
 clock-leave-why-unclear = le sue date non sono leggibili; scriva per esempio: congedo 20.12.2026 al 03.01.2027
 clock-leave-cancelled = Partita { $game }: il congedo di { $color ->
         [white] il Bianco

@@ -332,6 +332,8 @@ clock-leave-why-ends-before-start = het eindigt ({ $to }) voordat het begint ({ 
 clock-leave-why-in-past = het begint ({ $from }) vóór vandaag ({ $today })
 clock-leave-why-overlaps = het overlapt uw verlof van { $from } tot { $to }
 clock-leave-why-exceeds = het vraagt { $asked } dagen van { $year }, maar van uw { $allowance } dagen per jaar zijn er nog maar { $remaining } over
+clock-leave-why-overlaps-organiser = het overlapt het verlof van { $from } tot { $to }
+clock-leave-why-exceeds-organiser = het vraagt { $asked } dagen van { $year }, maar van de { $allowance } dagen per jaar zijn er nog maar { $remaining } over
 clock-leave-why-unclear = de data zijn niet te lezen; schrijf bijvoorbeeld: verlof 20.12.2026 tot 03.01.2027
 clock-leave-cancelled = Partij { $game }: het verlof van { $color ->
         [white] Wit

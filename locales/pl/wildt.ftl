@@ -335,6 +335,8 @@ clock-leave-why-ends-before-start = kończy się ({ $to }) przed początkiem ({ 
 clock-leave-why-in-past = zaczyna się ({ $from }) przed dniem dzisiejszym ({ $today })
 clock-leave-why-overlaps = pokrywa się z urlopem od { $from } do { $to }
 clock-leave-why-exceeds = wymaga dni z roku { $year }: { $asked }, a z rocznego limitu ({ $allowance }) zostało tylko: { $remaining }
+clock-leave-why-overlaps-organiser = pokrywa się z urlopem od { $from } do { $to }
+clock-leave-why-exceeds-organiser = wymaga dni z roku { $year }: { $asked }, a z rocznego limitu ({ $allowance }) zostało tylko: { $remaining }
 clock-leave-why-unclear = nie da się odczytać dat; napisz na przykład: urlop 20.12.2026 do 03.01.2027
 clock-leave-cancelled = Partia { $game }: urlop strony { $color ->
         [white] Białe

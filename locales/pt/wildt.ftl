@@ -325,6 +325,8 @@ clock-leave-why-ends-before-start = termina ({ $to }) antes de começar ({ $from
 clock-leave-why-in-past = começa ({ $from }) antes de hoje ({ $today })
 clock-leave-why-overlaps = sobrepõe-se à sua licença de { $from } a { $to }
 clock-leave-why-exceeds = ocupa { $asked } dias de { $year }, mas dos seus { $allowance } dias por ano só restam { $remaining }
+clock-leave-why-overlaps-organiser = sobrepõe-se à licença de { $from } a { $to }
+clock-leave-why-exceeds-organiser = ocupa { $asked } dias de { $year }, mas dos { $allowance } dias por ano só restam { $remaining }
 clock-leave-why-unclear = as datas não se conseguem ler; escreva, por exemplo: licença 20.12.2026 a 03.01.2027
 clock-leave-cancelled = Partida { $game }: a licença de { $color ->
         [white] as Brancas

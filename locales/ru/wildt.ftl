@@ -341,6 +341,8 @@ clock-leave-why-ends-before-start = он кончается ({ $to }) раньш
 clock-leave-why-in-past = он начинается ({ $from }) раньше сегодняшнего дня ({ $today })
 clock-leave-why-overlaps = он пересекается с вашим отпуском с { $from } по { $to }
 clock-leave-why-exceeds = он занимает дней в { $year } году: { $asked }, а из ваших { $allowance } дней в год осталось только { $remaining }
+clock-leave-why-overlaps-organiser = он пересекается с отпуском с { $from } по { $to }
+clock-leave-why-exceeds-organiser = он занимает дней в { $year } году: { $asked }, а из { $allowance } дней в год осталось только { $remaining }
 clock-leave-why-unclear = даты не удаётся прочитать; напишите, например: отпуск 20.12.2026 по 03.01.2027
 clock-leave-cancelled = Партия { $game }: отпуск стороны «{ $color ->
         [white] Белые

@@ -1,4 +1,4 @@
-//! Conditional moves (issue 19): "if 12... 7866 then 13. 4143", read from the
+//! Conditional moves: "if 12... 7866 then 13. 4143", read from the
 //! player's text, checked against the game, stored per game and seat, and
 //! applied the moment the opponent's move arrives. [pure: no IO]
 //!

@@ -1,4 +1,4 @@
-//! All-play-all sections (issue 20), the pure part: Berger pairings, the
+//! All-play-all sections, the pure part: Berger pairings, the
 //! player list, the crosstable with Sonneborn–Berger and its JSON, the
 //! rulings when a player withdraws, and the name a player shows in public.
 //! [pure: no IO]

@@ -4,12 +4,12 @@
 //!
 //! Each function matches its type exhaustively, so a new variant does not
 //! compile until it has a message. In English each gives the same words as
-//! the type's `Display` (or what the reply writer said before, `game::status_line`), which
-//! the tests check; only counts of one read better ("once", "1 move").
+//! the type's `Display` (the status line: as `game::status_line`), which the
+//! tests check; only counts of one read better ("once", "1 move").
 
 use shakmaty::Color;
 
-use super::{Arg, Key, Lang, color_arg, piece_arg, termination_key, text};
+use super::{Arg, Key, Lang, color_arg, piece_arg, text};
 use crate::game::{MoveNumberText, Record, Termination};
 use crate::intake::Unclear;
 use crate::notation::{CastlingBlock, IccfMove, IllegalMove, ParseError};
@@ -29,6 +29,23 @@ fn number(n: crate::command::MoveNumber) -> Arg {
 
 fn show(value: impl ToString) -> Arg {
     Arg::from(value.to_string())
+}
+
+/// The message naming how a game ended.
+fn termination_key(t: Termination) -> Key {
+    match t {
+        Termination::Checkmate => Key::TerminationCheckmate,
+        Termination::Stalemate => Key::TerminationStalemate,
+        Termination::InsufficientMaterial => Key::TerminationInsufficientMaterial,
+        Termination::Resignation => Key::TerminationResignation,
+        Termination::DrawAgreed => Key::TerminationDrawAgreed,
+        Termination::ThreefoldRepetition => Key::TerminationThreefoldRepetition,
+        Termination::FiftyMoveRule => Key::TerminationFiftyMoveRule,
+        Termination::TimeForfeit => Key::TerminationTimeForfeit,
+        Termination::Adjudication => Key::TerminationAdjudication,
+        Termination::Forfeit => Key::TerminationForfeit,
+        Termination::Annulled => Key::TerminationAnnulled,
+    }
 }
 
 /// How a game ended: "checkmate", "Schachmatt", "мат"…
@@ -488,13 +505,9 @@ mod tests {
         );
     }
 
-    /// What the reply writer said before the texts were translated, kept
-    /// word for word as the reference for English.
-    fn english_what_to_do_before_translation(
-        why: &Rejection,
-        record: &Record,
-        seat: Color,
-    ) -> String {
+    /// The English words of what to do, written out here as the reference
+    /// the English translation is checked against.
+    fn english_what_to_do_reference(why: &Rejection, record: &Record, seat: Color) -> String {
         let next = MoveNumberText(record.next_number()).to_string();
         match why {
             Rejection::GameOver { .. } => {
@@ -542,7 +555,7 @@ mod tests {
             for seat in [Color::White, Color::Black] {
                 assert_eq!(
                     what_to_do(Lang::En, &why, &r, seat),
-                    english_what_to_do_before_translation(&why, &r, seat),
+                    english_what_to_do_reference(&why, &r, seat),
                     "{why:?}"
                 );
             }

@@ -13,7 +13,7 @@ use crate::config::InboxConfig;
 /// At most this many Maildir messages per [`Inbox::fetch_waiting`] (IMAP has
 /// its own batch, [`super::imap::FETCH_BATCH`]). A listing holds names and
 /// sizes only (bodies are read a group at a time), while each listing reads
-/// the whole folder: with 200, a backlog of 10,000 mails was listed 50
+/// the whole folder: with 200, a backlog of 10,000 mails is listed 50
 /// times, 4 % of the CPU of taking it.
 const BATCH: usize = 2000;
 

@@ -137,7 +137,7 @@ fn head(
         .date_now();
     // A reply address is a bare address (a seat's game address, an
     // event's), read as one: read as a mailbox, which may carry a name,
-    // it took lettre's RFC 2822 parser, 1 % of the intake's thread.
+    // it takes lettre's RFC 2822 parser, 1 % of the intake's thread.
     if let Some(reply_to) = &mail.reply_to {
         let address: lettre::Address = reply_to.parse().map_err(|source| RenderError::ReplyTo {
             reply_to: reply_to.clone(),
@@ -179,7 +179,7 @@ fn head(
         ))
         .raw_header(HeaderValue::new(
             HeaderName::new_from_ascii_str("X-Wildt-Event"),
-            mail.event.as_str().to_owned(),
+            mail.kind.as_str().to_owned(),
         ));
     if let Some(game) = mail.game {
         builder = builder.raw_header(HeaderValue::new(
@@ -205,9 +205,9 @@ fn write_mail(
     if text.seven_bit && page.as_ref().is_none_or(|p| p.seven_bit) {
         // Every part goes as it is: lettre writes the mail around a mark in
         // each part's place, and the parts are put there, each copied once
-        // into a mail of its final size. lettre's own writing copied each
+        // into a mail of its final size. lettre's own writing copies each
         // part into a buffer grown by doubling: a long game's 27 KB mail
-        // was copied about twice more, into fresh memory.
+        // would be copied about twice more, into fresh memory.
         let shell = whole(
             builder,
             PART_MARKS[0].to_owned(),
@@ -356,7 +356,7 @@ mod tests {
         assert_eq!(distinct.len(), same_ms.len());
     }
     use crate::i18n::Lang;
-    use crate::reply::{Event, HtmlPart};
+    use crate::reply::{HtmlPart, MailKind};
 
     fn mail(html: Option<HtmlPart>) -> OutMail {
         OutMail {
@@ -367,7 +367,7 @@ mod tests {
             body: "Partie 17: die Stellung jetzt.\n".to_owned(),
             html,
             lang: Lang::De,
-            event: Event::Notice,
+            kind: MailKind::Notice,
             game: Some(17),
             in_reply_to: None,
         }

@@ -440,8 +440,8 @@ impl std::fmt::Display for Transaction<'_> {
 /// A mail's data as the DATA phase carries it (RFC 5321 4.5.2): a `.`
 /// that starts a line (after CRLF, or first) doubled, then the line with
 /// a lone `.` that ends it. Line starts are found with memchr, where
-/// lettre's `message` pushed a byte at a time into a growing buffer (its
-/// codec was the largest single function in a profile of wildt sending
+/// lettre's `message` pushes a byte at a time into a growing buffer (its
+/// codec is the largest single function in a profile of wildt sending
 /// 2,000 replies of 11 KB). Unlike lettre, a mail that ends with CRLF (as
 /// every rendered reply does) gets no empty line added before the end.
 struct DataPhase<'a>(&'a str);

@@ -257,7 +257,7 @@ impl IccfMove {
     /// without the formatting machinery: every reply carries the record.
     pub fn push_to(&self, out: &mut String) {
         // Whole squares from a table: pushed a char at a time, the digits
-        // of a long game's record were a tenth of writing it.
+        // of a long game's record would be a tenth of writing it.
         out.push_str(self.from.digits());
         out.push_str(self.to.digits());
         if let Some(p) = self.promotion {

@@ -1,4 +1,4 @@
-//! The organiser's event use cases (issue 20), each one transaction: create
+//! The organiser's event use cases, each one transaction: create
 //! a section with all its games and welcome mails, withdraw a player with
 //! the rulings and the opponents' notices, and the standing that a
 //! game-over mail of an event ends with. [IO: database]
@@ -18,7 +18,7 @@ use crate::mail::render::render;
 use crate::reply::event::{
     EventGameLine, event_welcome, private_label, standing_line, withdrawal_notice,
 };
-use crate::reply::{Event, OutMail};
+use crate::reply::{MailKind, OutMail};
 use crate::store::events::{self, StoredEvent};
 use crate::store::{Store, StoreError, StoredGame, games, now_secs, outbox};
 
@@ -210,7 +210,7 @@ pub async fn add_standing(
     game: i64,
     mails: &mut [OutMail],
 ) -> Result<(), StoreError> {
-    if !mails.iter().any(|m| m.event == Event::GameOver) {
+    if !mails.iter().any(|m| m.kind == MailKind::GameOver) {
         return Ok(());
     }
     let Some(id) = events::of_game(&mut *conn, game).await? else {
@@ -220,7 +220,7 @@ pub async fn add_standing(
         return Ok(());
     };
     let table = crosstable(&event.players, &events::games(&mut *conn, id).await?)?;
-    for mail in mails.iter_mut().filter(|m| m.event == Event::GameOver) {
+    for mail in mails.iter_mut().filter(|m| m.kind == MailKind::GameOver) {
         if let Some(row) = table.row_of(&mail.to) {
             let line = standing_line(mail.lang, &event.name, row, event.players.len());
             mail.append(&format!("\n{line}\n"));

@@ -15,7 +15,7 @@ use crate::game::{MoveNumberText, Record};
 use crate::i18n::{Key, Lang, text};
 use crate::referee::Verdict;
 
-use super::{Event, GameContext, OutMail, footer, subject, verdict_mails, with_game};
+use super::{GameContext, MailKind, OutMail, footer, subject, verdict_mails, with_game};
 use crate::config::RefereeConfig;
 
 /// The lines of a set, one per line, as bullets: a player who copies them
@@ -96,7 +96,7 @@ pub(super) fn amend(
             // moves: the relay of the move answered is dropped.
             if let Some(i) = mails
                 .iter()
-                .rposition(|m| m.to == ctx.seat(p.seat).email && m.event == Event::OpponentMoved)
+                .rposition(|m| m.to == ctx.seat(p.seat).email && m.kind == MailKind::OpponentMoved)
             {
                 mails.remove(i);
             }
@@ -132,7 +132,7 @@ pub(super) fn amend(
             if let Some(m) = mails
                 .iter_mut()
                 .rev()
-                .find(|m| m.to == ctx.seat(c).email && m.event == Event::OpponentMoved)
+                .find(|m| m.to == ctx.seat(c).email && m.kind == MailKind::OpponentMoved)
             {
                 m.insert_after_first_line(&note);
             }
@@ -156,7 +156,7 @@ fn set_mail(
     };
     let mut m = ctx.game_mail(
         seat,
-        Event::Notice,
+        MailKind::Notice,
         &text(lang, Key::CondSubject, &[]),
         &format!(
             "{}\n\n{note}\n",
@@ -183,12 +183,12 @@ fn prepared_mails(ctx: &GameContext<'_>, p: &Prepared, before: &Record) -> Vec<O
     let mine = &ctx.seat(p.seat).email;
     let theirs = &ctx.seat(!p.seat).email;
     for m in &mut mails {
-        if &m.to == mine && m.event != Event::OpponentMoved {
+        if &m.to == mine && m.kind != MailKind::OpponentMoved {
             let intro = match &p.verdict {
                 Verdict::Moved { ply, number, .. } => {
                     let answer = format!("{} {}", MoveNumberText(*number), ply.iccf);
-                    if m.event == Event::MoveAccepted {
-                        m.event = Event::PreparedMovePlayed;
+                    if m.kind == MailKind::MoveAccepted {
+                        m.kind = MailKind::PreparedMovePlayed;
                         m.subject = subject(
                             Some(ctx.id),
                             &text(
@@ -223,7 +223,7 @@ fn prepared_mails(ctx: &GameContext<'_>, p: &Prepared, before: &Record) -> Vec<O
             }
             body.push('\n');
             m.prepend(&body);
-        } else if &m.to == theirs && m.event == Event::OpponentMoved {
+        } else if &m.to == theirs && m.kind == MailKind::OpponentMoved {
             let lang = ctx.lang(!p.seat);
             m.insert_after_first_line(&text(lang, Key::CondRelayPrepared, &[]));
         }

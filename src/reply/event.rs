@@ -1,4 +1,4 @@
-//! The mails of an event (issue 20): one welcome per player listing all
+//! The mails of an event: one welcome per player listing all
 //! their games, the notice that an opponent withdrew, and the standing line
 //! of a game-over mail. [pure: no IO]
 //!
@@ -9,7 +9,7 @@
 
 use shakmaty::Color;
 
-use super::{Event, OutMail, subject};
+use super::{MailKind, OutMail, subject};
 use crate::event::{Player, Row};
 use crate::i18n::{self, Key, Lang, color_arg};
 
@@ -78,7 +78,7 @@ pub fn event_welcome(
         body,
         html: None,
         lang,
-        event: Event::Notice,
+        kind: MailKind::Notice,
         game: None,
         in_reply_to: None,
     }
@@ -125,7 +125,7 @@ pub fn withdrawal_notice(
         body,
         html: None,
         lang,
-        event: Event::GameOver,
+        kind: MailKind::GameOver,
         game: Some(game),
         in_reply_to: None,
     }

@@ -130,7 +130,7 @@ pub fn rows_into(
         batch.bind((*message_id).to_owned())?;
         batch.bind(sender.to_owned())?;
         batch.bind(mail.to.clone())?;
-        batch.bind(mail.event.as_str())?;
+        batch.bind(mail.kind.as_str())?;
         batch.bind(now)?;
         batch.bind(now)?;
     }

@@ -238,6 +238,7 @@ fn chromium_draws_whites_board_with_the_last_move_highlighted() {
         record: &record,
         viewer: Color::White,
         outro: "Black to move (1...)\n\nYou will receive your opponent's move by mail.",
+        kept_rows: None,
     }
     .render();
     let shot = screenshot(&browser, &html, "board-white");
@@ -272,6 +273,7 @@ fn chromium_draws_blacks_board_upside_down() {
         record: &record,
         viewer: Color::Black,
         outro: "Schwarz am Zug (2...)",
+        kept_rows: None,
     }
     .render();
     let shot = screenshot(&browser, &html, "board-black");
@@ -323,6 +325,7 @@ fn chromium_still_draws_a_coloured_board_when_styles_are_stripped() {
         record: &record,
         viewer: Color::White,
         outro: "Trait aux Noirs (1...)",
+        kept_rows: None,
     }
     .render();
     let bare = without_styles(&html);
@@ -369,7 +372,7 @@ fn chromium_draws_the_html_part_of_a_relay_mail_from_blacks_side() {
         .map(|m| crate::languages::read(m))
         .filter(|m| {
             m.to == "ben@example.net"
-                && m.event == "opponent-moved"
+                && m.kind == "opponent-moved"
                 && m.text.contains("2. 7163 (Sf3)")
         })
         .collect();

@@ -1,4 +1,4 @@
-//! Sections through the real binary (issue 20): `wildt event new` pairs a
+//! Sections through the real binary: `wildt event new` pairs a
 //! section and mails each player their games, `event withdraw` rules both
 //! ways, and the public site — written by `wildt publish` and refreshed by
 //! `wildt serve --once` after a move — shows the games, the crosstable of

@@ -152,7 +152,7 @@ fn a_game_whose_welcome_mails_cannot_be_queued_is_not_created() {
     assert_eq!(created["id"], 1, "{created}");
 }
 
-/// Issue 15, point 12: `wildt --config FILE game list` was refused; the
+/// Regression: `wildt --config FILE game list` was refused. The
 /// options every subcommand takes are accepted before the subcommand too,
 /// and `--local` there picks the embedded default.
 #[test]

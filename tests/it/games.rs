@@ -924,7 +924,7 @@ async fn blacks_old_form_rook_promotion_straight_ahead_is_answered_with_the_stan
     assert_eq!(d.outcome, wildt::decide::Outcome::Moved, "{d:?}");
 }
 
-/// Issue 14: `status` after the end was refused; it is answered with the
+/// Regression: `status` after the end was refused. It is answered with the
 /// final position and the result.
 #[test]
 fn status_after_the_end_is_answered_with_the_final_position_and_result() {

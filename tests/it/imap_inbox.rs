@@ -532,7 +532,7 @@ async fn a_lost_connection_fails_one_call_and_the_next_call_reconnects() {
     assert!(reader.messages(&folder).await[0].seen_flag);
 }
 
-/// Issue 15, point 5 (IMAP side): a message put in the quarantine leaves the
+/// On IMAP, a message put in the quarantine leaves the
 /// mailbox for the folder (created if missing), unread, and the next fetch
 /// goes on without it.
 #[tokio::test]

@@ -1,4 +1,4 @@
-//! Issue 15, the inbox side: what the daemon does with Maildir names used
+//! The inbox's faults: what the daemon does with Maildir names used
 //! again, entries that are not messages, a message that always fails, and
 //! player text, run as `wildt serve --once` on the Maildir club. [IO:
 //! processes, temp files, SQLite]

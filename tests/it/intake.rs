@@ -248,7 +248,7 @@ fn a_record_pasted_back_in_the_lines_wildt_wrote_it_is_read_as_on_one_line() {
     }
 }
 
-/// Issue 14: "15. marts 2017 kl. 11.00 skrev" in a Danish attribution was read
+/// Regression: "15. marts 2017 kl. 11.00 skrev" in a Danish attribution was read
 /// as a near-move; the date and time go with the quote.
 #[test]
 fn date_in_a_danish_attribution_is_not_a_near_move() {
@@ -275,7 +275,7 @@ fn date_in_a_danish_attribution_is_not_a_near_move() {
     assert_eq!(line[0].mv.to_string(), "5254");
 }
 
-/// Issue 14: a Cc to a second game's address routed the copy delivered to
+/// Regression: a Cc to a second game's address routed the copy delivered to
 /// the first game to the second one. The envelope recipient decides; To and
 /// Cc only when the envelope names no game.
 #[test]

@@ -16,7 +16,8 @@ use crate::support::club::{Club, mail};
 pub struct Read {
     pub to: String,
     pub subject: String,
-    pub event: String,
+    /// The mail's kind (`X-Wildt-Event`).
+    pub kind: String,
     pub lang: String,
     /// The text part, with LF line ends.
     pub text: String,
@@ -42,7 +43,7 @@ pub fn read(raw: &str) -> Read {
             .unwrap()
             .to_owned(),
         subject: m.subject().unwrap_or_default().to_owned(),
-        event: header("X-Wildt-Event"),
+        kind: header("X-Wildt-Event"),
         lang: header("Content-Language"),
         text: m.body_text(0).unwrap().replace("\r\n", "\n"),
         html,
@@ -86,7 +87,7 @@ fn languages_set_by_the_organiser_write_each_players_mails_in_their_language() {
     );
     assert!(a.text.contains("Schwarz am Zug (1...)"), "{}", a.text);
     assert_eq!(b.lang, "fr");
-    assert_eq!(b.event, "opponent-moved");
+    assert_eq!(b.kind, "opponent-moved");
     assert_eq!(
         b.subject,
         format!("[wildt #{}] 1. 7163 - à vous de jouer", g.id)
@@ -194,7 +195,7 @@ fn a_language_line_by_mail_is_confirmed_in_the_new_language_and_kept() {
         anna.iter().map(|m| &m.subject).collect::<Vec<_>>()
     );
     assert!(anna.iter().any(|m| m.subject.ends_with("Sprache: Deutsch")));
-    let accepted = anna.iter().find(|m| m.event == "move-accepted").unwrap();
+    let accepted = anna.iter().find(|m| m.kind == "move-accepted").unwrap();
     assert!(
         accepted.text.contains("Ihr Zug 1. 5254 (e4) ist notiert."),
         "{}",
@@ -230,7 +231,7 @@ fn command_words_and_content_language_guess_a_players_language() {
     assert!(anna[0].html.is_some());
     let ben = mails_to(&mails, "ben@example.net");
     assert_eq!(ben[0].lang, "es");
-    assert_eq!(ben[0].event, "move-rejected");
+    assert_eq!(ben[0].kind, "move-rejected");
     let shown = club.show(g.id);
     assert_eq!(
         (
@@ -340,7 +341,7 @@ fn conditional_move_mails_are_in_the_players_language_in_both_parts() {
     let mails = outbox(&club);
     let played = mails
         .iter()
-        .find(|m| m.event == "prepared-move-played")
+        .find(|m| m.kind == "prepared-move-played")
         .expect("the prepared answer's mail");
     let note = "Ihre vorbereitete Antwort 1... 5755 wurde sofort gespielt.";
     assert!(played.text.contains(note), "{}", played.text);

@@ -152,7 +152,7 @@ async fn due_in(dir: &Path, secs: i64) {
     conn.close().await.unwrap();
 }
 
-/// Issue 15, point 1: the worker used to return on the first database
+/// Regression: the worker returned on the first database
 /// error (the write lock held past the busy timeout), and nothing more was
 /// sent while the daemon went on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -274,7 +274,7 @@ async fn a_batch_sent_but_not_marked_is_given_back_and_sent_again_after_the_data
     assert!(count.values().all(|&n| n == 2), "{count:?}");
 }
 
-/// Issue 15, point 1: a worker that cannot make progress for longer than
+/// A worker that cannot make progress for longer than
 /// `stall_after_secs` makes the daemon stop pinging the watchdog (so systemd
 /// restarts it), says why, and pings again once the worker recovers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -343,8 +343,8 @@ async fn a_stuck_outbox_worker_stops_the_watchdog_pings_and_says_why() {
     daemon.stop();
 }
 
-/// Issue 15, point 9: mail queued by another process (`game new` from the
-/// CLI) used to wait up to 60 s for the idle worker to wake.
+/// Regression: mail queued by another process (`game new` from the CLI)
+/// waited up to 60 s for the idle worker to wake.
 #[test]
 fn mail_queued_by_the_cli_is_sent_by_the_running_daemon() {
     let (dir, cfg) = club("");
@@ -353,14 +353,14 @@ fn mail_queued_by_the_cli_is_sent_by_the_running_daemon() {
         daemon.log().contains("ready")
     });
     new_game(&cfg, 0);
-    // Generous, and well below the old 60 s idle sleep.
+    // Generous, and well below a minute.
     daemon.wait_for("the two welcome mails", Duration::from_secs(30), || {
         sent_files(dir.path()) == 2
     });
     daemon.stop();
 }
 
-/// Issue 15, point 10: two processes sending from one database each read
+/// Regression: two processes sending from one database each read
 /// the same due rows and sent them both. Here two `serve --once` run at once
 /// on one database reached under two names (the daemon lock goes by the
 /// name), over a sendmail that logs every Message-ID it is handed.
@@ -447,7 +447,7 @@ async fn fail_row(dir: &Path, id: i64) {
     conn.close().await.unwrap();
 }
 
-/// Issue 15, point 2: there was no command to see or requeue failed mail.
+/// Failed mail can be seen and requeued from the CLI.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn outbox_list_shows_failed_mail_and_retry_sends_it_once() {
     let (dir, cfg) = club("");
@@ -525,7 +525,7 @@ fn outbox_commands_are_in_the_help() {
     );
 }
 
-/// Issue 15, point 3: a commit survives a power loss only with
+/// A commit survives a power loss only with
 /// `synchronous = FULL`; NORMAL (1) in WAL may roll the last one back.
 #[tokio::test]
 async fn the_store_commits_with_synchronous_full() {

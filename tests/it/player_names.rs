@@ -17,9 +17,9 @@ fn header<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
     })
 }
 
-/// Issue 14: the whole string was stored as the address, so Anna's moves
-/// were later "stranger". Now the name is kept for the mails, the address
-/// is what she is matched by, and `game show --json` shows both.
+/// Regression: the whole string was stored as the address, so Anna's moves
+/// were later "stranger". The name is kept for the mails, the address is
+/// what she is matched by, and `game show --json` shows both.
 #[test]
 fn a_player_given_with_a_name_is_greeted_by_it_and_matched_by_the_address() {
     let club = Club::new();

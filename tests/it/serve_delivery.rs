@@ -17,11 +17,11 @@ fn header<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
     })
 }
 
-/// How many of `mails` go to `to` with event `event`.
-fn count(mails: &[String], to: &str, event: &str) -> usize {
+/// How many of `mails` of kind `kind` go to `to`.
+fn count(mails: &[String], to: &str, kind: &str) -> usize {
     mails
         .iter()
-        .filter(|m| header(m, "To") == Some(to) && header(m, "X-Wildt-Event") == Some(event))
+        .filter(|m| header(m, "To") == Some(to) && header(m, "X-Wildt-Event") == Some(kind))
         .count()
 }
 
@@ -46,10 +46,10 @@ async fn recorded(club: &Club) -> Vec<(String, i64)> {
     rows
 }
 
-/// Issue 14: Anna writes to her game 1 with a Cc to her game 2. The MTA
-/// delivers one copy per recipient; each is played in the game it was
-/// delivered to (before, both went to the game first named in To/Cc, and
-/// the second was answered "not possible").
+/// Anna writes to her game 1 with a Cc to her game 2. The MTA delivers one
+/// copy per recipient; each is played in the game it was delivered to.
+/// Regression: both went to the game first named in To/Cc, and the second
+/// was answered "not possible".
 #[test]
 fn each_delivered_copy_is_played_in_its_own_game() {
     let club = Club::new();
@@ -80,7 +80,7 @@ fn each_delivered_copy_is_played_in_its_own_game() {
     }
 }
 
-/// Issue 14: a second copy of a message (to the game address and to the bare
+/// Regression: a second copy of a message (to the game address and to the bare
 /// referee; or found again in a mailbox moved to another server) was decided
 /// again and answered "not possible". It is a duplicate, answered once.
 #[test]
@@ -129,7 +129,7 @@ fn a_reused_message_id_with_another_text_is_decided() {
     assert_eq!(count(&club.outbox(), "anna@example.org", "notice"), 1);
 }
 
-/// Issue 14: a player of more games than the hourly limit answers them all
+/// A player of more games than the hourly limit answers them all
 /// in an evening. Every accepted move is confirmed to her and relayed to the
 /// opponent; her rejected moves are answered only up to the limit, and those
 /// held back are on record.

@@ -18,10 +18,10 @@ fn header<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
         .map(|l| l[name.len() + 1..].trim())
 }
 
-fn by_event<'a>(mails: &'a [String], event: &str) -> Vec<&'a String> {
+fn of_kind<'a>(mails: &'a [String], kind: &str) -> Vec<&'a String> {
     mails
         .iter()
-        .filter(|m| header(m, "X-Wildt-Event") == Some(event))
+        .filter(|m| header(m, "X-Wildt-Event") == Some(kind))
         .collect()
 }
 
@@ -42,8 +42,8 @@ fn move_in_maildir_is_confirmed_to_mover_and_relayed_to_opponent() {
     assert!(summary.starts_with("1 messages"), "{summary}");
     let mails = club.outbox();
     assert_eq!(mails.len(), 2, "{mails:#?}");
-    let accepted = by_event(&mails, "move-accepted");
-    let relayed = by_event(&mails, "opponent-moved");
+    let accepted = of_kind(&mails, "move-accepted");
+    let relayed = of_kind(&mails, "opponent-moved");
     assert_eq!((accepted.len(), relayed.len()), (1, 1));
     let a = accepted[0];
     assert_eq!(header(a, "To"), Some("anna@example.org"));
@@ -100,7 +100,7 @@ fn illegal_move_is_answered_with_the_reason_and_changes_nothing() {
     club.serve_once();
     let mails = club.outbox();
     assert_eq!(mails.len(), 1, "{mails:#?}");
-    let rejected = by_event(&mails, "move-rejected");
+    let rejected = of_kind(&mails, "move-rejected");
     assert_eq!(rejected.len(), 1);
     assert!(
         rejected[0].contains("the knight on 71 cannot reach 54"),

@@ -124,7 +124,7 @@ fn serve_reports_ready_watchdog_and_stopping_then_exits_zero_on_sigterm() {
     assert_eq!(status.code(), Some(0));
 }
 
-/// Regression: the notify send used to block once the socket's small queue was
+/// Regression: the notify send blocked once the socket's small queue was
 /// full, freezing the daemon (found by the latency benchmark, whose stand-in
 /// socket stopped reading after READY).
 #[test]
@@ -195,21 +195,20 @@ fn serve_keeps_handling_mail_when_nobody_reads_the_notify_socket() {
     assert_eq!(status.code(), Some(0));
 }
 
-/// Issue 15, points 7 and 8: a flood could put the daemon into a watchdog
-/// restart loop: a batch of up to 200 messages was fetched and handled with
-/// no ping in between. Now bodies are taken one at a time with a ping before
-/// each: a flood that takes several watchdog intervals is handled with no
-/// gap between pings as long as `WATCHDOG_USEC` (the gap after which
-/// systemd restarts the service).
+/// Regression: a flood could put the daemon into a watchdog restart loop,
+/// a batch of up to 200 messages fetched and handled with no ping in
+/// between. Bodies are taken one at a time with a ping before each: a flood
+/// that takes several watchdog intervals is handled with no gap between
+/// pings as long as `WATCHDOG_USEC` (the gap after which systemd restarts
+/// the service).
 #[test]
 fn a_flood_longer_than_the_watchdog_interval_is_handled_with_pings_throughout() {
-    // Large enough to last several watchdog intervals even as the intake
-    // gets faster: 800 once took 1.5 s and by now takes 0.6 s; 4,000 took
-    // 2.9-3.7 s alone and 6.4 s in CI. The interval is a second: with
-    // 300 ms, one commit waiting on a busy disk in CI (a gap of 314 ms
-    // between pings, 3,810 pings otherwise 1-2 ms apart) failed the test
-    // although every message was being handled; a daemon whose flood
-    // handling never pings leaves a gap as long as the flood.
+    // Large enough to last several watchdog intervals on a fast machine
+    // (4,000 take about 3 s alone, more in CI). The interval is a second:
+    // with 300 ms, one commit waiting on a busy disk in CI (a gap of 314 ms
+    // between pings otherwise 1-2 ms apart) fails the test although every
+    // message is being handled; a daemon whose flood handling never pings
+    // leaves a gap as long as the flood.
     const FLOOD: usize = 6_000;
     const USEC: u64 = 1_000_000;
     let dir = tempfile::tempdir().unwrap();

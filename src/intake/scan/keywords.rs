@@ -1,6 +1,7 @@
 //! The words wildt knows, in every language it reads: the command phrases
 //! (resign, the draw commands, status) and the words the line classifier
-//! weighs around a number (move words, echo words, fillers, negations, units).
+//! weighs around a number (move words, echo words, fillers, units). Negations
+//! are read by the tokenizer, which turns each into the word `not`.
 //! Keywords are matched as whole words on the tokenizer's tokens. The accepted
 //! words are listed for players in `KEYWORDS.md`; keep the two in sync.
 //! [pure: no IO]
@@ -12,12 +13,6 @@ use crate::command::Command;
 
 use super::tokens::Tok;
 use super::{Around, Findings, short};
-
-#[rustfmt::skip]
-pub(super) const NEGATIONS: &[&str] = &[
-    "not", "never", "nicht", "nie", "niemals", "pas", "jamais", "nunca", "non", "niet", "nooit",
-    "cannot", "não", "nie", "не", "nee",
-];
 
 /// Words a move line may hold besides moves and numbers (lower-cased).
 #[rustfmt::skip]
@@ -712,7 +707,7 @@ mod tests {
         ));
     }
 
-    /// Issue 14: each of these ended the game by resignation.
+    /// Regression: each of these ended the game by resignation.
     #[test]
     fn resignation_from_prose_is_asked_about() {
         for text in [
@@ -799,7 +794,7 @@ mod tests {
         assert_eq!(command(text), Command::Resign);
     }
 
-    /// Issue 14: a subject "I resign from the club committee" ended the game.
+    /// Regression: a subject "I resign from the club committee" ended the game.
     #[test]
     fn subject_never_resigns_accepts_or_claims() {
         for subject in [

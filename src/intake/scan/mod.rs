@@ -579,7 +579,7 @@ mod tests {
         assert_eq!(line.len(), 2);
     }
 
-    /// Issue 14: a record written after the new move was "different moves".
+    /// Regression: a record written after the new move was "different moves".
     #[test]
     fn record_after_the_new_move_is_put_in_the_games_order() {
         assert_eq!(
@@ -599,7 +599,7 @@ mod tests {
         ));
     }
 
-    /// FIDE 9.2.1.1: the claim may come with the move; issue 14 found it
+    /// FIDE 9.2.1.1: the claim may come with the move. Regression: it was
     /// refused as mixed commands.
     #[test]
     fn claim_with_the_move_is_one_command() {

@@ -43,16 +43,16 @@ async fn send(
     (detail, replies)
 }
 
-/// Waits for the reply (of `event`) to the message `raw` in `reader`'s INBOX.
-async fn reply_to(reader: &mut Reader, raw: &[u8], event: &str) -> Mail {
+/// Waits for the reply (of kind `kind`) to the message `raw` in `reader`'s INBOX.
+async fn reply_to(reader: &mut Reader, raw: &[u8], kind: &str) -> Mail {
     let id = message_id_of(raw);
-    let mut found = wait_mails(reader, "INBOX", &format!("{event} to {id}"), 1, WAIT, |m| {
+    let mut found = wait_mails(reader, "INBOX", &format!("{kind} to {id}"), 1, WAIT, |m| {
         m.in_reply_to.as_deref() == Some(id.as_str())
     })
     .await;
     assert_eq!(found.len(), 1, "one reply to {id}");
     let m = found.remove(0);
-    assert!(m.is(event), "reply to {id} is {:?}, not {event}", m.event);
+    assert!(m.is(kind), "reply to {id} is {:?}, not {kind}", m.kind);
     m
 }
 

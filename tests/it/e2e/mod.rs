@@ -347,7 +347,8 @@ impl Drop for Serve {
 #[derive(Debug, Clone)]
 pub struct Mail {
     pub message_id: Option<String>,
-    pub event: Option<String>,
+    /// The mail's kind (`X-Wildt-Event`).
+    pub kind: Option<String>,
     pub game: Option<i64>,
     pub subject: String,
     pub in_reply_to: Option<String>,
@@ -379,7 +380,7 @@ impl Mail {
         let header = |name: &str| parsed.header_raw(name).map(|v| v.trim().to_owned());
         Mail {
             message_id: parsed.message_id().map(strip_angles),
-            event: header("X-Wildt-Event"),
+            kind: header("X-Wildt-Event"),
             game: header("X-Wildt-Game").and_then(|g| g.parse().ok()),
             subject: parsed.subject().unwrap_or_default().to_owned(),
             in_reply_to: ids(parsed.in_reply_to()).into_iter().next(),
@@ -396,8 +397,8 @@ impl Mail {
         }
     }
 
-    pub fn is(&self, event: &str) -> bool {
-        self.event.as_deref() == Some(event)
+    pub fn is(&self, kind: &str) -> bool {
+        self.kind.as_deref() == Some(kind)
     }
 }
 
@@ -598,18 +599,18 @@ pub fn assert_replies_match_lines(all: &[Mail], games: &[Game], lines: &[Vec<Str
     for (g, line) in games.iter().zip(lines) {
         for (ply, mv) in line.iter().enumerate() {
             let played = numbered(ply, mv);
-            for event in ["move-accepted", "opponent-moved"] {
+            for kind in ["move-accepted", "opponent-moved"] {
                 let n = all
                     .iter()
                     .filter(|m| {
                         m.game == Some(g.id)
-                            && m.is(event)
+                            && m.is(kind)
                             && m.subject.contains(&format!("] {played} "))
                     })
                     .map(|m| m.message_id.clone())
                     .collect::<std::collections::BTreeSet<_>>()
                     .len();
-                assert_eq!(n, 1, "game {}: {event} for {played}: {n} mails", g.id);
+                assert_eq!(n, 1, "game {}: {kind} for {played}: {n} mails", g.id);
             }
         }
     }

@@ -1,4 +1,4 @@
-//! Issue 15, point 6: the organiser opens the referee's mailbox on a phone
+//! The organiser opens the referee's mailbox on a phone
 //! before the daemon fetches, so the move is `\Seen` already. wildt tracks
 //! what it handled by its own keyword and UIDVALIDITY + UID, not by `\Seen`:
 //! the move is still taken, and once only.

@@ -1,5 +1,5 @@
-//! Issue 15, point 2, on the mail rig: a refused SMTP login (a wrong
-//! password file) no longer fails every pending mail for good. The daemon
+//! On the mail rig: a refused SMTP login (a wrong password file) does not
+//! fail every pending mail for good. The daemon
 //! says which file to check, tries again with backoff, reads the file again
 //! before each new try, and once the file is right every mail arrives, none
 //! twice. A recipient the relay refuses for good fails that one row, is told
