@@ -113,8 +113,8 @@ if has servers; then
   python3 bench_servers.py --work "$WORK/servers" "${SERV[@]}" --out "$RESULTS/servers.json" >&2
   # Again with Postfix holding what it accepts until each measurement ends
   # (delivered into Dovecot between them): the runs above are as fast as
-  # Dovecot's deliveries during them leave the two cores (the slow third
-  # run of the sixteenth to nineteenth rounds).
+  # Dovecot's deliveries during them leave the two cores (which made some
+  # runs far slower than others).
   python3 bench_servers.py --work "$WORK/servers-held" "${SERV[@]}" --hold --out "$RESULTS/servers-held.json" >&2
 fi
 if has daemon; then
