@@ -4,6 +4,10 @@
 //! The store keeps tables, not use cases: what happens when a message
 //! arrives is `handle`, what the organiser does is `organise`; both drive
 //! these functions inside one `BEGIN IMMEDIATE` transaction ([`Store::begin`]).
+//! Which outbox mail is sent next, and the bodies kept for the sender, are
+//! the sender's (`daemon::lease`). The store does hold this process's one
+//! writer and the turns at it ([`Store::write_turn`]): that is how a
+//! database is written, whatever the use case.
 
 pub mod batch;
 pub mod clocks;
@@ -193,9 +197,9 @@ impl Store {
     /// [`Store::open`], and this turn orders this process's writers in
     /// front of it. SQLite's own wait for a busy lock polls with growing
     /// sleeps, and a connection that commits and begins again at once (the
-    /// intake in a burst) wins nearly every time: the outbox's marks waited
-    /// up to 1.8 s behind back-to-back groups. Waiting here instead, the
-    /// outbox writes between two groups. Other processes (the CLI) still
+    /// intake in a burst) wins nearly every time: the outbox's marks would
+    /// wait up to 1.8 s behind back-to-back groups. Waiting here instead,
+    /// the outbox writes between two groups. Other processes (the CLI) still
     /// meet SQLite's busy wait.
     pub async fn write_turn(&self) -> tokio::sync::OwnedMutexGuard<()> {
         self.turn.clone().lock_owned().await

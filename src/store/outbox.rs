@@ -1,5 +1,9 @@
 //! The `outbox` table: every mail to send, rendered, with its Message-ID
-//! fixed, and what became of each attempt. [IO: SQLite]
+//! fixed, the lease of the process sending it, and what became of each
+//! attempt. [IO: SQLite]
+//!
+//! Which due mail a sender leases next is the sender's policy
+//! (`daemon::lease`); here are the statements it runs.
 
 use sqlx::{Row, SqliteConnection};
 
