@@ -70,8 +70,8 @@ pub fn history_into(batch: &mut Batch, k: &Keys<'_>) -> Result<(), StoreError> {
     // count against the hourly limit: the limit bounds a conversation (an
     // autoresponder ping-pong). Relays of an opponent's moves are not one,
     // and neither are the confirmations of accepted commands, which are
-    // never held back; counting them took the budget of a busy player's
-    // rejections and notices. `limited` is set at insert
+    // never held back; counted, they would take the budget of a busy
+    // player's rejections and notices. `limited` is set at insert
     // (`outbox::enqueue_all`) for exactly those answers; the partial index
     // holds only them.
     batch.push(
