@@ -139,10 +139,7 @@ pub async fn handle_message_at(
     render_behind(rules, &mut carry, Some(&mut handled))?;
     carry.writes.run(&mut tx).await?;
     match mode {
-        Mode::Commit => {
-            tx.commit().await?;
-            keep_fresh(store, &mut handled);
-        }
+        Mode::Commit => tx.commit().await?,
         Mode::DryRun => tx.rollback().await?,
     }
     Ok(handled)
@@ -239,21 +236,7 @@ pub async fn handle_group(
         at: None,
         error: e.into(),
     })?;
-    for h in &mut handled {
-        keep_fresh(store, h);
-    }
     Ok(handled)
-}
-
-/// Hands the bodies of a committed message's mails to this process's
-/// sender, which then need not read them back from the database. Moved,
-/// not copied: nothing reads them here after the commit, and a copy of
-/// every reply (some 27 KB each in a long game) was a fresh allocation
-/// the kernel had to fault in.
-fn keep_fresh(store: &Store, handled: &mut Handled) {
-    if let Handled::Decided { mails, .. } = handled {
-        store.keep_fresh(mails);
-    }
 }
 
 /// Why a group was not kept: the message at index `at` failed (`None`: the

@@ -35,7 +35,7 @@ pub async fn game_clock(
     game: i64,
 ) -> Result<Option<GameClock>, StoreError> {
     let Some(row) = sqlx::query(
-        "SELECT time_control, COALESCE(clock_started, created_at), status, updated_at FROM games WHERE id = ?",
+        "SELECT time_control, COALESCE(clock_started, created_at) AS started, status, updated_at FROM games WHERE id = ?",
     )
     .bind(game)
     .fetch_optional(&mut *conn)
@@ -43,23 +43,23 @@ pub async fn game_clock(
     else {
         return Ok(None);
     };
-    let text: String = row.get(0);
+    let text: String = row.get("time_control");
     let control = text.parse().map_err(|_| StoreError::BadValue {
         game,
         value: text.clone(),
     })?;
-    let status: String = row.get(2);
+    let status: String = row.get("status");
     let plies = sqlx::query(
         // A prepared (conditional) answer costs no time either.
-        "SELECT COALESCE(arrived_at, played_at), MAX(free, prepared) FROM moves WHERE game_id = ? ORDER BY ply",
+        "SELECT COALESCE(arrived_at, played_at) AS arrived, MAX(free, prepared) AS free FROM moves WHERE game_id = ? ORDER BY ply",
     )
     .bind(game)
     .fetch_all(&mut *conn)
     .await?
     .into_iter()
     .map(|r| PlyTime {
-        arrived: r.get(0),
-        free: r.get::<i64, _>(1) != 0,
+        arrived: r.get("arrived"),
+        free: r.get::<i64, _>("free") != 0,
     })
     .collect();
     let mut extra_days = ByColor { white: 0, black: 0 };
@@ -74,10 +74,10 @@ pub async fn game_clock(
     }
     Ok(Some(GameClock {
         control,
-        started: row.get(1),
+        started: row.get("started"),
         plies,
         extra_days,
-        ended_at: (status == "finished").then(|| row.get(3)),
+        ended_at: (status == "finished").then(|| row.get("updated_at")),
     }))
 }
 
@@ -105,7 +105,7 @@ pub async fn leaves(conn: &mut SqliteConnection, email: &str) -> Result<Vec<Leav
         .await?;
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
-        let (from, to): (String, String) = (r.get(0), r.get(1));
+        let (from, to): (String, String) = (r.get("from_day"), r.get("to_day"));
         let parse = |s: &str| {
             s.parse::<Date>().map_err(|_| StoreError::BadValue {
                 game: 0,

@@ -27,8 +27,8 @@ pub async fn load(
         .await?;
     let mut out: ByColor<Option<ConditionalTree>> = ByColor::default();
     for row in rows {
-        let seat: String = row.get(0);
-        let text: String = row.get(1);
+        let seat: String = row.get("seat");
+        let text: String = row.get("tree");
         let bad = || StoreError::BadValue {
             game,
             value: format!("{seat}: {text}"),

@@ -30,7 +30,7 @@ pub async fn insert(
             .bind(now_secs())
             .fetch_one(&mut *conn)
             .await?
-            .get(0),
+            .get("id"),
     )
 }
 
@@ -86,15 +86,15 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredE
             .await?
             .into_iter()
             .map(|r| Player {
-                email: r.get(0),
-                name: r.get(1),
+                email: r.get("email"),
+                name: r.get("name"),
             })
             .collect();
     Ok(Some(StoredEvent {
         id,
-        name: row.get(0),
-        double: row.get(1),
-        created_at: row.get(2),
+        name: row.get("name"),
+        double: row.get("double"),
+        created_at: row.get("created_at"),
         players,
     }))
 }
@@ -111,9 +111,9 @@ pub async fn games(conn: &mut SqliteConnection, event: i64) -> Result<Vec<EventG
     .await?;
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
-        let id: i64 = r.get(0);
-        let result: String = r.get(3);
-        let termination: Option<String> = r.get(4);
+        let id: i64 = r.get("id");
+        let result: String = r.get("result");
+        let termination: Option<String> = r.get("termination");
         let outcome = Outcome::from_stored(&result, termination.as_deref()).ok_or_else(|| {
             StoreError::BadValue {
                 game: id,
@@ -122,8 +122,8 @@ pub async fn games(conn: &mut SqliteConnection, event: i64) -> Result<Vec<EventG
         })?;
         out.push(EventGame {
             id,
-            white: r.get(1),
-            black: r.get(2),
+            white: r.get("white_email"),
+            black: r.get("black_email"),
             outcome,
         });
     }

@@ -70,23 +70,23 @@ pub fn history_into(batch: &mut Batch, k: &Keys<'_>) -> Result<(), StoreError> {
     // count against the hourly limit: the limit bounds a conversation (an
     // autoresponder ping-pong). Relays of an opponent's moves are not one,
     // and neither are the confirmations of accepted commands, which are
-    // never held back; counting them took the budget of a busy player's
-    // rejections and notices. `limited` is set at insert
+    // never held back; counted, they would take the budget of a busy
+    // player's rejections and notices. `limited` is set at insert
     // (`outbox::enqueue_all`) for exactly those answers; the partial index
     // holds only them.
     batch.push(
         "WITH g(id) AS (SELECT id FROM games WHERE id = ?)
          SELECT
             (SELECT outcome FROM messages
-             WHERE sha256 = ? OR (? IS NOT NULL AND source = ?) LIMIT 1),
+             WHERE sha256 = ? OR (? IS NOT NULL AND source = ?) LIMIT 1) AS seen,
             CASE WHEN ? IS NULL OR ? = '' OR ? IS NULL THEN NULL ELSE
                 (SELECT outcome FROM messages
                  WHERE message_id = ? AND from_addr = ? AND game_id IS (SELECT id FROM g)
                    AND body_sha256 = ? AND outcome NOT IN (?, ?)
-                 ORDER BY id LIMIT 1) END,
+                 ORDER BY id LIMIT 1) END AS copy,
             CASE WHEN ? IS NULL THEN 0 ELSE
                 (SELECT COUNT(*) FROM outbox
-                 WHERE limited = 1 AND recipient = ? AND created_at > ?) END,
+                 WHERE limited = 1 AND recipient = ? AND created_at > ?) END AS replies,
             CASE WHEN (SELECT id FROM g) IS NULL THEN 0 ELSE
                 (SELECT COUNT(*) FROM messages m JOIN outbox o ON o.message = m.id
                  WHERE m.game_id = (SELECT id FROM g)
@@ -94,7 +94,7 @@ pub fn history_into(batch: &mut Batch, k: &Keys<'_>) -> Result<(), StoreError> {
                    -- index messages_game_refused (migration 21) only for
                    -- a query that names its condition
                    AND m.outcome IN ('stranger', 'auth_failed')
-                   AND o.created_at > ?) END,
+                   AND o.created_at > ?) END AS notices,
             p.lang, p.lang_source
          FROM (SELECT 1) LEFT JOIN players p ON p.email = ?",
         None,
@@ -126,19 +126,19 @@ pub fn history_into(batch: &mut Batch, k: &Keys<'_>) -> Result<(), StoreError> {
 /// The [`History`] of the message with keys `k` from the row of its
 /// [`history_into`] statement.
 pub fn history_of(k: &Keys<'_>, row: &SqliteRow) -> Result<History, StoreError> {
-    let replies: i64 = row.try_get(2)?;
-    let sender_lang = match (k.from, row.try_get::<Option<String>, _>(4)?) {
+    let replies: i64 = row.try_get("replies")?;
+    let sender_lang = match (k.from, row.try_get::<Option<String>, _>("lang")?) {
         (Some(from), Some(lang)) => Some(super::players::parse_lang(
             from,
             &lang,
-            &row.try_get::<String, _>(5)?,
+            &row.try_get::<String, _>("lang_source")?,
         )?),
         _ => None,
     };
-    let notices: i64 = row.try_get(3)?;
+    let notices: i64 = row.try_get("notices")?;
     Ok(History {
-        seen: row.try_get(0)?,
-        copy: row.try_get(1)?,
+        seen: row.try_get("seen")?,
+        copy: row.try_get("copy")?,
         recent: Recent {
             replies_to_sender: u32::try_from(replies).unwrap_or(u32::MAX),
             security_notice_sent: notices > 0,
@@ -170,7 +170,7 @@ pub async fn run_for_id(
     let rows = batch.run(conn).await?;
     rows.last()
         .and_then(|r| r.first())
-        .map(|r| r.try_get(0))
+        .map(|r| r.try_get("id"))
         .transpose()?
         .ok_or_else(|| StoreError::Invariant("a message inserted without its row".into()))
 }

@@ -4,13 +4,16 @@
 //! The store keeps tables, not use cases: what happens when a message
 //! arrives is `handle`, what the organiser does is `organise`; both drive
 //! these functions inside one `BEGIN IMMEDIATE` transaction ([`Store::begin`]).
+//! Which outbox mail is sent next, and the bodies kept for the sender, are
+//! the sender's (`daemon::lease`). The store does hold this process's one
+//! writer and the turns at it ([`Store::write_turn`]): that is how a
+//! database is written, whatever the use case.
 
 pub mod batch;
 pub mod clocks;
 pub mod conditionals;
 pub mod events;
 pub mod failures;
-pub mod fresh;
 pub mod games;
 pub mod messages;
 pub mod outbox;
@@ -24,7 +27,7 @@ use std::time::Duration;
 use sqlx::sqlite::{
     SqliteAutoVacuum, SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
 };
-use sqlx::{Sqlite, SqlitePool, Transaction};
+use sqlx::{Row as _, Sqlite, SqlitePool, Transaction};
 
 use crate::game::RecordError;
 
@@ -94,13 +97,8 @@ pub struct Store {
     pool: SqlitePool,
     /// The one connection this process writes through (see [`Store::open`]).
     writer: SqlitePool,
-    /// Bodies this process committed to the outbox, for its own sender.
-    fresh: std::sync::Arc<fresh::FreshBodies>,
     /// This process's turns at the write lock (see [`Store::write_turn`]).
     turn: std::sync::Arc<tokio::sync::Mutex<()>>,
-    /// The newest outbox row at this process's last claim (see
-    /// [`outbox::claim_due`]).
-    claimed_up_to: std::sync::Arc<outbox::ClaimCursor>,
 }
 
 impl Store {
@@ -149,7 +147,7 @@ impl Store {
         // Every write of this process goes through one connection, the
         // writer: in WAL mode a connection drops its whole page cache when
         // it sees that another one committed, so with writes spread over
-        // the pool (a group on one connection, the sender's claim and its
+        // the pool (a group on one connection, the sender's lease and its
         // marks on the next) each began by reading its pages again —
         // 11,390 preads for 2,000 messages against 3,259 with the writer
         // (`strace -c -f`, the pipeline's workload). SQLite lets one
@@ -166,8 +164,6 @@ impl Store {
         let store = Store {
             pool,
             writer,
-            fresh: Default::default(),
-            claimed_up_to: Default::default(),
             turn: Default::default(),
         };
         store.convert_to_incremental_vacuum().await;
@@ -193,15 +189,28 @@ impl Store {
     }
 
     /// This process's turn at the write lock, first come first served: the
-    /// intake holds it for a group's transaction, the outbox for a claim and
-    /// for marking mail sent. SQLite's own wait for a busy lock polls with
-    /// growing sleeps, and a connection that commits and begins again at
-    /// once (the intake in a burst) wins nearly every time: the outbox's
-    /// marks waited up to 1.8 s behind back-to-back groups. Waiting here
-    /// instead, the outbox writes between two groups. Other processes (the
-    /// CLI) still meet SQLite's busy wait.
+    /// intake holds it for a group's transaction, the outbox for a lease
+    /// and for marking mail sent.
+    ///
+    /// It belongs to the store because the store is where this process
+    /// has one writer: every write goes through the one connection of
+    /// [`Store::open`], and this turn orders this process's writers in
+    /// front of it. SQLite's own wait for a busy lock polls with growing
+    /// sleeps, and a connection that commits and begins again at once (the
+    /// intake in a burst) wins nearly every time: the outbox's marks would
+    /// wait up to 1.8 s behind back-to-back groups. Waiting here instead,
+    /// the outbox writes between two groups. Other processes (the CLI) still
+    /// meet SQLite's busy wait.
     pub async fn write_turn(&self) -> tokio::sync::OwnedMutexGuard<()> {
         self.turn.clone().lock_owned().await
+    }
+
+    /// The connection this process writes through, for writes that are
+    /// not one `BEGIN IMMEDIATE` transaction ([`Store::begin`]): each
+    /// statement commits alone, or the caller begins a deferred
+    /// transaction on it. Take [`Store::write_turn`] first.
+    pub async fn write_conn(&self) -> Result<sqlx::pool::PoolConnection<Sqlite>, StoreError> {
+        Ok(self.writer.acquire().await?)
     }
 
     /// A write transaction, taken at once (`BEGIN IMMEDIATE`): two writers
@@ -233,72 +242,9 @@ impl Store {
         games::ids(&mut *self.pool.acquire().await?).await
     }
 
-    /// Outbox rows due now, oldest first (unclaimed or not).
+    /// Outbox rows due now, oldest first (leased or not).
     pub async fn due_mail(&self, now: i64, limit: i64) -> Result<Vec<OutboxRow>, StoreError> {
         outbox::due(&mut *self.pool.acquire().await?, now, limit).await
-    }
-
-    /// Claims outbox rows due at `now` for `owner` until `until`, oldest first.
-    pub async fn claim_due_mail(
-        &self,
-        now: i64,
-        limit: i64,
-        owner: &str,
-        until: i64,
-    ) -> Result<Vec<OutboxRow>, StoreError> {
-        let _turn = self.write_turn().await;
-        let conn = &mut *self.writer.acquire().await?;
-        self.claim_on(conn, now, limit, owner, until).await
-    }
-
-    /// [`outbox::claim_due`] on `conn`, with this process's fresh bodies and
-    /// claim cursor.
-    async fn claim_on(
-        &self,
-        conn: &mut sqlx::SqliteConnection,
-        now: i64,
-        limit: i64,
-        owner: &str,
-        until: i64,
-    ) -> Result<Vec<OutboxRow>, StoreError> {
-        let (fresh, cursor) = (&self.fresh, &self.claimed_up_to);
-        outbox::claim_due(conn, now, limit, owner, until, fresh, cursor).await
-    }
-
-    /// Marks the rows `sent` sent and claims up to `limit` due rows, as
-    /// [`Store::mark_sent_many`] and [`Store::claim_due_mail`] do, in one
-    /// transaction: during a burst each write waits for the group being
-    /// decided to commit, so the sender waits once a batch instead of
-    /// twice (to mark the batch before, then to claim the next), and the
-    /// log is synced once a batch instead of twice.
-    pub async fn mark_sent_and_claim(
-        &self,
-        sent: &[i64],
-        now: i64,
-        limit: i64,
-        owner: &str,
-        until: i64,
-    ) -> Result<Vec<OutboxRow>, StoreError> {
-        let _turn = self.write_turn().await;
-        let mut tx = self.writer.begin().await?;
-        outbox::mark_sent_many(&mut tx, sent).await?;
-        let rows = self.claim_on(&mut tx, now, limit, owner, until).await?;
-        tx.commit().await?;
-        Ok(rows)
-    }
-
-    /// Bytes of outbox bodies kept in memory for this process's sender.
-    pub fn fresh_bytes(&self) -> usize {
-        self.fresh.bytes()
-    }
-
-    /// Keeps the bodies of `mails`, whose outbox rows were just committed,
-    /// for this process's sender (see [`fresh`]). Call only after the
-    /// commit: a body kept is one the sender may send.
-    pub fn keep_fresh(&self, mails: &mut [crate::mail::render::Rendered]) {
-        for m in mails {
-            self.fresh.keep(&m.message_id, std::mem::take(&mut m.raw));
-        }
     }
 
     /// Seconds until the next pending row is due, if any is pending.
@@ -306,14 +252,14 @@ impl Store {
         outbox::next_due_in(&mut *self.pool.acquire().await?, now).await
     }
 
-    /// Gives back the rows `owner` claimed and did not finish.
-    pub async fn release_claims(&self, owner: &str) -> Result<(), StoreError> {
+    /// Gives back the rows `owner` leased and did not finish.
+    pub async fn release_leases(&self, owner: &str) -> Result<(), StoreError> {
         outbox::release(&mut *self.writer.acquire().await?, owner).await
     }
 
-    /// Who holds a live claim on an unfinished outbox row.
-    pub async fn outbox_claimants(&self, now: i64) -> Result<Vec<String>, StoreError> {
-        outbox::claimants(&mut *self.pool.acquire().await?, now).await
+    /// Who holds a live lease on an unfinished outbox row.
+    pub async fn outbox_leaseholders(&self, now: i64) -> Result<Vec<String>, StoreError> {
+        outbox::leaseholders(&mut *self.pool.acquire().await?, now).await
     }
 
     pub async fn mark_sent(&self, id: i64) -> Result<(), StoreError> {
@@ -389,12 +335,13 @@ impl Store {
     /// `None` when most of the file is in use (the caller reclaims by steps).
     pub async fn compact_if_mostly_free(&self, keep: i64) -> Result<Option<i64>, StoreError> {
         let mut conn = self.writer.acquire().await?;
-        let (free, pages): (i64, i64) = sqlx::query_as(
-            "SELECT (SELECT freelist_count FROM pragma_freelist_count),
-                    (SELECT page_count FROM pragma_page_count)",
+        let row = sqlx::query(
+            "SELECT (SELECT freelist_count FROM pragma_freelist_count) AS free,
+                    (SELECT page_count FROM pragma_page_count) AS pages",
         )
         .fetch_one(&mut *conn)
         .await?;
+        let (free, pages): (i64, i64) = (row.try_get("free")?, row.try_get("pages")?);
         if free <= keep || free * 2 <= pages {
             return Ok(None);
         }

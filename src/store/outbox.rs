@@ -1,5 +1,9 @@
 //! The `outbox` table: every mail to send, rendered, with its Message-ID
-//! fixed, and what became of each attempt. [IO: SQLite]
+//! fixed, the lease of the process sending it, and what became of each
+//! attempt. [IO: SQLite]
+//!
+//! Which due mail a sender leases next is the sender's policy
+//! (`daemon::lease`); here are the statements it runs.
 
 use sqlx::{Row, SqliteConnection};
 
@@ -178,100 +182,28 @@ pub fn bodies_into(
     Ok(())
 }
 
-/// How many of the newest due rows a claim weighs by their players' mail
-/// waiting, besides those queued since the process's claim before: bounded,
-/// so a claim during a backlog of 100,000 replies costs what one during
-/// 512 does (about 1 ms against 0.16 for the newest alone, measured on
-/// 2,000 waiting; 4,096 cost 5-6 ms, under the write lock).
-const CLAIM_WINDOW: i64 = 512;
-
-/// At most this many rows queued since the claim before are weighed (a
-/// decider thousands of replies ahead of a paced sender).
-const CLAIM_WINDOW_MAX: i64 = 8192;
-
-/// The newest outbox row id when this process last claimed (`-1`: no
-/// claim yet). A fresh player's reply is weighed at the first claim after
-/// its commit however many were queued after it: the window of that claim
-/// reaches back to it. With the window fixed at the newest 512, a paced
-/// sender (a claim every quarter second) fell behind a burst decided at a
-/// thousand replies a second, and the fresh reply was left to the oldest
-/// half, behind the burst (2.4 s in the benchmark).
-#[derive(Debug)]
-pub struct ClaimCursor(std::sync::atomic::AtomicI64);
-
-impl Default for ClaimCursor {
-    fn default() -> ClaimCursor {
-        ClaimCursor(std::sync::atomic::AtomicI64::new(-1))
-    }
+/// The id of the newest outbox row (0 when there is none).
+pub async fn newest_id(conn: &mut SqliteConnection) -> Result<i64, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT coalesce(max(id), 0) FROM outbox")
+            .fetch_one(&mut *conn)
+            .await?,
+    )
 }
 
-impl ClaimCursor {
-    /// How many rows a claim weighs when the newest row id is `newest`:
-    /// those queued since the claim before and [`CLAIM_WINDOW`] more,
-    /// within [`CLAIM_WINDOW_MAX`].
-    fn window(&self, newest: i64) -> i64 {
-        let before = self.0.load(std::sync::atomic::Ordering::Relaxed);
-        if before < 0 {
-            return CLAIM_WINDOW;
-        }
-        newest
-            .saturating_sub(before)
-            .saturating_add(CLAIM_WINDOW)
-            .clamp(CLAIM_WINDOW, CLAIM_WINDOW_MAX)
-    }
-
-    /// A claim weighed the rows up to `newest`.
-    fn claimed(&self, newest: i64) {
-        self.0.store(newest, std::sync::atomic::Ordering::Relaxed);
-    }
-}
-
-/// Claims up to `limit` rows due at `now` for `owner` until `until`: half
-/// of them first in their recipient's queue (no older mail to the same
-/// address waits), those to the players with the fewest mails waiting
-/// first (among those due queued since the process's claim before and the
-/// newest [`CLAIM_WINDOW`] more, see [`ClaimCursor`]; a player's sub-addresses
-/// count as one), then the newest; the rest the oldest due. Returns them
-/// oldest first.
-/// The window is read in one statement and weighed here
-/// ([`by_fewest_waiting`]); weighed in SQL, its grouping, join and sort
-/// were most of a claim's work (BENCHMARKS.md, issue 17, twenty-fifth
-/// round). One statement claims the rows: it takes only rows still due
-/// and unclaimed, so two processes never claim the same row.
-/// A row whose lease has not run out is left alone, `owner`'s own too (a
-/// batch it is sending while it claims the next); an expired lease (its
-/// process died mid-send) may be taken. A process gives its own claims
-/// back ([`release`]) when it cannot tell which of them went out.
-pub async fn claim_due(
+/// The rows due at `now` and not leased: the newest `window` of them, each
+/// as (id, recipient, whether it heads its recipient's queue: no older
+/// unfinished mail to the same address), newest first; and the ids of the
+/// oldest `oldest`, oldest first. Read as JSON in one row: sqlx hands rows
+/// over from its thread one at a time, and 512 of them cost more than
+/// weighing them.
+pub async fn due_window(
     conn: &mut SqliteConnection,
     now: i64,
-    limit: i64,
-    owner: &str,
-    until: i64,
-    fresh: &super::fresh::FreshBodies,
-    cursor: &ClaimCursor,
-) -> Result<Vec<OutboxRow>, StoreError> {
-    // Half the batch from each end of what is due: the oldest mail goes on
-    // draining, and a reply to a fresh move does not wait behind a whole
-    // backlog (a burst of a thousand moves), only behind one batch. The
-    // other half takes only the heads of the recipients' queues (mail to
-    // one recipient keeps its order), the players with the fewest mails
-    // waiting first, as the intake orders senders (`intake::order`): a
-    // burst decided faster than the relay takes its replies queues new
-    // mail of its own after a fresh player's all the time, and its players
-    // write from sub-addresses (`anna+g17@`), one queue each, so "newest
-    // first" alone left the fresh player's reply to the oldest half,
-    // behind every older reply of the burst (1.3-1.9 s in the benchmark).
-    let newest = usize::try_from(limit / 2).unwrap_or(0);
-    let last: i64 = sqlx::query_scalar("SELECT coalesce(max(id), 0) FROM outbox")
-        .fetch_one(&mut *conn)
-        .await?;
-    let window = cursor.window(last);
-    let oldest = limit - i64::try_from(newest).unwrap_or(0);
-    // The window's rows, each with whether it heads its recipient's queue,
-    // and the oldest due, as JSON in one row: sqlx hands rows over from its
-    // thread one at a time, and 512 of them cost more than weighing them.
-    let (recent, oldest): (String, String) = sqlx::query_as(
+    window: i64,
+    oldest: i64,
+) -> Result<(Vec<(i64, String, bool)>, Vec<i64>), StoreError> {
+    let row = sqlx::query(
         "SELECT
             (SELECT json_group_array(json_array(r.id, r.recipient, NOT EXISTS (
                         SELECT 1 FROM outbox p INDEXED BY outbox_queues
@@ -280,81 +212,83 @@ pub async fn claim_due(
              FROM (
                 SELECT id, recipient FROM outbox
                 WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1
-                  AND (claimed_until IS NULL OR claimed_until <= ?1)
-                ORDER BY id DESC LIMIT ?2) r),
+                  AND (leased_until IS NULL OR leased_until <= ?1)
+                ORDER BY id DESC LIMIT ?2) r) AS recent,
             (SELECT json_group_array(id) FROM (
                 SELECT id FROM outbox
                 WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1
-                  AND (claimed_until IS NULL OR claimed_until <= ?1)
-                ORDER BY id LIMIT ?3))",
+                  AND (leased_until IS NULL OR leased_until <= ?1)
+                ORDER BY id LIMIT ?3)) AS oldest",
     )
     .bind(now)
-    .bind(if newest > 0 { window } else { 0 })
+    .bind(window)
     .bind(oldest)
     .fetch_one(&mut *conn)
     .await?;
-    let bad = |what: &str, e: serde_json::Error| StoreError::Invariant(format!("{what}: {e}"));
+    let (recent, oldest): (String, String) = (row.try_get("recent")?, row.try_get("oldest")?);
     // SQLite writes the flag as 1 or 0.
     let recent: Vec<(i64, String, u8)> =
-        serde_json::from_str(&recent).map_err(|e| bad("the claim's window", e))?;
-    let recent: Vec<(i64, String, bool)> = recent
+        serde_json::from_str(&recent).map_err(|e| bad_json("the lease's window", e))?;
+    let recent = recent
         .into_iter()
         .map(|(id, to, head)| (id, to, head != 0))
         .collect();
-    let mut picked = by_fewest_waiting(&recent);
-    picked.truncate(newest);
-    let oldest: Vec<i64> =
-        serde_json::from_str(&oldest).map_err(|e| bad("the claim's oldest", e))?;
-    for id in oldest {
-        if !picked.contains(&id) {
-            picked.push(id);
-        }
-    }
-    if picked.is_empty() {
-        cursor.claimed(last);
-        return Ok(Vec::new());
-    }
-    let picked = serde_json::to_string(&picked).unwrap_or_else(|_| "[]".to_owned());
-    // Claimed, and the rows read back as JSON, in one round trip: a row
-    // taken meanwhile by another process is not claimed, and the rows read
-    // back are those this claim took (picked, and now `owner`'s until
-    // `until`; they were unclaimed when picked).
+    let oldest = serde_json::from_str(&oldest).map_err(|e| bad_json("the lease's oldest", e))?;
+    Ok((recent, oldest))
+}
+
+fn bad_json(what: &str, e: serde_json::Error) -> StoreError {
+    StoreError::Invariant(format!("{what}: {e}"))
+}
+
+/// Leases the rows `ids` to `owner` until `until` and reads them back,
+/// without their bodies ([`with_bodies`]), in one round trip. Only rows
+/// still due at `now` and not leased are taken: a row another process
+/// leased meanwhile is left out, and the rows read back are those this
+/// lease took.
+pub async fn lease(
+    conn: &mut SqliteConnection,
+    ids: &[i64],
+    now: i64,
+    owner: &str,
+    until: i64,
+) -> Result<Vec<OutboxRow>, StoreError> {
+    let ids = serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
     let mut batch = Batch::default();
     batch.push(
-        "UPDATE outbox SET claimed_by = ?, claimed_until = ?
+        "UPDATE outbox SET leased_by = ?, leased_until = ?
          WHERE id IN (SELECT value FROM json_each(?))
            AND sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
-           AND (claimed_until IS NULL OR claimed_until <= ?)",
+           AND (leased_until IS NULL OR leased_until <= ?)",
         None,
-        "claim",
+        "lease",
     );
     batch.bind(owner.to_owned())?;
     batch.bind(until)?;
-    batch.bind(picked.clone())?;
+    batch.bind(ids.clone())?;
     batch.bind(now)?;
     batch.bind(now)?;
     batch.push(
-        "SELECT json_group_array(json_array(id, message_id, sender, recipient, attempts))
+        "SELECT json_group_array(json_array(id, message_id, sender, recipient, attempts)) AS leased
          FROM outbox
-         WHERE id IN (SELECT value FROM json_each(?)) AND claimed_by = ? AND claimed_until = ?",
+         WHERE id IN (SELECT value FROM json_each(?)) AND leased_by = ? AND leased_until = ?",
         None,
-        "claimed rows",
+        "leased rows",
     );
-    batch.bind(picked)?;
+    batch.bind(ids)?;
     batch.bind(owner.to_owned())?;
     batch.bind(until)?;
-    let claimed: String = batch
+    let leased: String = batch
         .run(&mut *conn)
         .await?
         .pop()
         .and_then(|mut rows| rows.pop())
-        .map(|row| row.try_get(0))
+        .map(|row| row.try_get("leased"))
         .transpose()?
-        .ok_or_else(|| StoreError::Invariant("a claim without its rows".into()))?;
-    cursor.claimed(last);
-    let claimed: Vec<(i64, String, String, String, i64)> =
-        serde_json::from_str(&claimed).map_err(|e| bad("the claimed rows", e))?;
-    let rows = claimed
+        .ok_or_else(|| StoreError::Invariant("a lease without its rows".into()))?;
+    let leased: Vec<(i64, String, String, String, i64)> =
+        serde_json::from_str(&leased).map_err(|e| bad_json("the leased rows", e))?;
+    Ok(leased
         .into_iter()
         .map(|(id, message_id, sender, recipient, attempts)| OutboxRow {
             id,
@@ -363,54 +297,13 @@ pub async fn claim_due(
             recipient,
             raw: Vec::new(),
             attempts,
-        });
-    // A body this process committed a moment ago is taken from memory;
-    // the others are read from the database.
-    let mut ready = Vec::with_capacity(rows.len());
-    let mut unread = Vec::new();
-    for mut r in rows {
-        match fresh.take(&r.message_id) {
-            Some(raw) => {
-                r.raw = raw;
-                ready.push(r);
-            }
-            None => unread.push(r),
-        }
-    }
-    ready.extend(with_bodies(conn, unread).await?);
-    ready.sort_by_key(|r| r.id);
-    Ok(ready)
-}
-
-/// The ids of the rows of `recent` (id, recipient, whether it heads its
-/// recipient's queue; newest first) that head their queue, in the order a
-/// claim takes them: the players with the fewest rows in `recent` first,
-/// and among equals the newest first. A player is the recipient without
-/// its sub-address, as the intake counts senders
-/// ([`crate::intake::order::base_address`]).
-fn by_fewest_waiting(recent: &[(i64, String, bool)]) -> Vec<i64> {
-    let players: Vec<_> = recent
-        .iter()
-        .map(|(_, r, _)| crate::intake::order::base_address(r))
-        .collect();
-    let mut waiting: std::collections::HashMap<&str, usize> =
-        std::collections::HashMap::with_capacity(players.len());
-    for p in &players {
-        *waiting.entry(p).or_default() += 1;
-    }
-    let mut ranked: Vec<(usize, std::cmp::Reverse<i64>)> = recent
-        .iter()
-        .zip(&players)
-        .filter(|((_, _, head), _)| *head)
-        .map(|((id, _, _), p)| (waiting[&**p], std::cmp::Reverse(*id)))
-        .collect();
-    ranked.sort_unstable();
-    ranked.into_iter().map(|(_, id)| id.0).collect()
+        })
+        .collect())
 }
 
 /// Fills in the bodies of `rows` (one statement for all of them). A row
 /// whose body is missing (sent meanwhile by another process) is dropped.
-async fn with_bodies(
+pub async fn with_bodies(
     conn: &mut SqliteConnection,
     rows: Vec<OutboxRow>,
 ) -> Result<Vec<OutboxRow>, StoreError> {
@@ -419,18 +312,19 @@ async fn with_bodies(
     }
     let ids = serde_json::to_string(&rows.iter().map(|r| r.id).collect::<Vec<_>>())
         .unwrap_or_else(|_| "[]".to_owned());
-    let bodies: std::collections::HashMap<i64, Vec<u8>> = sqlx::query_as(
+    let mut bodies = std::collections::HashMap::with_capacity(rows.len());
+    for r in sqlx::query(
         "SELECT id, raw, packed, dict FROM outbox_bodies WHERE id IN (SELECT value FROM json_each(?))",
     )
     .bind(ids)
     .fetch_all(&mut *conn)
     .await?
-    .into_iter()
-    .filter_map(|(id, raw, packed, dict): (i64, Vec<u8>, bool, Option<i64>)| {
-        Some((id, unpack(id, raw, packed, dict)?))
-    })
-    .collect();
-    let mut bodies = bodies;
+    {
+        let id: i64 = r.try_get("id")?;
+        if let Some(raw) = unpack(id, r.try_get("raw")?, r.try_get("packed")?, r.try_get("dict")?) {
+            bodies.insert(id, raw);
+        }
+    }
     Ok(rows
         .into_iter()
         .filter_map(|mut r| {
@@ -459,14 +353,14 @@ pub async fn due(
     Ok(rows
         .into_iter()
         .filter_map(|r| {
-            let id = r.get(0);
+            let id = r.get("id");
             Some(OutboxRow {
                 id,
-                message_id: r.get(1),
-                sender: r.get(2),
-                recipient: r.get(3),
-                raw: unpack(id, r.get(4), r.get(6), r.get(7))?,
-                attempts: r.get(5),
+                message_id: r.get("message_id"),
+                sender: r.get("sender"),
+                recipient: r.get("recipient"),
+                raw: unpack(id, r.get("raw"), r.get("packed"), r.get("dict"))?,
+                attempts: r.get("attempts"),
             })
         })
         .collect())
@@ -508,9 +402,9 @@ fn dictionary(n: i64) -> Option<&'static [u8]> {
 /// compress_prepend_size_with_dict`, which `unpack` reads).
 ///
 /// Packed into a buffer kept per thread, then copied out at its packed
-/// size: the library allocated and zeroed a buffer of the body's largest
-/// packed size (a long game's mail is 27 KB) for every body, then shrank
-/// it (a realloc). A body of 64 KiB or more (none of wildt's mails) goes
+/// size: the library's own path allocates and zeroes a buffer of the
+/// body's largest packed size (a long game's mail is 27 KB) for every
+/// body, then shrinks it (a realloc). A body of 64 KiB or more (none of wildt's mails) goes
 /// the library's own way, so the kept buffer stays small.
 pub fn pack(raw: &[u8]) -> Vec<u8> {
     use lz4_flex::block::{compress_into_with_dict, get_maximum_output_size};
@@ -551,12 +445,12 @@ pub fn unpack(id: i64, stored: Vec<u8>, packed: bool, dict: Option<i64>) -> Opti
     if !packed {
         return Some(stored);
     }
-    let claimed = stored
+    let stated = stored
         .get(..4)
         .and_then(|b| <[u8; 4]>::try_from(b).ok())
         .map(u32::from_le_bytes)
         .and_then(|n| usize::try_from(n).ok());
-    let unpacked = match (claimed, dict.map(|n| (n, dictionary(n)))) {
+    let unpacked = match (stated, dict.map(|n| (n, dictionary(n)))) {
         (_, Some((n, None))) => Err(format!("no dictionary {n} in this build")),
         (Some(n), _) if n > MAX_BODY => Err(format!("length {n} over {MAX_BODY}")),
         (Some(_), None) => {
@@ -577,11 +471,11 @@ pub fn unpack(id: i64, stored: Vec<u8>, packed: bool, dict: Option<i64>) -> Opti
     }
 }
 
-/// Gives back every row `owner` claimed and has not finished with.
+/// Gives back every row `owner` leased and has not finished with.
 pub async fn release(conn: &mut SqliteConnection, owner: &str) -> Result<(), StoreError> {
     sqlx::query(
-        "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
-         WHERE claimed_by = ? AND sent_at IS NULL AND failed_at IS NULL",
+        "UPDATE outbox SET leased_by = NULL, leased_until = NULL
+         WHERE leased_by = ? AND sent_at IS NULL AND failed_at IS NULL",
     )
     .bind(owner)
     .execute(&mut *conn)
@@ -589,11 +483,14 @@ pub async fn release(conn: &mut SqliteConnection, owner: &str) -> Result<(), Sto
     Ok(())
 }
 
-/// The owners holding a claim on an unfinished row at `now`.
-pub async fn claimants(conn: &mut SqliteConnection, now: i64) -> Result<Vec<String>, StoreError> {
+/// The owners holding a lease on an unfinished row at `now`.
+pub async fn leaseholders(
+    conn: &mut SqliteConnection,
+    now: i64,
+) -> Result<Vec<String>, StoreError> {
     Ok(sqlx::query_scalar(
-        "SELECT DISTINCT claimed_by FROM outbox
-         WHERE claimed_by IS NOT NULL AND claimed_until > ? AND sent_at IS NULL AND failed_at IS NULL",
+        "SELECT DISTINCT leased_by FROM outbox
+         WHERE leased_by IS NOT NULL AND leased_until > ? AND sent_at IS NULL AND failed_at IS NULL",
     )
     .bind(now)
     .fetch_all(&mut *conn)
@@ -603,7 +500,7 @@ pub async fn claimants(conn: &mut SqliteConnection, now: i64) -> Result<Vec<Stri
 /// Seconds until the next pending row is due, if any is pending.
 pub async fn next_due_in(conn: &mut SqliteConnection, now: i64) -> Result<Option<i64>, StoreError> {
     let next: Option<i64> = sqlx::query_scalar(
-        "SELECT MIN(MAX(next_attempt_at, COALESCE(claimed_until, 0)))
+        "SELECT MIN(MAX(next_attempt_at, COALESCE(leased_until, 0)))
          FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL",
     )
     .fetch_one(&mut *conn)
@@ -616,7 +513,7 @@ pub async fn next_due_in(conn: &mut SqliteConnection, now: i64) -> Result<Option
 pub async fn mark_sent(conn: &mut SqliteConnection, id: i64) -> Result<(), StoreError> {
     sqlx::query(
         "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL,
-            claimed_by = NULL, claimed_until = NULL WHERE id = ?;
+            leased_by = NULL, leased_until = NULL WHERE id = ?;
          DELETE FROM outbox_bodies WHERE id = ?",
     )
     .bind(now_secs())
@@ -636,7 +533,7 @@ pub async fn mark_sent_many(conn: &mut SqliteConnection, ids: &[i64]) -> Result<
     let ids = serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
     sqlx::query(
         "UPDATE outbox SET sent_at = ?1, attempts = attempts + 1, last_error = NULL,
-            claimed_by = NULL, claimed_until = NULL
+            leased_by = NULL, leased_until = NULL
          WHERE id IN (SELECT value FROM json_each(?2));
          DELETE FROM outbox_bodies WHERE id IN (SELECT value FROM json_each(?2))",
     )
@@ -655,7 +552,7 @@ pub async fn mark_retry(
 ) -> Result<(), StoreError> {
     sqlx::query(
         "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
-         claimed_by = NULL, claimed_until = NULL WHERE id = ?",
+         leased_by = NULL, leased_until = NULL WHERE id = ?",
     )
     .bind(next_at)
     .bind(error)
@@ -672,7 +569,7 @@ pub async fn mark_failed(
 ) -> Result<(), StoreError> {
     sqlx::query(
         "UPDATE outbox SET attempts = attempts + 1, failed_at = ?, last_error = ?,
-            claimed_by = NULL, claimed_until = NULL WHERE id = ?",
+            leased_by = NULL, leased_until = NULL WHERE id = ?",
     )
     .bind(now_secs())
     .bind(error)
@@ -686,14 +583,14 @@ pub async fn mark_failed(
 pub async fn counts(conn: &mut SqliteConnection) -> Result<(i64, i64, i64), StoreError> {
     let row = sqlx::query(
         "SELECT
-            COALESCE(SUM(sent_at IS NULL AND failed_at IS NULL), 0),
-            COALESCE(SUM(sent_at IS NOT NULL), 0),
-            COALESCE(SUM(failed_at IS NOT NULL), 0)
+            COALESCE(SUM(sent_at IS NULL AND failed_at IS NULL), 0) AS pending,
+            COALESCE(SUM(sent_at IS NOT NULL), 0) AS sent,
+            COALESCE(SUM(failed_at IS NOT NULL), 0) AS failed
          FROM outbox",
     )
     .fetch_one(&mut *conn)
     .await?;
-    Ok((row.get(0), row.get(1), row.get(2)))
+    Ok((row.get("pending"), row.get("sent"), row.get("failed")))
 }
 
 /// One outbox row as `wildt outbox list` and `game show` tell it (no body).
@@ -746,26 +643,26 @@ pub async fn list(
     Ok(rows
         .into_iter()
         .map(|r| {
-            let sent_at: Option<i64> = r.get(8);
-            let failed_at: Option<i64> = r.get(9);
+            let sent_at: Option<i64> = r.get("sent_at");
+            let failed_at: Option<i64> = r.get("failed_at");
             let state = match (sent_at, failed_at) {
                 (Some(_), _) => "sent",
                 (None, Some(_)) => "failed",
                 (None, None) => "waiting",
             };
             OutboxEntry {
-                id: r.get(0),
-                game: r.get(1),
-                event: r.get(2),
-                recipient: r.get(3),
-                message_id: r.get(4),
+                id: r.get("id"),
+                game: r.get("game_id"),
+                event: r.get("event"),
+                recipient: r.get("recipient"),
+                message_id: r.get("message_id"),
                 state,
-                attempts: r.get(5),
-                created_at: r.get(6),
-                next_attempt_at: (state == "waiting").then(|| r.get(7)),
+                attempts: r.get("attempts"),
+                created_at: r.get("created_at"),
+                next_attempt_at: (state == "waiting").then(|| r.get("next_attempt_at")),
                 sent_at,
                 failed_at,
-                last_error: r.get(10),
+                last_error: r.get("last_error"),
             }
         })
         .collect())
@@ -789,11 +686,13 @@ pub async fn requeue(
     id: i64,
     now: i64,
 ) -> Result<Requeued, StoreError> {
-    let row: Option<(Option<i64>, Option<i64>)> =
-        sqlx::query_as("SELECT sent_at, failed_at FROM outbox WHERE id = ?")
-            .bind(id)
-            .fetch_optional(&mut *conn)
-            .await?;
+    let row = sqlx::query("SELECT sent_at, failed_at FROM outbox WHERE id = ?")
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let row: Option<(Option<i64>, Option<i64>)> = row
+        .map(|r| Ok::<_, sqlx::Error>((r.try_get("sent_at")?, r.try_get("failed_at")?)))
+        .transpose()?;
     let outcome = match row {
         None => return Ok(Requeued::NotFound),
         Some((Some(_), _)) => return Ok(Requeued::AlreadySent),
@@ -826,12 +725,19 @@ pub async fn failure_facts(
     conn: &mut SqliteConnection,
     id: i64,
 ) -> Result<Option<(Option<i64>, String, String)>, StoreError> {
-    Ok(
-        sqlx::query_as("SELECT game_id, event, recipient FROM outbox WHERE id = ?")
-            .bind(id)
-            .fetch_optional(&mut *conn)
-            .await?,
-    )
+    let row = sqlx::query("SELECT game_id, event, recipient FROM outbox WHERE id = ?")
+        .bind(id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    Ok(row
+        .map(|r| {
+            Ok::<_, sqlx::Error>((
+                r.try_get("game_id")?,
+                r.try_get("event")?,
+                r.try_get("recipient")?,
+            ))
+        })
+        .transpose()?)
 }
 
 #[cfg(test)]
@@ -854,6 +760,48 @@ mod migration_tests {
             .collect();
         let changing: Vec<&str> = Outcome::CHANGING_GAME.iter().map(|o| o.as_str()).collect();
         assert_eq!(named, changing);
+    }
+
+    /// A database made before the lease took its name keeps its leases:
+    /// the migration renames `claimed_by` and `claimed_until`, and a row
+    /// leased before it is leased after it, to the same owner until the
+    /// same time.
+    #[tokio::test]
+    async fn the_lease_migration_keeps_the_leases_of_an_older_database() {
+        use sqlx::Connection as _;
+        let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:")
+            .await
+            .unwrap();
+        let all = sqlx::migrate!("./migrations");
+        let mut older = sqlx::migrate!("./migrations");
+        older.migrations = all
+            .migrations
+            .iter()
+            .filter(|m| m.version < 25)
+            .cloned()
+            .collect::<Vec<_>>()
+            .into();
+        older.run(&mut conn).await.unwrap();
+        sqlx::query(
+            "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at,
+                                 next_attempt_at, claimed_by, claimed_until)
+             VALUES (1, 'm1@club.example', 'chess@club.example', 'anna@example.org',
+                     'move-accepted', 0, 0, 'pid:1:0', 600)",
+        )
+        .execute(&mut conn)
+        .await
+        .unwrap();
+        all.run(&mut conn).await.unwrap();
+        let leased: (String, i64) =
+            sqlx::query_as("SELECT leased_by, leased_until FROM outbox WHERE id = 1")
+                .fetch_one(&mut conn)
+                .await
+                .unwrap();
+        assert_eq!(leased, ("pid:1:0".to_owned(), 600));
+        assert_eq!(
+            super::leaseholders(&mut conn, 0).await.unwrap(),
+            ["pid:1:0"]
+        );
     }
 }
 
@@ -965,81 +913,5 @@ mod pack_tests {
     fn a_body_naming_an_unknown_dictionary_is_not_unpacked() {
         let raw = body(11_000, 11);
         assert_eq!(unpack(1, pack(&raw), true, Some(BODY_DICT + 1)), None);
-    }
-}
-
-#[cfg(test)]
-mod claim_tests {
-    /// The claim's weighing is done in Rust now ([`super::by_fewest_waiting`]):
-    /// over windows of random recipients (repeated players, sub-addresses,
-    /// a `+` after the `@` or first, no `@`, letters beyond ASCII), some of
-    /// them not first in their queue, it gives the order the claim's SQL
-    /// gave: only the heads of queues, the players with the fewest rows of
-    /// the window waiting first, then the newest.
-    #[tokio::test]
-    async fn the_weighing_orders_a_window_as_the_claims_sql_did() {
-        use sqlx::Connection as _;
-        let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:")
-            .await
-            .unwrap();
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
-        for case in 0..300 {
-            sqlx::query(
-                "DROP TABLE IF EXISTS w; CREATE TABLE w (id INTEGER PRIMARY KEY, recipient TEXT, head INTEGER)",
-            )
-            .execute(&mut conn)
-            .await
-            .unwrap();
-            let mut recent = Vec::new();
-            for id in 1..=1 + next(60) {
-                let (p, g) = (next(7), next(5));
-                let to = match next(7) {
-                    0 => format!("p{p}@x.org"),
-                    1 | 2 => format!("p{p}+g{g}@x.org"),
-                    3 => format!("+p{p}@x.org"),
-                    4 => format!("p{p}@x+{g}.org"),
-                    5 => format!("pö{p}+ü{g}@x.org"),
-                    _ => format!("p{p}+{g}"),
-                };
-                let id = i64::try_from(id).unwrap();
-                let head = next(3) != 0;
-                sqlx::query("INSERT INTO w VALUES (?, ?, ?)")
-                    .bind(id)
-                    .bind(&to)
-                    .bind(head)
-                    .execute(&mut conn)
-                    .await
-                    .unwrap();
-                recent.push((id, to, head));
-            }
-            recent.reverse();
-            let sql: Vec<i64> = sqlx::query_scalar(
-                "WITH recent AS (
-                    SELECT id, recipient, head,
-                           CASE WHEN instr(recipient, '+') BETWEEN 1 AND instr(recipient, '@')
-                                THEN substr(recipient, 1, instr(recipient, '+') - 1)
-                                     || substr(recipient, instr(recipient, '@'))
-                                ELSE recipient END AS player
-                    FROM w),
-                 waiting AS (SELECT player, COUNT(*) AS n FROM recent GROUP BY player)
-                 SELECT r.id FROM recent r JOIN waiting w ON w.player = r.player
-                 WHERE r.head
-                 ORDER BY w.n, r.id DESC",
-            )
-            .fetch_all(&mut conn)
-            .await
-            .unwrap();
-            assert_eq!(
-                super::by_fewest_waiting(&recent),
-                sql,
-                "case {case}: {recent:?}"
-            );
-        }
     }
 }

@@ -52,7 +52,8 @@ pub async fn lang(
     let Some(row) = row else {
         return Ok(None);
     };
-    parse_lang(email, &row.get::<String, _>(0), &row.get::<String, _>(1)).map(Some)
+    let (lang, source): (String, String) = (row.get("lang"), row.get("lang_source"));
+    parse_lang(email, &lang, &source).map(Some)
 }
 
 /// A player's stored `lang` and `lang_source` columns, read.

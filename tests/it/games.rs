@@ -564,7 +564,7 @@ async fn mail_to(t: &TempStore, to: &str, from: &str, n: usize, body: &str) -> A
 
 /// The replies of a move this process committed are sent from memory with
 /// exactly the bytes stored for them, and only by this process: the
-/// stored bodies are damaged before the claim, and the claim still has
+/// stored bodies are damaged before the lease, and the lease still has
 /// them whole; another process (a fresh store on the same database) reads
 /// the damaged rows and leaves them out; a dry run keeps nothing.
 #[tokio::test]
@@ -572,7 +572,35 @@ async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
     let t = temp_store().await;
     let id = new_game(&t, None).await;
     let other = Store::open(&t.config.database_url).await.unwrap();
-    assert_eq!(mail_move(&t, id, Color::White, 0, "1. 5254").await, 0);
+    // The daemon hands the bodies of what it committed to its sender.
+    let leases = wildt::daemon::lease::Leases::new(t.store.clone());
+    let g = t.store.game(id).await.unwrap().unwrap();
+    let white = g.view.player(Color::White);
+    let to = wildt::decide::game_address(&t.config.referee, id, &white.key);
+    let raw = format!(
+        "From: {}\r\nTo: {to}\r\nSubject: move\r\nMessage-ID: <mail-0@example.org>\r\n\r\n1. 5254\r\n",
+        white.email
+    );
+    let source = Source::Inbox(InboxId::Maildir {
+        id: "test-0".into(),
+    });
+    let rules = t.config.rules();
+    let moved = handle_message(
+        &t.store,
+        &rules,
+        &source,
+        raw.as_bytes(),
+        raw.len(),
+        Mode::Commit,
+    );
+    let Handled::Decided {
+        mut mails, letters, ..
+    } = moved.await.unwrap()
+    else {
+        panic!("not decided")
+    };
+    assert_eq!(letters.rate_limited, 0);
+    leases.keep_fresh(&mut mails);
     let stored: Vec<(String, Vec<u8>)> = other
         .due_mail(i64::MAX, 10)
         .await
@@ -586,26 +614,23 @@ async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
         .await
         .unwrap();
     assert!(other.due_mail(i64::MAX, 10).await.unwrap().is_empty());
-    let claimed: Vec<(String, Vec<u8>)> = t
-        .store
-        .claim_due_mail(wildt::store::now_secs(), 10, "this", i64::MAX)
+    let claimed: Vec<(String, Vec<u8>)> = leases
+        .lease_due(wildt::store::now_secs(), 10, "this", i64::MAX)
         .await
         .unwrap()
         .into_iter()
         .map(|r| (r.message_id, r.raw))
         .collect();
     assert_eq!(claimed, stored);
-    // Taken once: the claim given back, the next one reads the database.
-    t.store.release_claims("this").await.unwrap();
-    let again = t
-        .store
-        .claim_due_mail(wildt::store::now_secs(), 10, "this", i64::MAX)
+    // Taken once: the lease given back, the next one reads the database.
+    t.store.release_leases("this").await.unwrap();
+    let again = leases
+        .lease_due(wildt::store::now_secs(), 10, "this", i64::MAX)
         .await
         .unwrap();
     assert!(again.is_empty(), "{} sent from memory twice", again.len());
 
     // A dry run's mails were never committed: nothing of them is kept.
-    let g = t.store.game(id).await.unwrap().unwrap();
     let black = g.view.player(Color::Black);
     let to = wildt::decide::game_address(&t.config.referee, id, &black.key);
     let raw = format!(
@@ -613,7 +638,6 @@ async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
         black.email
     );
     let source = Source::Inbox(InboxId::Maildir { id: "dry".into() });
-    let rules = t.config.rules();
     let dry = handle_message(
         &t.store,
         &rules,
@@ -626,7 +650,7 @@ async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
         panic!("not decided")
     };
     assert_eq!(mails.len(), 2);
-    assert_eq!(t.store.fresh_bytes(), 0);
+    assert_eq!(leases.fresh_bytes(), 0);
 }
 
 #[tokio::test]

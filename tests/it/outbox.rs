@@ -609,13 +609,14 @@ async fn claims_take_the_newest_mail_besides_the_oldest_and_each_mail_once() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("wildt.db").display());
     let store = wildt::store::Store::open(&url).await.unwrap();
+    let leases = wildt::daemon::lease::Leases::new(store.clone());
     for i in 1..=100i64 {
         queue_due(&store, i, &format!("p{i}@example.org")).await;
     }
     let mut claimed = Vec::new();
     let mut first = Vec::new();
     for round in 0..11 {
-        let rows = store.claim_due_mail(1, 10, "test", 1000).await.unwrap();
+        let rows = leases.lease_due(1, 10, "test", 1000).await.unwrap();
         if round == 0 {
             first = rows.iter().map(|r| r.id).collect();
         }
@@ -763,6 +764,7 @@ async fn a_mostly_free_database_is_compacted_in_one_step_and_a_mostly_used_one_i
 #[tokio::test]
 async fn packed_and_older_bodies_are_sent_as_written_and_a_damaged_one_is_left_out() {
     let (_dir, store) = fresh_store().await;
+    let leases = wildt::daemon::lease::Leases::new(store.clone());
     let mail = |n: usize| -> Vec<u8> {
         format!(
             "From: chess@club.example\r\nTo: p{n}@example.org\r\nSubject: {n}\r\n\r\n{}\r\n",
@@ -803,7 +805,7 @@ async fn packed_and_older_bodies_are_sent_as_written_and_a_damaged_one_is_left_o
             .unwrap();
     }
     drop(conn);
-    let claimed = store.claim_due_mail(10, 10, "test", 100).await.unwrap();
+    let claimed = leases.lease_due(10, 10, "test", 100).await.unwrap();
     let got: Vec<(i64, Vec<u8>)> = claimed.into_iter().map(|r| (r.id, r.raw)).collect();
     assert_eq!(got, [(1, mail(1)), (2, mail(2)), (4, mail(4))]);
 }
@@ -816,6 +818,7 @@ async fn packed_and_older_bodies_are_sent_as_written_and_a_damaged_one_is_left_o
 #[tokio::test]
 async fn the_outbox_waits_for_the_intakes_turn_at_the_write_lock_and_then_writes() {
     let (_dir, store) = fresh_store().await;
+    let leases = wildt::daemon::lease::Leases::new(store.clone());
     run(
         &store,
         "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at, next_attempt_at)
@@ -835,8 +838,8 @@ async fn the_outbox_waits_for_the_intakes_turn_at_the_write_lock_and_then_writes
     .await;
     let turn = store.write_turn().await;
     let claim = tokio::spawn({
-        let store = store.clone();
-        async move { store.claim_due_mail(1, 10, "test", 1000).await }
+        let leases = leases.clone();
+        async move { leases.lease_due(1, 10, "test", 1000).await }
     });
     let mark = tokio::spawn({
         let store = store.clone();
@@ -848,7 +851,7 @@ async fn the_outbox_waits_for_the_intakes_turn_at_the_write_lock_and_then_writes
     assert_eq!(
         number(
             &store,
-            "SELECT COUNT(*) FROM outbox WHERE claimed_by IS NOT NULL OR sent_at IS NOT NULL"
+            "SELECT COUNT(*) FROM outbox WHERE leased_by IS NOT NULL OR sent_at IS NOT NULL"
         )
         .await,
         0
@@ -875,11 +878,12 @@ async fn the_outbox_waits_for_the_intakes_turn_at_the_write_lock_and_then_writes
 #[tokio::test]
 async fn a_sent_batch_is_marked_and_the_next_claimed_together_after_one_turn_at_the_write_lock() {
     let (_dir, store) = fresh_store().await;
+    let leases = wildt::daemon::lease::Leases::new(store.clone());
     for i in 1..=6i64 {
         queue_due(&store, i, &format!("p{i}@example.org")).await;
     }
-    let batch: Vec<i64> = store
-        .claim_due_mail(1, 2, "w", 1000)
+    let batch: Vec<i64> = leases
+        .lease_due(1, 2, "w", 1000)
         .await
         .unwrap()
         .iter()
@@ -888,9 +892,9 @@ async fn a_sent_batch_is_marked_and_the_next_claimed_together_after_one_turn_at_
     assert_eq!(batch.len(), 2, "{batch:?}");
     let turn = store.write_turn().await;
     let next = tokio::spawn({
-        let store = store.clone();
+        let leases = leases.clone();
         let batch = batch.clone();
-        async move { store.mark_sent_and_claim(&batch, 2, 4, "w", 1000).await }
+        async move { leases.mark_sent_and_lease(&batch, 2, 4, "w", 1000).await }
     });
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert!(
@@ -913,7 +917,7 @@ async fn a_sent_batch_is_marked_and_the_next_claimed_together_after_one_turn_at_
         "{batch:?} then {next:?}"
     );
     let sent = format!(
-        "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL AND claimed_by IS NULL AND id IN ({}, {})",
+        "SELECT COUNT(*) FROM outbox WHERE sent_at IS NOT NULL AND leased_by IS NULL AND id IN ({}, {})",
         batch[0], batch[1]
     );
     assert_eq!(number(&store, &sent).await, 2);
@@ -933,14 +937,14 @@ async fn a_sent_batch_is_marked_and_the_next_claimed_together_after_one_turn_at_
     assert_eq!(
         number(
             &store,
-            "SELECT COUNT(*) FROM outbox WHERE claimed_by = 'w' AND sent_at IS NULL"
+            "SELECT COUNT(*) FROM outbox WHERE leased_by = 'w' AND sent_at IS NULL"
         )
         .await,
         4
     );
     // Nothing left to claim: the batch marked, an empty claim.
-    let rest = store
-        .mark_sent_and_claim(&next, 3, 4, "w", 1000)
+    let rest = leases
+        .mark_sent_and_lease(&next, 3, 4, "w", 1000)
         .await
         .unwrap();
     assert!(rest.is_empty(), "{rest:?}");
@@ -979,6 +983,7 @@ async fn a_claim_takes_a_fresh_players_mail_before_a_bursts_written_from_sub_add
 /// was claimed in the order it was queued, and that all 41 were.
 async fn claims_take_the_fresh_players_mail_first(burst: impl Fn(i64) -> String) {
     let (_dir, store) = fresh_store().await;
+    let leases = wildt::daemon::lease::Leases::new(store.clone());
     for i in 1..=41i64 {
         let to = if i == 30 {
             "probe@example.org".to_owned()
@@ -990,7 +995,7 @@ async fn claims_take_the_fresh_players_mail_first(burst: impl Fn(i64) -> String)
     let mut order: std::collections::HashMap<String, Vec<i64>> = Default::default();
     let mut rounds = 0;
     loop {
-        let rows = store.claim_due_mail(1, 10, "test", 1000).await.unwrap();
+        let rows = leases.lease_due(1, 10, "test", 1000).await.unwrap();
         if rows.is_empty() {
             break;
         }
@@ -1020,19 +1025,20 @@ async fn claims_take_the_fresh_players_mail_first(burst: impl Fn(i64) -> String)
 #[tokio::test]
 async fn a_fresh_players_reply_queued_between_two_claims_is_in_the_next_however_many_follow_it() {
     let (_dir, store) = fresh_store().await;
+    let leases = wildt::daemon::lease::Leases::new(store.clone());
     // A backlog older than the fresh reply, more than the next claim's
     // oldest half takes.
     for i in 1..=100i64 {
         queue_due(&store, i, &format!("busy+g{i}@example.org")).await;
     }
-    let first = store.claim_due_mail(1, 4, "w", 1000).await.unwrap();
+    let first = leases.lease_due(1, 4, "w", 1000).await.unwrap();
     assert_eq!(first.len(), 4);
     queue_due(&store, 101, "fresh@example.org").await;
     for i in 102..=701i64 {
         queue_due(&store, i, &format!("p{}+g{i}@example.org", i % 38)).await;
     }
-    let next: Vec<i64> = store
-        .claim_due_mail(2, 36, "w", 1000)
+    let next: Vec<i64> = leases
+        .lease_due(2, 36, "w", 1000)
         .await
         .unwrap()
         .iter()
@@ -1051,36 +1057,31 @@ async fn a_fresh_players_reply_queued_between_two_claims_is_in_the_next_however_
 #[tokio::test]
 async fn a_claim_leaves_the_rows_its_own_process_is_sending_until_given_back() {
     let (_dir, store) = fresh_store().await;
+    let leases = wildt::daemon::lease::Leases::new(store.clone());
     for i in 1..=12i64 {
         queue_due(&store, i, &format!("p{i}@example.org")).await;
     }
     let ids =
         |rows: Vec<wildt::store::OutboxRow>| rows.into_iter().map(|r| r.id).collect::<Vec<_>>();
-    let sending = ids(store.claim_due_mail(1, 8, "w", 1000).await.unwrap());
-    let next = ids(store.claim_due_mail(2, 8, "w", 1000).await.unwrap());
+    let sending = ids(leases.lease_due(1, 8, "w", 1000).await.unwrap());
+    let next = ids(leases.lease_due(2, 8, "w", 1000).await.unwrap());
     assert_eq!(sending.len(), 8);
     assert_eq!(next.len(), 4, "{next:?}");
     assert!(
         next.iter().all(|id| !sending.contains(id)),
         "{sending:?} {next:?}"
     );
-    assert!(
-        store
-            .claim_due_mail(3, 8, "w", 1000)
-            .await
-            .unwrap()
-            .is_empty()
-    );
+    assert!(leases.lease_due(3, 8, "w", 1000).await.unwrap().is_empty());
     // Given back (after a database error the worker cannot tell what went
     // out): all of them are claimed again.
-    store.release_claims("w").await.unwrap();
+    store.release_leases("w").await.unwrap();
     assert_eq!(
-        ids(store.claim_due_mail(4, 20, "w", 1000).await.unwrap()).len(),
+        ids(leases.lease_due(4, 20, "w", 1000).await.unwrap()).len(),
         12
     );
     // A lease run out (a process killed mid-send) frees them too.
     assert_eq!(
-        ids(store.claim_due_mail(1000, 20, "x", 2000).await.unwrap()).len(),
+        ids(leases.lease_due(1000, 20, "x", 2000).await.unwrap()).len(),
         12
     );
 }
@@ -1091,13 +1092,14 @@ async fn a_claim_leaves_the_rows_its_own_process_is_sending_until_given_back() {
 #[tokio::test]
 async fn a_claim_weighing_players_keeps_one_addresss_mail_in_order() {
     let (_dir, store) = fresh_store().await;
+    let leases = wildt::daemon::lease::Leases::new(store.clone());
     // ids 1..=20 to a busy player's sub-addresses; 21 and 22 to one address.
     for i in 1..=20i64 {
         queue_due(&store, i, &format!("busy+g{i}@example.org")).await;
     }
     queue_due(&store, 21, "lone@example.org").await;
     queue_due(&store, 22, "lone@example.org").await;
-    let first = store.claim_due_mail(1, 4, "test", 1000).await.unwrap();
+    let first = leases.lease_due(1, 4, "test", 1000).await.unwrap();
     let ids: Vec<i64> = first.iter().map(|r| r.id).collect();
     assert!(ids.contains(&21), "{ids:?}");
     assert!(!ids.contains(&22), "{ids:?}");

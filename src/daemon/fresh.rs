@@ -4,8 +4,8 @@
 //!
 //! Only a cache: every body is in `outbox_bodies` too, written in the
 //! transaction that committed it, and a mail whose body is not here (sent
-//! by another process's claim, after a restart, or pushed out by newer
-//! ones) is read from there as before. Bodies go in only after their
+//! by another process's lease, after a restart, or pushed out by newer
+//! ones) is read from there. Bodies go in only after their
 //! transaction committed, so nothing here was rolled back.
 
 use std::collections::{HashMap, VecDeque};

@@ -1,0 +1,222 @@
+//! `wildt serve`: wait for mail, take a message, decide it in one transaction,
+//! tell the inbox, send the outbox. [IO]
+//!
+//! In parts:
+//! - [`serve`]      the loop: takes the inbox's mail a group at a time,
+//!   under `serve` and `serve --once` alike
+//! - [`quarantine`] what becomes of a message that cannot be handled
+//! - [`worker`]     the outbox worker beside the loop, which runs
+//! - [`sender`]     the flush: leases due mail, sends it in batches, records
+//!   what became of it
+//! - [`lease`]      which mail the sender takes next, and its lease on it
+//! - [`fresh`]      the bodies of mail this process just committed
+//! - [`backoff`]    the waits between tries after a failure
+//! - [`systemd`]    READY, the status and the watchdog
+//!
+//! The stop request races only the waiting, never the work: a message in
+//! hand is fully processed and committed before a stop is noticed. The
+//! outbox worker drains what is due before it stops.
+
+pub mod backoff;
+pub mod fresh;
+pub mod lease;
+mod quarantine;
+pub mod sender;
+mod serve;
+mod systemd;
+mod worker;
+
+use std::fmt;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tracing::info;
+
+pub use backoff::Backoff;
+pub use serve::{GROUP_BYTES, GROUP_MAX, GROUP_TIME};
+
+use crate::config::Config;
+use crate::mail::{InboxError, Transport, TransportError};
+use crate::shutdown::Shutdown;
+use crate::store::{Store, StoreError};
+use lease::{Leases, lease_owner, release_dead_leases};
+use serve::Loop;
+use systemd::{WorkerHealth, notify, watchdog_ping};
+use worker::{Outbox, Worker};
+
+#[derive(Debug, thiserror::Error)]
+pub enum DaemonError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error(transparent)]
+    Inbox(#[from] InboxError),
+    /// The transport could not be opened (the prefix says which side).
+    #[error("outbox: {0}")]
+    Outbox(TransportError),
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+    /// Process what is waiting, try the outbox once, and return.
+    pub once: bool,
+}
+
+/// What a run did, for the log and for tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RunReport {
+    pub messages: u64,
+    pub duplicates: u64,
+    pub sent: u64,
+    pub retried: u64,
+    pub failed: u64,
+    /// Inbox messages whose handling failed, to be tried again.
+    pub failed_attempts: u64,
+    /// Inbox messages put in the quarantine.
+    pub quarantined: u64,
+}
+
+/// `n` and the noun, in the plural unless `n` is 1.
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The run as a sentence, for the log: "handled 12 messages (1 duplicate);
+/// sent 20 mails, 0 to retry, 0 failed", and the messages that failed, if
+/// any did.
+impl fmt::Display for RunReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "handled {} ({}); sent {}, {} to retry, {} failed",
+            count(self.messages, "message", "messages"),
+            count(self.duplicates, "duplicate", "duplicates"),
+            count(self.sent, "mail", "mails"),
+            self.retried,
+            self.failed
+        )?;
+        if self.failed_attempts > 0 {
+            let n = count(self.failed_attempts, "message", "messages");
+            write!(f, "; {n} not handled, to be tried again")?;
+        }
+        if self.quarantined > 0 {
+            let n = count(self.quarantined, "message", "messages");
+            write!(f, "; {n} put in the quarantine")?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs the referee until `shutdown` completes (or, with `once`, until the
+/// inbox is empty).
+pub async fn run(
+    config: Config,
+    options: RunOptions,
+    shutdown: impl Future<Output = ()>,
+) -> Result<RunReport, DaemonError> {
+    let store = Store::open(&config.database_url).await?;
+    let rules = config.rules();
+    let transport = Transport::open(&config.outbox)
+        .await
+        .map_err(DaemonError::Outbox)?;
+    let owner = lease_owner();
+    release_dead_leases(&store).await?;
+    let mut summary = RunReport::default();
+    let mut shutdown = Shutdown::new(shutdown);
+    // Polled once now, the stop future installs its signal handlers (an
+    // async fn does nothing until polled): from here on a SIGTERM asks for a
+    // stop between two groups, instead of ending the process mid-group.
+    if shutdown.requested() {
+        store.close().await;
+        return Ok(summary);
+    }
+    let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
+    let opened = serve::open_inbox(&config, options.once, &mut shutdown, &mut backoff).await?;
+    let Some(mut inbox) = opened else {
+        store.close().await;
+        return Ok(summary);
+    };
+    backoff.reset();
+
+    // The outbox is sent while the inbox is read: the replies of the first
+    // groups are on their way while the next are decided. At the end the
+    // worker drains what is due and stops.
+    let leases = Leases::new(store.clone());
+    let health = Arc::new(WorkerHealth::default());
+    let outbox = Outbox::start(Worker {
+        leases: leases.clone(),
+        transport,
+        config: config.outbox.clone(),
+        referee: config.referee.clone(),
+        owner: owner.clone(),
+        health: health.clone(),
+    });
+    let wake = outbox.wake.clone();
+    let ping_watchdog = || watchdog_ping(&health, config.outbox.stall_after);
+    let no_watchdog = || {};
+    let lp = Loop {
+        store: &store,
+        leases: &leases,
+        config: &config,
+        rules: &rules,
+        wake: &wake,
+        ping: if options.once {
+            &no_watchdog
+        } else {
+            &ping_watchdog
+        },
+    };
+
+    if options.once {
+        let taken = serve::take_all(&lp, &mut inbox, &mut summary).await;
+        outbox.stop(&mut summary).await;
+        taken?;
+        store.release_leases(&owner).await?;
+        inbox.close().await;
+        store.close().await;
+        info!("done: {summary}");
+        return Ok(summary);
+    }
+
+    serve::serve(&lp, &mut inbox, &mut shutdown, &mut backoff, &mut summary).await;
+    info!("stopping: draining the outbox");
+    notify(&[sd_notify::NotifyState::Stopping]);
+    outbox.stop(&mut summary).await;
+    inbox.close().await;
+    store.close().await;
+    info!("stopped: {summary}");
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod report_tests {
+    use super::RunReport;
+
+    #[test]
+    fn a_run_is_logged_as_a_sentence() {
+        let report = RunReport {
+            messages: 12,
+            duplicates: 1,
+            sent: 20,
+            ..RunReport::default()
+        };
+        assert_eq!(
+            report.to_string(),
+            "handled 12 messages (1 duplicate); sent 20 mails, 0 to retry, 0 failed"
+        );
+        let report = RunReport {
+            messages: 1,
+            sent: 1,
+            retried: 2,
+            failed: 1,
+            failed_attempts: 2,
+            quarantined: 1,
+            ..RunReport::default()
+        };
+        assert_eq!(
+            report.to_string(),
+            "handled 1 message (0 duplicates); sent 1 mail, 2 to retry, 1 failed; \
+             2 messages not handled, to be tried again; 1 message put in the quarantine"
+        );
+    }
+}
