@@ -7,6 +7,7 @@
 
 pub mod backup;
 pub mod check;
+pub mod explain;
 pub mod init;
 pub mod locate;
 pub mod lock;
