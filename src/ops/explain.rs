@@ -43,6 +43,13 @@ pub fn explain(text: &str, e: &toml::de::Error) -> Explained {
             "correct the TOML at that line".to_owned(),
         )
     };
+    // A table missing from the file has no line: the parser points at the
+    // whole document.
+    let line = if message.starts_with("missing field ") && !at.as_ref().is_some_and(|a| a.header) {
+        None
+    } else {
+        line
+    };
     Explained { line, what, fix }
 }
 
@@ -129,6 +136,12 @@ fn not_toml(message: &str, at: Option<&KeyAt>) -> (String, String) {
             "correct the TOML at that line".to_owned(),
         );
     };
+    if at.header {
+        return (
+            format!("the table header [{}] is not valid: {said}", at.table),
+            "write each [table] header once, as [name]".to_owned(),
+        );
+    }
     let (Some(key), Some(value)) = (at.dotted_key(), at.value.as_deref()) else {
         let table = if at.table.is_empty() {
             String::new()
@@ -294,6 +307,30 @@ mod tests {
             }
         );
         assert!(KeyAt::of(text, Line(1)).header);
+    }
+
+    #[test]
+    fn a_missing_table_has_no_line() {
+        let text =
+            crate::config::LOCAL_TOML.replace("[database]\nurl = \"sqlite://var/wildt.db\"\n", "");
+        let e = explained(&text);
+        assert_eq!(e.line, None);
+        assert_eq!(e.what, "the [database] table is missing");
+    }
+
+    #[test]
+    fn a_table_written_twice_is_named() {
+        let text = format!(
+            "{}\n[inbox]\nkind = \"maildir\"\n",
+            crate::config::LOCAL_TOML
+        );
+        let e = explained(&text);
+        assert!(
+            e.what
+                .starts_with("the table header [inbox] is not valid: "),
+            "{}",
+            e.what
+        );
     }
 
     #[test]
