@@ -12,7 +12,7 @@ use wildt::organise::Mailing;
 use wildt::organise::event::{NewEvent, create_event, load_event, withdraw_player};
 use wildt::store::Store;
 
-use crate::{ConfigArgs, Opened};
+use crate::{ConfigArgs, Opened, print_json};
 
 #[derive(clap::Subcommand)]
 pub enum EventCommand {
@@ -61,11 +61,6 @@ pub struct NewArgs {
     time: Option<TimeControl>,
     #[arg(long)]
     json: bool,
-}
-
-fn print_json(v: &serde_json::Value) -> anyhow::Result<()> {
-    outln!("{}", serde_json::to_string_pretty(v)?)?;
-    Ok(())
 }
 
 fn player_text(arg: &str) -> anyhow::Result<String> {

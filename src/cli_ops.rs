@@ -191,7 +191,7 @@ fn config_check(
     }
     let findings = findings.findings;
     if json {
-        outln!("{}", serde_json::to_string_pretty(&findings)?)?;
+        crate::print_json(&findings)?;
     } else {
         for f in &findings {
             print_finding(f)?;
@@ -259,8 +259,7 @@ fn init(a: InitArgs) -> anyhow::Result<ExitCode> {
 
 fn print_status(s: &wildt::ops::status::Status, json: bool) -> anyhow::Result<()> {
     if json {
-        outln!("{}", serde_json::to_string_pretty(s)?)?;
-        return Ok(());
+        return crate::print_json(s);
     }
     let ago = |t: Option<i64>| match t {
         Some(t) => format!("{} s ago (unix {t})", s.now - t),

@@ -10,6 +10,12 @@ macro_rules! outln {
     }};
 }
 
+/// Prints `value` as pretty JSON, a newline after it.
+pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    outln!("{}", serde_json::to_string_pretty(value)?)?;
+    Ok(())
+}
+
 /// mimalloc instead of glibc's allocator: a message's mails, statements and
 /// parsed parts are many small short-lived allocations, and with glibc's
 /// allocator malloc and free were 12 % of the instructions of answering a
@@ -19,6 +25,7 @@ macro_rules! outln {
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod cli_check;
 mod cli_event;
 mod cli_game;
 mod cli_notation;
@@ -227,7 +234,7 @@ fn main() -> ExitCode {
         Command::Event { command } => block_on("warn", cli_event::run(config, command)),
         Command::Publish { out } => block_on("warn", cli_event::publish(config, out)),
         Command::Player { command } => block_on("warn", cli_game::player(config, command)),
-        Command::Check { file, json } => block_on("warn", cli_game::check(config, &file, json)),
+        Command::Check { file, json } => block_on("warn", cli_check::run(config, &file, json)),
         Command::Ops(cmd) => cli_ops::run(cmd, config),
         Command::Outbox(cmd) => block_on("warn", cli_outbox::run(cmd, config)),
         Command::Serve { once } => block_on("info", serve(config, once)),
