@@ -1,6 +1,6 @@
-//! `wildt game …` and `wildt player …`: the organiser's commands. Each subcommand is one function below; `run` opens the
-//! configuration and the store once and hands them to it. [IO: database,
-//! prints]
+//! `wildt game …` and `wildt player …`: the organiser's commands. Each
+//! subcommand is one function below; `run` opens the configuration and the
+//! store once and hands them to it. [IO: database, prints]
 
 use std::process::ExitCode;
 
