@@ -6,33 +6,19 @@ use std::process::ExitCode;
 
 use anyhow::Context as _;
 use serde_json::json;
+use wildt::clock::TimeControl;
 use wildt::event::{Cycles, WithdrawalRule, event_json, parse_players};
 use wildt::organise::Mailing;
 use wildt::organise::event::{NewEvent, create_event, load_event, withdraw_player};
 use wildt::store::Store;
 
-use crate::ConfigArgs;
+use crate::{ConfigArgs, Opened, print_json};
 
 #[derive(clap::Subcommand)]
 pub enum EventCommand {
     /// Create an all-play-all section: every game of its Berger table, with
     /// the welcome mails, in one transaction.
-    New {
-        name: String,
-        /// A file with one player a line (`Anna Smith <anna@x.example>`), or
-        /// the players separated by commas.
-        #[arg(long)]
-        players: String,
-        /// Two games per pair, colours swapped.
-        #[arg(long)]
-        double: bool,
-        /// Every game's time control: `10/50`, `30+3` or `none`; default
-        /// `[clock] default_time`.
-        #[arg(long)]
-        time: Option<String>,
-        #[arg(long)]
-        json: bool,
-    },
+    New(NewArgs),
     /// List the events.
     List {
         #[arg(long)]
@@ -58,9 +44,23 @@ pub enum EventCommand {
     },
 }
 
-fn print_json(v: &serde_json::Value) -> anyhow::Result<()> {
-    outln!("{}", serde_json::to_string_pretty(v)?)?;
-    Ok(())
+// No doc comment: the variant's is the subcommand's help.
+#[derive(clap::Args)]
+pub struct NewArgs {
+    name: String,
+    /// A file with one player a line (`Anna Smith <anna@x.example>`), or
+    /// the players separated by commas.
+    #[arg(long)]
+    players: String,
+    /// Two games per pair, colours swapped.
+    #[arg(long)]
+    double: bool,
+    /// Every game's time control: `10/50`, `30+3` or `none`; default
+    /// `[clock] default_time`.
+    #[arg(long)]
+    time: Option<TimeControl>,
+    #[arg(long)]
+    json: bool,
 }
 
 fn player_text(arg: &str) -> anyhow::Result<String> {
@@ -71,159 +71,166 @@ fn player_text(arg: &str) -> anyhow::Result<String> {
     Ok(arg.replace(',', "\n"))
 }
 
-pub async fn run(config: &ConfigArgs, cmd: EventCommand) -> anyhow::Result<ExitCode> {
-    let config = config.load()?;
-    let store = Store::open(&config.database_url).await?;
-    let referee = &config.referee;
-    match cmd {
-        EventCommand::New {
-            name,
-            players,
-            double,
-            time,
-            json,
-        } => {
-            let players = parse_players(&player_text(&players)?)?;
-            let time = match time {
-                Some(t) => t.parse().map_err(|e| anyhow::anyhow!("--time {t}: {e}"))?,
-                None => config.clock.default_time,
-            };
-            let created = create_event(
-                &store,
-                referee,
-                config.limits.games_per_player,
-                NewEvent {
-                    name: &name,
-                    players: &players,
-                    cycles: if double {
-                        Cycles::Double
-                    } else {
-                        Cycles::Single
-                    },
-                    time,
-                },
-                Mailing::Mail,
-            )
-            .await?;
-            if json {
-                let games: Vec<_> = created
-                    .games
-                    .iter()
-                    .map(|(round, g)| {
-                        json!({"id": g.view.id, "round": round, "white": g.view.white.email, "black": g.view.black.email})
-                    })
-                    .collect();
-                print_json(&json!({"id": created.id, "name": name, "games": games}))?;
-            } else {
-                outln!(
-                    "Event {} created: {} players, {} games; each player was mailed their games.",
-                    created.id,
-                    players.len(),
-                    created.games.len()
-                )?;
-                for (round, g) in &created.games {
-                    outln!(
-                        "round {round:>2}  game {:>4}  {} - {}",
-                        g.view.id,
-                        g.view.white.email,
-                        g.view.black.email
-                    )?;
-                }
-            }
-        }
-        EventCommand::List { json } => {
-            let mut conn = store.pool().acquire().await?;
-            let mut list = Vec::new();
-            for id in wildt::store::events::ids(&mut conn).await? {
-                let s = load_event(&mut conn, id).await?;
-                let finished = s
-                    .games
-                    .iter()
-                    .filter(|g| g.outcome != wildt::event::Outcome::Unfinished)
-                    .count();
-                list.push((s, finished));
-            }
-            if json {
-                print_json(&serde_json::Value::Array(
-                    list.iter()
-                        .map(|(s, finished)| {
-                            json!({"id": s.event.id, "name": s.event.name, "players": s.event.players.len(), "games": s.games.len(), "finished": finished})
-                        })
-                        .collect(),
-                ))?;
-            } else {
-                for (s, finished) in &list {
-                    outln!(
-                        "{:>4}  {}  {} players, {}/{} games finished",
-                        s.event.id,
-                        s.event.name,
-                        s.event.players.len(),
-                        finished,
-                        s.games.len()
-                    )?;
-                }
-            }
-        }
-        EventCommand::Show { id, json } => {
-            let mut conn = store.pool().acquire().await?;
-            let s = load_event(&mut conn, id).await?;
-            if json {
-                print_json(&serde_json::to_value(event_json(
-                    id,
-                    &s.event.name,
-                    &s.table,
-                    &s.games,
-                ))?)?;
-            } else {
-                outln!("{}", s.event.name)?;
-                outln!(
-                    "{}",
-                    s.table.to_text(|p| match &p.name {
-                        Some(n) => format!("{n} <{}>", p.email),
-                        None => p.email.clone(),
-                    })
-                )?;
-            }
-        }
+/// `wildt event …`: opens the configuration and the store, runs the
+/// subcommand, closes the store.
+pub async fn run(args: &ConfigArgs, cmd: EventCommand) -> anyhow::Result<ExitCode> {
+    let o = args.open().await?;
+    let done = match cmd {
+        EventCommand::New(a) => new(&o, a).await,
+        EventCommand::List { json } => list(&o, json).await,
+        EventCommand::Show { id, json } => show(&o, id, json).await,
         EventCommand::Withdraw {
             id,
             email,
             annul_under_half,
             json,
-        } => {
-            let rule = if annul_under_half {
-                WithdrawalRule::AnnulUnderHalf
+        } => withdraw(&o, id, &email, annul_under_half, json).await,
+    };
+    o.store.close().await;
+    done.map(|()| ExitCode::SUCCESS)
+}
+
+/// `wildt event new NAME --players …`.
+async fn new(o: &Opened, a: NewArgs) -> anyhow::Result<()> {
+    let players = parse_players(&player_text(&a.players)?)?;
+    let created = create_event(
+        &o.store,
+        &o.config.referee,
+        o.config.limits.games_per_player,
+        NewEvent {
+            name: &a.name,
+            players: &players,
+            cycles: if a.double {
+                Cycles::Double
             } else {
-                WithdrawalRule::Forfeit
-            };
-            let w = withdraw_player(&store, referee, id, &email, rule).await?;
-            let ruling = if w.annulled { "annulled" } else { "forfeit" };
-            if json {
-                print_json(&json!({
-                    "event": id,
-                    "email": email,
-                    "played": w.played,
-                    "total": w.total,
-                    "ruling": ruling,
-                    "games": w.rulings.iter().map(|(g, o)| json!({"id": g, "result": o.code()})).collect::<Vec<_>>(),
-                }))?;
-            } else {
-                outln!(
-                    "{email} withdrawn ({} of {} games played): {} unfinished games {}; opponents mailed.",
-                    w.played,
-                    w.total,
-                    w.rulings.len(),
-                    if w.annulled {
-                        "annulled"
-                    } else {
-                        "scored as forfeits"
-                    }
-                )?;
-            }
-        }
+                Cycles::Single
+            },
+            time: a.time.unwrap_or(o.config.clock.default_time),
+        },
+        Mailing::Mail,
+    )
+    .await?;
+    if a.json {
+        let games: Vec<_> = created
+            .games
+            .iter()
+            .map(|(round, g)| {
+                json!({"id": g.view.id, "round": round, "white": g.view.white.email, "black": g.view.black.email})
+            })
+            .collect();
+        return print_json(&json!({"id": created.id, "name": a.name, "games": games}));
     }
-    store.close().await;
-    Ok(ExitCode::SUCCESS)
+    outln!(
+        "Event {} created: {} players, {} games; each player was mailed their games.",
+        created.id,
+        players.len(),
+        created.games.len()
+    )?;
+    for (round, g) in &created.games {
+        outln!(
+            "round {round:>2}  game {:>4}  {} - {}",
+            g.view.id,
+            g.view.white.email,
+            g.view.black.email
+        )?;
+    }
+    Ok(())
+}
+
+/// `wildt event list`.
+async fn list(o: &Opened, json: bool) -> anyhow::Result<()> {
+    let mut conn = o.store.pool().acquire().await?;
+    let mut list = Vec::new();
+    for id in wildt::store::events::ids(&mut conn).await? {
+        let s = load_event(&mut conn, id).await?;
+        let finished = s
+            .games
+            .iter()
+            .filter(|g| g.outcome != wildt::event::Outcome::Unfinished)
+            .count();
+        list.push((s, finished));
+    }
+    if json {
+        return print_json(&serde_json::Value::Array(
+            list.iter()
+                .map(|(s, finished)| {
+                    json!({"id": s.event.id, "name": s.event.name, "players": s.event.players.len(), "games": s.games.len(), "finished": finished})
+                })
+                .collect(),
+        ));
+    }
+    for (s, finished) in &list {
+        outln!(
+            "{:>4}  {}  {} players, {}/{} games finished",
+            s.event.id,
+            s.event.name,
+            s.event.players.len(),
+            finished,
+            s.games.len()
+        )?;
+    }
+    Ok(())
+}
+
+/// `wildt event show ID`: the crosstable.
+async fn show(o: &Opened, id: i64, json: bool) -> anyhow::Result<()> {
+    let mut conn = o.store.pool().acquire().await?;
+    let s = load_event(&mut conn, id).await?;
+    if json {
+        return print_json(&serde_json::to_value(event_json(
+            id,
+            &s.event.name,
+            &s.table,
+            &s.games,
+        ))?);
+    }
+    outln!("{}", s.event.name)?;
+    outln!(
+        "{}",
+        s.table.to_text(|p| match &p.name {
+            Some(n) => format!("{n} <{}>", p.email),
+            None => p.email.clone(),
+        })
+    )?;
+    Ok(())
+}
+
+/// `wildt event withdraw ID EMAIL`.
+async fn withdraw(
+    o: &Opened,
+    id: i64,
+    email: &str,
+    annul_under_half: bool,
+    json: bool,
+) -> anyhow::Result<()> {
+    let rule = if annul_under_half {
+        WithdrawalRule::AnnulUnderHalf
+    } else {
+        WithdrawalRule::Forfeit
+    };
+    let w = withdraw_player(&o.store, &o.config.referee, id, email, rule).await?;
+    if json {
+        return print_json(&json!({
+            "event": id,
+            "email": email,
+            "played": w.played,
+            "total": w.total,
+            "ruling": if w.annulled { "annulled" } else { "forfeit" },
+            "games": w.rulings.iter().map(|(g, o)| json!({"id": g, "result": o.code()})).collect::<Vec<_>>(),
+        }));
+    }
+    outln!(
+        "{email} withdrawn ({} of {} games played): {} unfinished games {}; opponents mailed.",
+        w.played,
+        w.total,
+        w.rulings.len(),
+        if w.annulled {
+            "annulled"
+        } else {
+            "scored as forfeits"
+        }
+    )?;
+    Ok(())
 }
 
 /// `wildt publish --out DIR`.

@@ -108,7 +108,7 @@ pub fn run(cmd: NotationCommand) -> anyhow::Result<ExitCode> {
         });
     }
     if opts.json {
-        outln!("{}", serde_json::to_string_pretty(&rows)?)?;
+        crate::print_json(&rows)?;
     } else {
         for row in &rows {
             let dots = if row.color == "white" { "." } else { "..." };

@@ -119,41 +119,55 @@ pub fn run(cmd: OpsCommand, config: &ConfigArgs) -> anyhow::Result<ExitCode> {
         OpsCommand::Status {
             json,
             failed_window_hours,
-        } => {
-            let config = config.load()?;
-            let status = crate::runtime()?.block_on(wildt::ops::status::read(
-                &config.database_url,
-                i64::from(failed_window_hours) * 3600,
-                &config.clock.rules,
-            ))?;
-            print_status(&status, json)?;
-            Ok(if status.ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
-            })
-        }
-        OpsCommand::Backup { file } => {
-            let config = config.load()?;
-            let size = crate::runtime()?
-                .block_on(wildt::ops::backup::backup(&config.database_url, &file))?;
-            outln!("{}: {size} bytes", file.display())?;
-            Ok(ExitCode::SUCCESS)
-        }
-        OpsCommand::Generate(GenerateCommand::Man { out }) => {
-            std::fs::create_dir_all(&out).with_context(|| out.display().to_string())?;
-            clap_mangen::generate_to(command(), &out)
-                .with_context(|| format!("man pages into {}", out.display()))?;
-            Ok(ExitCode::SUCCESS)
-        }
+        } => status(config, json, failed_window_hours),
+        OpsCommand::Backup { file } => backup(config, &file),
+        OpsCommand::Generate(GenerateCommand::Man { out }) => man_pages(&out),
         OpsCommand::Generate(GenerateCommand::Completions { shell, out }) => {
-            std::fs::create_dir_all(&out).with_context(|| out.display().to_string())?;
-            let path = clap_complete::generate_to(shell, &mut command(), "wildt", &out)
-                .with_context(|| format!("{shell} completions into {}", out.display()))?;
-            outln!("{}", path.display())?;
-            Ok(ExitCode::SUCCESS)
+            completions(shell, &out)
         }
     }
+}
+
+/// `wildt status`: exits 1 when something needs the operator.
+fn status(config: &ConfigArgs, json: bool, failed_window_hours: u32) -> anyhow::Result<ExitCode> {
+    let config = config.load()?;
+    let status = crate::runtime()?.block_on(wildt::ops::status::read(
+        &config.database_url,
+        i64::from(failed_window_hours) * 3600,
+        &config.clock.rules,
+    ))?;
+    print_status(&status, json)?;
+    Ok(if status.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// `wildt backup FILE`.
+fn backup(config: &ConfigArgs, file: &Path) -> anyhow::Result<ExitCode> {
+    let config = config.load()?;
+    let size =
+        crate::runtime()?.block_on(wildt::ops::backup::backup(&config.database_url, file))?;
+    outln!("{}: {size} bytes", file.display())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `wildt generate man --out DIR`.
+fn man_pages(out: &Path) -> anyhow::Result<ExitCode> {
+    std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
+    clap_mangen::generate_to(command(), out)
+        .with_context(|| format!("man pages into {}", out.display()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `wildt generate completions SHELL --out DIR`.
+fn completions(shell: clap_complete::Shell, out: &Path) -> anyhow::Result<ExitCode> {
+    std::fs::create_dir_all(out).with_context(|| out.display().to_string())?;
+    let path = clap_complete::generate_to(shell, &mut command(), "wildt", out)
+        .with_context(|| format!("{shell} completions into {}", out.display()))?;
+    outln!("{}", path.display())?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn command() -> clap::Command {
@@ -177,7 +191,7 @@ fn config_check(
     }
     let findings = findings.findings;
     if json {
-        outln!("{}", serde_json::to_string_pretty(&findings)?)?;
+        crate::print_json(&findings)?;
     } else {
         for f in &findings {
             print_finding(f)?;
@@ -245,8 +259,7 @@ fn init(a: InitArgs) -> anyhow::Result<ExitCode> {
 
 fn print_status(s: &wildt::ops::status::Status, json: bool) -> anyhow::Result<()> {
     if json {
-        outln!("{}", serde_json::to_string_pretty(s)?)?;
-        return Ok(());
+        return crate::print_json(s);
     }
     let ago = |t: Option<i64>| match t {
         Some(t) => format!("{} s ago (unix {t})", s.now - t),

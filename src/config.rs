@@ -64,7 +64,7 @@ struct RawPublish {
     path: std::path::PathBuf,
 }
 
-/// `[publish]`: where the daemon keeps the public site (issue 20).
+/// `[publish]`: where the daemon keeps the public site.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PublishConfig {
     pub path: std::path::PathBuf,
@@ -140,6 +140,116 @@ struct RawLimits {
     replies_per_sender_per_hour: Option<u32>,
     games_per_player: Option<u32>,
     commands_per_message: Option<usize>,
+}
+
+/// What the value of each key must be, in words, for `wildt config check`:
+/// every field of the raw tables above, by its dotted key. A test holds it
+/// to the fields serde knows.
+const KEY_VALUES: &[(&str, &str)] = &[
+    (
+        "referee.address",
+        "an address in quotes, like \"chess@club.example\"",
+    ),
+    ("referee.name", "a name in quotes, like \"Club referee\""),
+    (
+        "referee.organiser",
+        "an address in quotes, like \"organiser@club.example\"",
+    ),
+    (
+        "database.url",
+        "an SQLite URL in quotes, like \"sqlite:///var/lib/wildt/wildt.db\"",
+    ),
+    ("inbox.kind", "\"maildir\" or \"imap\""),
+    ("inbox.path", PATH),
+    ("inbox.host", HOST),
+    ("inbox.port", PORT),
+    ("inbox.tls", TLS),
+    ("inbox.ca_file", PATH),
+    ("inbox.username", "a user name in quotes"),
+    ("inbox.password_file", PATH),
+    (
+        "inbox.mailbox",
+        "an IMAP folder name in quotes, like \"INBOX\"",
+    ),
+    (
+        "inbox.processed_mailbox",
+        "an IMAP folder name in quotes, like \"Processed\"",
+    ),
+    ("inbox.idle", BOOLEAN),
+    ("inbox.poll_interval_secs", SECONDS),
+    (
+        "inbox.quarantine",
+        "a folder name in quotes, like \"wildt-failed\"",
+    ),
+    ("outbox.kind", "\"file\", \"smtp\" or \"sendmail\""),
+    ("outbox.path", PATH),
+    ("outbox.host", HOST),
+    ("outbox.port", PORT),
+    ("outbox.tls", TLS),
+    ("outbox.ca_file", PATH),
+    ("outbox.username", "a user name in quotes"),
+    ("outbox.password_file", PATH),
+    ("outbox.command", PATH),
+    ("outbox.connections", "a number from 1 to 32"),
+    (
+        "outbox.send_rate",
+        "a number of mails a second from 1 to 10000",
+    ),
+    ("outbox.retry_initial_secs", SECONDS),
+    ("outbox.retry_max_secs", SECONDS),
+    ("outbox.stall_after_secs", SECONDS),
+    (
+        "limits.max_message_bytes",
+        "a whole number of bytes, like 1048576",
+    ),
+    (
+        "limits.replies_per_sender_per_hour",
+        "a whole number, like 60",
+    ),
+    ("limits.games_per_player", "a whole number, like 50"),
+    (
+        "limits.commands_per_message",
+        "a whole number from 1 up, like 600",
+    ),
+    (
+        "security.trusted_authserv_id",
+        "a host name in quotes, like \"mx.club.example\"",
+    ),
+    ("security.policy", "\"key\", \"key+auth\" or \"auth\""),
+    (
+        "clock.default_time",
+        "a time control in quotes: \"10/50\", \"30+3\" or \"none\"",
+    ),
+    (
+        "clock.double_after_days",
+        "a whole number of days from 1 up",
+    ),
+    (
+        "clock.leave_days_per_year",
+        "a whole number of days, like 45",
+    ),
+    (
+        "clock.reminder_after_days",
+        "a list of whole numbers of days, like [7, 14]",
+    ),
+    ("clock.warn_days_left", "a whole number of days, like 5"),
+    ("publish.path", PATH),
+];
+
+const PATH: &str = "a path in quotes, like \"/var/lib/wildt/site\"";
+const HOST: &str = "a host name in quotes, like \"mail.club.example\"";
+const PORT: &str = "a number from 1 to 65535";
+const TLS: &str = "\"implicit\", \"starttls\" or \"none\"";
+const BOOLEAN: &str = "true or false";
+const SECONDS: &str = "a whole number of seconds, like 60";
+
+/// What the value of `dotted_key` (`inbox.port`) must be, in words; `None`
+/// for a key wildt does not know.
+pub fn key_value_words(dotted_key: &str) -> Option<&'static str> {
+    KEY_VALUES
+        .iter()
+        .find(|(key, _)| *key == dotted_key)
+        .map(|(_, words)| *words)
 }
 
 /// How a connection is secured.
@@ -877,5 +987,42 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    /// The words for every key name exactly the keys serde reads: an unknown
+    /// key in each table makes serde list that table's fields.
+    #[test]
+    fn every_key_has_words_and_every_word_a_key() {
+        let tables = [
+            "referee", "database", "inbox", "outbox", "limits", "security", "clock", "publish",
+        ];
+        let mut known = Vec::new();
+        for table in tables {
+            let text = LOCAL_TOML.replace(
+                &format!("[{table}]\n"),
+                &format!("[{table}]\nno_such_key = 1\n"),
+            );
+            let text = if text.contains("no_such_key") {
+                text
+            } else {
+                format!("{text}\n[{table}]\nno_such_key = 1\n")
+            };
+            let Err(ConfigError::Toml(e)) = Config::parse(&text) else {
+                panic!("[{table}] took an unknown key");
+            };
+            let (_, fields) = e
+                .message()
+                .split_once("expected ")
+                .unwrap_or_else(|| panic!("{}", e.message()));
+            // `a`, `a` or `b`, one of `a`, `b`, `c`: the names in backquotes.
+            for field in fields.split('`').skip(1).step_by(2) {
+                let key = format!("{table}.{field}");
+                assert!(key_value_words(&key).is_some(), "no words for {key}");
+                known.push(key);
+            }
+        }
+        for (key, _) in KEY_VALUES {
+            assert!(known.iter().any(|k| k == key), "{key} is no field");
+        }
     }
 }

@@ -10,15 +10,22 @@ macro_rules! outln {
     }};
 }
 
+/// Prints `value` as pretty JSON, a newline after it.
+pub fn print_json(value: &impl serde::Serialize) -> anyhow::Result<()> {
+    outln!("{}", serde_json::to_string_pretty(value)?)?;
+    Ok(())
+}
+
 /// mimalloc instead of glibc's allocator: a message's mails, statements and
-/// parsed parts are many small short-lived allocations, and glibc's
-/// malloc and free were 12 % of the instructions of answering a move
-/// (BENCHMARKS, fourteenth round). Built without transparent huge pages:
-/// with them every fresh 2 MiB region was cleared whole, which cost more
-/// kernel time than the allocator saved (thirteenth round).
+/// parsed parts are many small short-lived allocations, and with glibc's
+/// allocator malloc and free were 12 % of the instructions of answering a
+/// move. Built without transparent huge pages: with them every fresh 2 MiB
+/// region is cleared whole, which costs more kernel time than the
+/// allocator saves.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod cli_check;
 mod cli_event;
 mod cli_game;
 mod cli_notation;
@@ -31,6 +38,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use wildt::config::{Config, LOCAL_TOML};
+use wildt::store::Store;
 
 #[derive(Parser)]
 #[command(
@@ -75,6 +83,20 @@ impl ConfigArgs {
             )
         }
     }
+
+    /// The configuration and its database, opened.
+    pub async fn open(&self) -> anyhow::Result<Opened> {
+        let config = self.load()?;
+        let store = Store::open(&config.database_url).await?;
+        Ok(Opened { config, store })
+    }
+}
+
+/// What the commands on games and events work on: the configuration and its
+/// open database. Whoever opens it closes `store`.
+pub struct Opened {
+    pub config: Config,
+    pub store: Store,
 }
 
 #[derive(Subcommand)]
@@ -169,64 +191,53 @@ fn keep_freed_memory() {
     debug_assert_eq!(set, 1, "mallopt(M_TRIM_THRESHOLD) refused");
 }
 
+/// Runs an async command on a runtime of its own, logging at `level`.
+fn block_on(
+    level: &str,
+    command: impl Future<Output = anyhow::Result<ExitCode>>,
+) -> anyhow::Result<ExitCode> {
+    init_logging(level);
+    runtime()?.block_on(command)
+}
+
+/// `wildt serve`: the daemon, under its lock; with `--once`, a line of counts.
+async fn serve(config: &ConfigArgs, once: bool) -> anyhow::Result<ExitCode> {
+    let config = config.load()?;
+    let _lock = wildt::ops::lock::DaemonLock::acquire(&config.database_url)?;
+    let summary = wildt::daemon::run(
+        config,
+        wildt::daemon::RunOptions { once },
+        wildt::shutdown::terminate_or_interrupt(),
+    )
+    .await?;
+    if once {
+        outln!(
+            "{} messages, {} duplicates, {} mails sent, {} to retry, {} failed",
+            summary.messages,
+            summary.duplicates,
+            summary.sent,
+            summary.retried,
+            summary.failed
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn main() -> ExitCode {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     keep_freed_memory();
     let cli = Cli::parse();
-    let config = cli.config;
+    let config = &cli.config;
     let result = match cli.command {
         Command::Notation(cmd) => cli_notation::run(cmd),
-        Command::Game { command } => {
-            init_logging("warn");
-            runtime().and_then(|rt| rt.block_on(cli_game::run(&config, command)))
-        }
-        Command::Event { command } => {
-            init_logging("warn");
-            runtime().and_then(|rt| rt.block_on(cli_event::run(&config, command)))
-        }
-        Command::Publish { out } => {
-            init_logging("warn");
-            runtime().and_then(|rt| rt.block_on(cli_event::publish(&config, out)))
-        }
-        Command::Player { command } => {
-            init_logging("warn");
-            runtime().and_then(|rt| rt.block_on(cli_game::player(&config, command)))
-        }
-        Command::Check { file, json } => {
-            init_logging("warn");
-            runtime().and_then(|rt| rt.block_on(cli_game::check(&config, &file, json)))
-        }
-        Command::Ops(cmd) => cli_ops::run(cmd, &config),
-        Command::Outbox(cmd) => {
-            init_logging("warn");
-            runtime().and_then(|rt| rt.block_on(cli_outbox::run(cmd, &config)))
-        }
-        Command::Serve { once } => {
-            init_logging("info");
-            runtime().and_then(|rt| {
-                rt.block_on(async {
-                    let config = config.load()?;
-                    let _lock = wildt::ops::lock::DaemonLock::acquire(&config.database_url)?;
-                    let summary = wildt::daemon::run(
-                        config,
-                        wildt::daemon::RunOptions { once },
-                        wildt::shutdown::terminate_or_interrupt(),
-                    )
-                    .await?;
-                    if once {
-                        outln!(
-                            "{} messages, {} duplicates, {} mails sent, {} to retry, {} failed",
-                            summary.messages,
-                            summary.duplicates,
-                            summary.sent,
-                            summary.retried,
-                            summary.failed
-                        )?;
-                    }
-                    Ok(ExitCode::SUCCESS)
-                })
-            })
-        }
+        Command::Game { command } => block_on("warn", cli_game::run(config, command)),
+        Command::Event { command } => block_on("warn", cli_event::run(config, command)),
+        Command::Publish { out } => block_on("warn", cli_event::publish(config, out)),
+        Command::Player { command } => block_on("warn", cli_game::player(config, command)),
+        Command::Check { file, json } => block_on("warn", cli_check::run(config, &file, json)),
+        Command::Ops(cmd) => cli_ops::run(cmd, config),
+        Command::Outbox(cmd) => block_on("warn", cli_outbox::run(cmd, config)),
+        Command::Serve { once } => block_on("info", serve(config, once)),
     };
     match result {
         Ok(code) => code,

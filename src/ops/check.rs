@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::config::{Config, ConfigError, InboxConfig, OutboxKind, Secret};
-use crate::ops::locate::{Line, line_of_key, line_of_offset};
+use crate::ops::locate::{Line, line_of_key};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -154,17 +154,11 @@ fn place(path: &Path, line: Option<Line>) -> String {
 fn parse_finding(path: &Path, text: &str, e: &ConfigError) -> Finding {
     match e {
         ConfigError::Toml(toml) => {
-            let line = toml.span().map(|s| line_of_offset(text, s.start));
-            let message = toml.message().trim_end();
-            let fix = if message.starts_with("unknown field") {
-                "remove the key or correct its spelling (every key is shown in the \
-                 example configuration)"
-            } else if message.starts_with("missing field") {
-                "add the key (every key is shown in the example configuration)"
-            } else {
-                "correct the TOML at that line"
-            };
-            Finding::error(format!("{}{message}", place(path, line)), fix)
+            let explained = crate::ops::explain::explain(text, toml);
+            Finding::error(
+                format!("{}{}", place(path, explained.line), explained.what),
+                explained.fix,
+            )
         }
         ConfigError::Invalid { key, why } => {
             let (table, name) = key.rsplit_once('.').unwrap_or(("", key));
@@ -409,5 +403,111 @@ mod tests {
             f.what
         );
         assert!(f.fix.contains("LoadCredential"), "{}", f.fix);
+    }
+
+    /// The example configuration with `from` replaced by `to`, and the
+    /// line `to` is on.
+    fn example_with(from: &str, to: &str) -> (String, usize) {
+        let text = include_str!("../../config/example.toml").replacen(from, to, 1);
+        assert!(text.contains(to), "{from} is not in the example");
+        let first = to.lines().next().unwrap();
+        let line = text.lines().position(|l| l.contains(first)).unwrap() + 1;
+        (text, line)
+    }
+
+    #[test]
+    fn a_string_where_a_port_goes_names_the_key_and_the_range() {
+        let (text, line) = example_with("port = 993", "port = \"abc\"");
+        let f = only_error(&text);
+        assert_eq!(
+            f.what,
+            format!("w.toml:{line}: inbox.port must be a number from 1 to 65535, not \"abc\"")
+        );
+        assert_eq!(
+            f.fix,
+            "change `port` at that line to a number from 1 to 65535"
+        );
+    }
+
+    #[test]
+    fn a_value_with_a_unit_is_explained_as_not_toml() {
+        let (text, line) = example_with("poll_interval_secs = 60", "poll_interval_secs = 60s");
+        let f = only_error(&text);
+        assert_eq!(
+            f.what,
+            format!(
+                "w.toml:{line}: inbox.poll_interval_secs: the value 60s is not valid TOML; \
+                 it must be a whole number of seconds, like 60"
+            )
+        );
+        assert_eq!(
+            f.fix,
+            "change `poll_interval_secs` at that line to a whole number of seconds, like 60"
+        );
+        // A key wildt does not know: the value is still explained.
+        let (text, line) = example_with("idle = true", "idle = true\nnap = 60s");
+        let f = only_error(&text);
+        assert_eq!(
+            f.what,
+            format!(
+                "w.toml:{}: inbox.nap: the value 60s is not valid TOML; write a number (60) or \
+                 a quoted string",
+                line + 1
+            )
+        );
+    }
+
+    #[test]
+    fn a_word_where_a_boolean_goes_says_true_or_false() {
+        let (text, line) = example_with("idle = true", "idle = yes");
+        let f = only_error(&text);
+        assert_eq!(
+            f.what,
+            format!(
+                "w.toml:{line}: inbox.idle: the value yes is not valid TOML; it must be true or false"
+            )
+        );
+        let (text, line) = example_with("idle = true", "idle = \"yes\"");
+        let f = only_error(&text);
+        assert_eq!(
+            f.what,
+            format!("w.toml:{line}: inbox.idle must be true or false, not \"yes\"")
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_names_its_table() {
+        let (text, line) = example_with("idle = true", "idel = true");
+        let f = only_error(&text);
+        assert!(
+            f.what.starts_with(&format!(
+                "w.toml:{line}: unknown field `idel` in [inbox], expected one of `kind`"
+            )),
+            "{}",
+            f.what
+        );
+        assert!(f.fix.contains("spelling"), "{}", f.fix);
+    }
+
+    #[test]
+    fn a_missing_required_key_says_what_it_must_be() {
+        let text = crate::config::LOCAL_TOML.replace("address = \"chess@club.example\"\n", "");
+        let line = text.lines().position(|l| l == "[referee]").unwrap() + 1;
+        let f = only_error(&text);
+        assert_eq!(
+            f.what,
+            format!(
+                "w.toml:{line}: referee.address is missing: it must be an address in quotes, \
+                 like \"chess@club.example\""
+            )
+        );
+        assert!(
+            f.fix.starts_with("add `address = …` to [referee]"),
+            "{}",
+            f.fix
+        );
+        let text = crate::config::LOCAL_TOML.replace("[database]\n", "");
+        let f = only_error(&text);
+        assert!(f.what.contains("url"), "{}", f.what);
     }
 }

@@ -33,49 +33,64 @@ pub enum InitError {
 pub const IMAP_PASSWORD_FILE: &str = "/run/credentials/wildt.service/imap-password";
 pub const SMTP_PASSWORD_FILE: &str = "/run/credentials/wildt.service/smtp-password";
 
+/// Every value the configuration shows, derived from the domain where not
+/// given, each already written as TOML.
+struct Values {
+    domain: String,
+    address: String,
+    name: String,
+    database: String,
+    imap_host: String,
+    smtp_host: String,
+    username: String,
+    /// The `trusted_authserv_id` line, commented out when not given.
+    authserv: String,
+}
+
+impl Values {
+    fn of(o: &InitOptions) -> Result<Values, InitError> {
+        let domain = o.domain.trim().trim_end_matches('.').to_ascii_lowercase();
+        let valid = domain.contains('.')
+            && domain
+                .split('.')
+                .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+        if !valid {
+            return Err(InitError::Domain(o.domain.clone()));
+        }
+        let or = |given: &Option<String>, derived: String| given.clone().unwrap_or(derived);
+        let address = or(&o.address, format!("chess@{domain}"));
+        let authserv = match &o.authserv_id {
+            Some(id) => format!("trusted_authserv_id = {}", q(id)),
+            None => format!("# trusted_authserv_id = {}", q(&format!("mx.{domain}"))),
+        };
+        Ok(Values {
+            name: q(&or(&o.name, format!("{domain} chess referee"))),
+            imap_host: q(&or(&o.imap_host, format!("imap.{domain}"))),
+            smtp_host: q(&or(&o.smtp_host, format!("smtp.{domain}"))),
+            username: q(&or(&o.username, address.clone())),
+            database: q(&or(
+                &o.database_url,
+                "sqlite:///var/lib/wildt/wildt.db".to_owned(),
+            )),
+            address: q(&address),
+            authserv,
+            domain,
+        })
+    }
+}
+
 /// The configuration text.
 pub fn render(o: &InitOptions) -> Result<String, InitError> {
-    let domain = o.domain.trim().trim_end_matches('.').to_ascii_lowercase();
-    let valid = domain.contains('.')
-        && domain
-            .split('.')
-            .all(|l| !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
-    if !valid {
-        return Err(InitError::Domain(o.domain.clone()));
-    }
-    let address = o
-        .address
-        .clone()
-        .unwrap_or_else(|| format!("chess@{domain}"));
-    let name = o
-        .name
-        .clone()
-        .unwrap_or_else(|| format!("{domain} chess referee"));
-    let imap_host = o
-        .imap_host
-        .clone()
-        .unwrap_or_else(|| format!("imap.{domain}"));
-    let smtp_host = o
-        .smtp_host
-        .clone()
-        .unwrap_or_else(|| format!("smtp.{domain}"));
-    let username = o.username.clone().unwrap_or_else(|| address.clone());
-    let database = o
-        .database_url
-        .clone()
-        .unwrap_or_else(|| "sqlite:///var/lib/wildt/wildt.db".to_owned());
-    let authserv = match &o.authserv_id {
-        Some(id) => format!("trusted_authserv_id = {}", q(id)),
-        None => format!("# trusted_authserv_id = {}", q(&format!("mx.{domain}"))),
-    };
-    let (address, name, imap_host, smtp_host, username, database) = (
-        q(&address),
-        q(&name),
-        q(&imap_host),
-        q(&smtp_host),
-        q(&username),
-        q(&database),
-    );
+    let Values {
+        domain,
+        address,
+        name,
+        database,
+        imap_host,
+        smtp_host,
+        username,
+        authserv,
+    } = Values::of(o)?;
     let (imap_pw, smtp_pw) = (q(IMAP_PASSWORD_FILE), q(SMTP_PASSWORD_FILE));
     Ok(format!(
         r#"# wildt configuration for {domain}, written by `wildt init`.

@@ -1,12 +1,13 @@
 //! The operator's tools: check a configuration (and the servers it names),
 //! write a starting configuration, tell the health of a deployment, back up
-//! its database. [IO, except `init` and `locate`, which are pure]
+//! its database. [IO, except `init`, `locate` and `explain`, which are pure]
 //!
 //! The CLI front end is `src/cli_ops.rs`; these functions return values and
 //! typed errors, and print nothing.
 
 pub mod backup;
 pub mod check;
+pub mod explain;
 pub mod init;
 pub mod locate;
 pub mod lock;

@@ -173,6 +173,8 @@ fn smtp_fix(e: &SmtpError, cfg: &SmtpConfig) -> String {
     }
 }
 
+/// Sends the probe, waits for it, and reports whose `Authentication-Results`
+/// it carries.
 async fn probe(
     config: &Config,
     inbox: &mut ImapInbox,
@@ -189,52 +191,24 @@ async fn probe(
     let referee = &config.referee;
     let to = format!("{}+probe-{token}@{}", referee.local, referee.domain);
     let message_id = format!("wildt-probe-{token}@{}", referee.domain);
-    let raw = match probe_mail(config, &to, &message_id, &token) {
-        Ok(raw) => raw,
-        Err(e) => {
-            findings.push(Finding::error(
-                format!("sub-addressing: cannot write the probe to {to}: {e}"),
-                "check referee.address and referee.name",
-            ));
-            return;
-        }
-    };
     let subaddr_fix = format!(
         "game addresses are {}+<game>-<key>@{}: turn on sub-addressing with `+` for \
          this mailbox (Postfix: recipient_delimiter = +; Dovecot: \
          recipient_delimiter = +), or use a provider that delivers them",
         referee.local, referee.domain
     );
-    if let Err(e) = transport
-        .send_raw(&referee.address, std::slice::from_ref(&to), &raw)
-        .await
+    if let Err(finding) =
+        send_probe(config, transport, &to, &message_id, &token, &subaddr_fix).await
     {
-        let fix = if e.is_permanent() {
-            subaddr_fix
-        } else {
-            "try again; if it persists, read the relay's answer above".to_owned()
-        };
-        findings.push(Finding::error(
-            format!("sub-addressing: sending the probe to {to} failed: {e}"),
-            fix,
-        ));
+        findings.push(finding);
         return;
     }
     let started = Instant::now();
-    let header = loop {
-        match inbox.take_probe(&message_id).await {
-            Ok(Some(header)) => break Some(header),
-            Ok(None) if started.elapsed() < wait => {
-                tokio::time::sleep(Duration::from_millis(500)).await
-            }
-            Ok(None) => break None,
-            Err(e) => {
-                findings.push(Finding::error(
-                    format!("sub-addressing: looking for the probe failed: {e}"),
-                    "check the [inbox] mailbox settings",
-                ));
-                return;
-            }
+    let header = match await_probe(inbox, &message_id, wait).await {
+        Ok(header) => header,
+        Err(finding) => {
+            findings.push(finding);
+            return;
         }
     };
     let Some(header) = header else {
@@ -252,13 +226,76 @@ async fn probe(
         "sub-addressing: the probe to {to} arrived in {:.1} s (and is deleted)",
         started.elapsed().as_secs_f64()
     )));
-    let found = authserv_ids(&header);
+    findings.push(authserv_finding(config, &header));
+}
+
+/// Writes the probe and hands it to the relay; the finding when that fails.
+async fn send_probe(
+    config: &Config,
+    transport: &SmtpTransport,
+    to: &str,
+    message_id: &str,
+    token: &str,
+    subaddr_fix: &str,
+) -> Result<(), Finding> {
+    let raw = probe_mail(config, to, message_id, token).map_err(|e| {
+        Finding::error(
+            format!("sub-addressing: cannot write the probe to {to}: {e}"),
+            "check referee.address and referee.name",
+        )
+    })?;
+    let from = &config.referee.address;
+    transport
+        .send_raw(from, &[to.to_owned()], &raw)
+        .await
+        .map_err(|e| {
+            let fix = if e.is_permanent() {
+                subaddr_fix.to_owned()
+            } else {
+                "try again; if it persists, read the relay's answer above".to_owned()
+            };
+            Finding::error(
+                format!("sub-addressing: sending the probe to {to} failed: {e}"),
+                fix,
+            )
+        })
+}
+
+/// Looks for the probe in the inbox every half second for up to `wait`:
+/// its header, `None` when it did not come, the finding when looking failed.
+async fn await_probe(
+    inbox: &mut ImapInbox,
+    message_id: &str,
+    wait: Duration,
+) -> Result<Option<Vec<u8>>, Finding> {
+    let started = Instant::now();
+    loop {
+        match inbox.take_probe(message_id).await {
+            Ok(Some(header)) => return Ok(Some(header)),
+            Ok(None) if started.elapsed() < wait => {
+                tokio::time::sleep(Duration::from_millis(500)).await
+            }
+            Ok(None) => return Ok(None),
+            Err(e) => {
+                return Err(Finding::error(
+                    format!("sub-addressing: looking for the probe failed: {e}"),
+                    "check the [inbox] mailbox settings",
+                ));
+            }
+        }
+    }
+}
+
+/// Whether the trusted MX stamped `Authentication-Results` on the probe
+/// whose header is `header`.
+fn authserv_finding(config: &Config, header: &[u8]) -> Finding {
+    let found = authserv_ids(header);
     let listed = if found.is_empty() {
         "none".to_owned()
     } else {
         found.join(", ")
     };
-    findings.push(match &config.security.trusted_authserv_id {
+    match &config.security.trusted_authserv_id {
         Some(id) if found.iter().any(|f| f.eq_ignore_ascii_case(id)) => Finding::ok(format!(
             "security.trusted_authserv_id: {id} stamped Authentication-Results on the probe"
         )),
@@ -271,13 +308,14 @@ async fn probe(
              or have the MX add Authentication-Results",
         ),
         None if found.is_empty() => Finding::ok(
-            "security: no Authentication-Results on the probe; policy \"key\" needs none".to_owned(),
+            "security: no Authentication-Results on the probe; policy \"key\" needs none"
+                .to_owned(),
         ),
         None => Finding::ok(format!(
             "security: the probe carries Authentication-Results from {listed}; \
              trusted_authserv_id could name your MX among them"
         )),
-    });
+    }
 }
 
 /// The probe: from and to the referee, marked auto-generated so that a

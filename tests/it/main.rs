@@ -6,6 +6,7 @@
 mod support;
 
 mod board_html;
+mod cli_typed;
 mod clocks;
 mod conditional_maildir;
 mod e2e;
