@@ -1,4 +1,4 @@
-//! The IMAP inbox (async-imap over tokio-rustls) and the reconnect [`Backoff`]. [IO]
+//! The IMAP inbox (async-imap over tokio-rustls). [IO]
 //!
 //! One session per [`ImapInbox`]. Messages are read with `BODY.PEEK[]`, so
 //! fetching never marks them: only [`ImapInbox::mark_done`] sets `\Seen` and
@@ -10,8 +10,8 @@
 //! Connection loss: every method runs its commands on a session it takes out
 //! of the inbox and puts back only when the step completed. If a step fails on
 //! the wire, times out, or its future is dropped, the session is gone and the
-//! next call opens a new one (so the caller only needs to wait, with a
-//! [`Backoff`], and call again).
+//! next call opens a new one (so the caller only needs to wait, with the
+//! daemon's `Backoff`, and call again).
 
 use std::collections::HashMap;
 use std::fmt;
@@ -25,7 +25,6 @@ use async_imap::error::Error as ImapError;
 use async_imap::extensions::idle::IdleResponse;
 use async_imap::types::{Fetch, UnsolicitedResponse};
 use futures::TryStreamExt;
-use rand::Rng;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
@@ -988,101 +987,9 @@ fn uid_set(sorted: &[u32]) -> String {
     out
 }
 
-/// Exponential backoff with jitter for reconnecting (or retrying a send).
-///
-/// The n-th delay after a reset is drawn from `[b/2, b]` where
-/// `b = min(initial * 2^n, max)`: growing, capped, and spread out so that
-/// clients that failed together do not retry together.
-#[derive(Debug, Clone)]
-pub struct Backoff {
-    initial: Duration,
-    max: Duration,
-    attempt: u32,
-}
-
-impl Backoff {
-    /// `max` below `initial` is raised to `initial`.
-    pub fn new(initial: Duration, max: Duration) -> Backoff {
-        Backoff {
-            initial,
-            max: max.max(initial),
-            attempt: 0,
-        }
-    }
-
-    /// The delay before the next attempt; each call doubles the next bound.
-    pub fn next_delay(&mut self) -> Duration {
-        let base = self
-            .initial
-            .checked_mul(1u32 << self.attempt.min(31))
-            .unwrap_or(self.max)
-            .min(self.max);
-        self.attempt = self.attempt.saturating_add(1);
-        let half = base / 2;
-        let spread = u64::try_from((base - half).as_millis()).unwrap_or(u64::MAX);
-        half + Duration::from_millis(rand::rng().random_range(0..=spread))
-    }
-
-    /// After a success: the next delay is short again.
-    pub fn reset(&mut self) {
-        self.attempt = 0;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn backoff_grows_until_capped_and_stays_within_bounds() {
-        let initial = Duration::from_millis(100);
-        let max = Duration::from_secs(10);
-        let mut b = Backoff::new(initial, max);
-        for n in 0..40u32 {
-            let bound = initial
-                .checked_mul(1u32 << n.min(31))
-                .unwrap_or(max)
-                .min(max);
-            let d = b.next_delay();
-            assert!(d <= bound, "delay {n} = {d:?} above its bound {bound:?}");
-            assert!(
-                d >= bound / 2,
-                "delay {n} = {d:?} below half its bound {bound:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn backoff_reset_starts_over() {
-        let initial = Duration::from_millis(100);
-        let mut b = Backoff::new(initial, Duration::from_secs(60));
-        for _ in 0..10 {
-            b.next_delay();
-        }
-        assert!(b.next_delay() >= Duration::from_secs(30));
-        b.reset();
-        assert!(b.next_delay() <= initial);
-    }
-
-    #[test]
-    fn backoff_max_below_initial_is_raised() {
-        let mut b = Backoff::new(Duration::from_secs(2), Duration::from_secs(1));
-        let d = b.next_delay();
-        assert!(
-            d <= Duration::from_secs(2) && d >= Duration::from_secs(1),
-            "{d:?}"
-        );
-    }
-
-    #[test]
-    fn backoff_jitter_spreads_delays() {
-        let mut seen = std::collections::HashSet::new();
-        for _ in 0..50 {
-            let mut b = Backoff::new(Duration::from_secs(10), Duration::from_secs(10));
-            seen.insert(b.next_delay());
-        }
-        assert!(seen.len() > 1, "50 fresh backoffs all gave {seen:?}");
-    }
 
     #[test]
     fn uid_set_compresses_runs() {
