@@ -3,11 +3,16 @@
 //! happened ([`Notice`], [`Verdict`]); the words are written by `reply`.
 //! [pure: no IO]
 //!
-//! The daemon and `wildt check` both reach [`judge_message`] through
-//! `handle`; the store only looks up the game before and records the
-//! decision after.
+//! `handle` reaches it through [`plan`], the whole plan for a message
+//! (the decision, the prepared answers it sets off, the answer to a request
+//! for leave), made from what the store loaded before; the store records
+//! the plan after. [`judge_message`] decides a message alone, for tests,
+//! benches and the fuzz targets.
 
 pub mod conditional;
+pub mod plan;
+
+pub use plan::{Facts, LeaveAnswer, Plan, plan};
 
 use std::fmt;
 
