@@ -361,10 +361,28 @@ fn decide_inner(
         .with_notice(Notice::Help);
     };
 
+    let mut d = by_seat(game, &addr.key, from, reading, intake, rules, recent, auth);
+    d.game = Some(game.id);
+    d
+}
+
+/// The decision on a message from `from` to the game address with `key`:
+/// by whose seat the key and the sender name, and what the policy asks.
+#[allow(clippy::too_many_arguments)]
+fn by_seat(
+    game: &GameView,
+    key: &str,
+    from: &str,
+    reading: &Reading,
+    intake: &Intake,
+    rules: &Rules,
+    recent: Recent,
+    auth: Option<&AuthOutcome>,
+) -> Decision {
     let policy = rules.security.policy;
-    let seat_of_key = if eq_ct(&addr.key, &game.white.key) {
+    let seat_of_key = if eq_ct(key, &game.white.key) {
         Some(Color::White)
-    } else if eq_ct(&addr.key, &game.black.key) {
+    } else if eq_ct(key, &game.black.key) {
         Some(Color::Black)
     } else {
         None
@@ -381,7 +399,7 @@ fn decide_inner(
         seat_of_sender
     };
     let authenticated = auth.is_some_and(AuthOutcome::passed);
-    let mut d = match (seat_of_key, seat_of_sender) {
+    match (seat_of_key, seat_of_sender) {
         (Some(k), Some(s)) if k == s && policy.needs_auth() && !authenticated => {
             // Never answer the sender: it may be forged. Tell the real player.
             let why = auth.map_or_else(|| "no authentication".to_owned(), ToString::to_string);
@@ -427,9 +445,7 @@ fn decide_inner(
             }
         }
         (None, None) => Decision::new(Outcome::Stranger, format!("{from}: unknown sender and key")),
-    };
-    d.game = Some(game.id);
-    d
+    }
 }
 
 /// Black's old-form rook promotion straight ahead (`3232` for `32312`) looks

@@ -13,8 +13,8 @@ use std::borrow::Cow;
 use shakmaty::Color;
 use sqlx::SqliteConnection;
 
-use super::Handled;
 use super::steps::Loaded;
+use super::{Handled, Read};
 use crate::clock::{LeaveCancel, LeaveDecision};
 use crate::config::Rules;
 use crate::deadlines;
@@ -135,34 +135,11 @@ pub(super) async fn apply(
         &rules.referee,
         sender_lang,
     );
-    let row = MessageRow {
-        sha256: &read.sha,
-        body_sha256: &read.body_sha,
-        source: &read.source_key,
-        message_id: read.intake.message_id.as_deref(),
-        from: read.intake.from.as_deref(),
-        game: view.map(|g| g.id),
-        outcome: decision.outcome,
-        detail: &decision.detail,
-        received_at: read.now,
-        replies_held_back: letters.rate_limited,
-    };
     // The message's row, with a move's plies, after the writes waiting:
     // one batch, run with the next round trip, or before a read below
     // that needs it.
     let mut mine = std::mem::take(&mut pending.writes);
-    match (decision.final_record(), view) {
-        (Some(after), Some(g)) => games::save_change_into(
-            &mut mine,
-            g.id,
-            [g.white.lang, g.black.lang],
-            &g.record,
-            after,
-            Some(&row),
-            Some(read.arrival),
-        )?,
-        _ => messages::insert_into(&mut mine, &row)?,
-    }
+    record_into(&mut mine, &read, &decision, view, letters.rate_limited)?;
     let mut other_games = Vec::new();
     if let Some(g) = view {
         let after = After {
@@ -209,6 +186,41 @@ pub(super) async fn apply(
         unrendered,
     };
     queued.with_notices(tx, rules, handled, other_games).await
+}
+
+/// The message's row, and the game's change when the plan changes it,
+/// added to `batch`.
+fn record_into(
+    batch: &mut Batch,
+    read: &Read,
+    decision: &Decision,
+    view: Option<&GameView>,
+    replies_held_back: usize,
+) -> Result<(), StoreError> {
+    let row = MessageRow {
+        sha256: &read.sha,
+        body_sha256: &read.body_sha,
+        source: &read.source_key,
+        message_id: read.intake.message_id.as_deref(),
+        from: read.intake.from.as_deref(),
+        game: view.map(|g| g.id),
+        outcome: decision.outcome,
+        detail: &decision.detail,
+        received_at: read.now,
+        replies_held_back,
+    };
+    match (decision.final_record(), view) {
+        (Some(after), Some(g)) => games::save_change_into(
+            batch,
+            g.id,
+            [g.white.lang, g.black.lang],
+            &g.record,
+            after,
+            Some(&row),
+            Some(read.arrival),
+        ),
+        _ => messages::insert_into(batch, &row),
+    }
 }
 
 /// What follows a message's row in its game: the steps that read what it

@@ -407,8 +407,9 @@ async fn plies_from_moves(
 /// (`record_parts`): the plies after the last full part are in `records`,
 /// the row each move rewrites (at most 63 plies, some 600 bytes, instead of
 /// the whole game: 2.7 KB at ply 300, an overflow page freed and taken
-/// again with every move). Migration 20 seals existing games with the same
-/// number.
+/// again with every move). The migration that made `record_parts`
+/// (`0020_record_parts.sql`) sealed the games stored before it with the
+/// same number.
 const RECORD_PART: usize = 64;
 
 /// Plies as they are stored, `iccf san` joined by commas.
