@@ -60,7 +60,7 @@ fn color_parse(s: &str) -> Option<Color> {
 /// Inserts a game; returns its id.
 pub async fn insert(conn: &mut SqliteConnection, game: &NewGameRow<'_>) -> Result<i64, StoreError> {
     let now = now_secs();
-    Ok(sqlx::query(
+    Ok(sqlx::query_scalar(
         "INSERT INTO games (white_email, black_email, white_name, black_name, white_key, black_key, start_fen, event, thread_root, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
@@ -76,8 +76,7 @@ pub async fn insert(conn: &mut SqliteConnection, game: &NewGameRow<'_>) -> Resul
     .bind(now)
     .bind(now)
     .fetch_one(&mut *conn)
-    .await?
-    .get(0))
+    .await?)
 }
 
 /// How many unfinished games `email` plays.
@@ -476,15 +475,15 @@ async fn earlier_keys(
             .map_err(|source| StoreError::Corrupt { game: id, source })?;
         keys.push(position_key(&start));
     }
-    let rows: Vec<(i64, i64)> = sqlx::query_as(
-        "SELECT key, COUNT(*) FROM moves WHERE game_id = ? AND ply >= ? AND ply < ? GROUP BY key",
+    let rows: Vec<KeyCount> = sqlx::query_as(
+        "SELECT key, COUNT(*) AS count FROM moves WHERE game_id = ? AND ply >= ? AND ply < ? GROUP BY key",
     )
     .bind(id)
     .bind(i64::try_from(from.max(1)).unwrap_or(i64::MAX))
     .bind(i64::try_from(n).unwrap_or(i64::MAX))
     .fetch_all(&mut *conn)
     .await?;
-    for (key, count) in rows {
+    for KeyCount { key, count } in rows {
         let key = u64::from_ne_bytes(key.to_ne_bytes());
         keys.extend(std::iter::repeat_n(
             key,
@@ -492,6 +491,13 @@ async fn earlier_keys(
         ));
     }
     Ok(keys)
+}
+
+/// A position's key, and how many times it stood on the board.
+#[derive(sqlx::FromRow)]
+struct KeyCount {
+    key: i64,
+    count: i64,
 }
 
 /// Game `id`'s record replayed from its moves (every position kept).
@@ -516,16 +522,23 @@ async fn replayed(
         .map_err(|source| StoreError::Corrupt { game: id, source })
 }
 
+/// A game with plies stored before their position keys were.
+#[derive(sqlx::FromRow)]
+struct Unkeyed {
+    id: i64,
+    start_fen: String,
+}
+
 /// Fills in the position key of every ply stored before keys were (moves
 /// from a database of an earlier version), replaying those games once.
 /// Returns how many games it filled in.
 pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreError> {
-    let games: Vec<(i64, String)> = sqlx::query_as(
+    let games: Vec<Unkeyed> = sqlx::query_as(
         "SELECT id, start_fen FROM games WHERE id IN (SELECT DISTINCT game_id FROM moves WHERE key IS NULL)",
     )
     .fetch_all(&mut *conn)
     .await?;
-    for (id, start_fen) in &games {
+    for Unkeyed { id, start_fen } in &games {
         let record = replayed(conn, *id, start_fen).await?;
         for ply in 1..=record.plies().len() {
             let key = record.position_after(ply).map(|p| position_key(&p));
