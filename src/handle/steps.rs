@@ -155,7 +155,8 @@ async fn load(
     if let Some(outcome) = history.copy {
         return Ok(Err(outcome));
     }
-    // A claim counts repetitions: their keys are read for it alone.
+    // A claim counts repetitions: their keys are read from the store for it
+    // alone (the record would replay its plies for them).
     if let (Some(g), Some(command)) = (stored.as_mut(), read.intake.command())
         && command.claims_draw()
     {

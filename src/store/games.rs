@@ -442,8 +442,9 @@ fn parse_plies_into(
 }
 
 /// Reads the keys `record` (game `id`'s, loaded by [`load`]) left unread
-/// that a repetition claim counts ([`Record::window_unread`]): to be called
-/// before a claim is judged.
+/// that a repetition claim counts ([`Record::window_unread`]), before a
+/// claim is judged: one aggregate read, where the record would otherwise
+/// replay its plies from the start to count them.
 pub async fn read_window(
     conn: &mut SqliteConnection,
     id: i64,
