@@ -239,11 +239,11 @@ pub struct Decision {
     /// it had any.
     pub conditional: Option<conditional::SetChange>,
     /// The prepared answers played after the verdict and what becomes of
-    /// each seat's stored set ([`conditional::follow`], once the stored sets
-    /// are loaded); `None` when nothing changes.
+    /// each seat's stored set ([`conditional::follow`], called by
+    /// [`plan()`] with the stored sets); `None` when nothing changes.
     pub sequel: Option<conditional::Sequel>,
-    /// The player of `seat` asks for (or cancels) leave: decided against
-    /// their stored leaves by the caller, which holds them.
+    /// The player of `seat` asks for (or cancels) leave: answered against
+    /// their stored leaves by [`plan()`] ([`Plan::leave`]).
     pub leave: Option<crate::clock::LeaveRequest>,
 }
 
