@@ -3,11 +3,16 @@
 //! happened ([`Notice`], [`Verdict`]); the words are written by `reply`.
 //! [pure: no IO]
 //!
-//! The daemon and `wildt check` both reach [`judge_message`] through
-//! `handle`; the store only looks up the game before and records the
-//! decision after.
+//! `handle` reaches it through [`plan`], the whole plan for a message
+//! (the decision, the prepared answers it sets off, the answer to a request
+//! for leave), made from what the store loaded before; the store records
+//! the plan after. [`judge_message`] decides a message alone, for tests,
+//! benches and the fuzz targets.
 
 pub mod conditional;
+pub mod plan;
+
+pub use plan::{Facts, LeaveAnswer, Plan, plan};
 
 use std::fmt;
 
@@ -234,11 +239,11 @@ pub struct Decision {
     /// it had any.
     pub conditional: Option<conditional::SetChange>,
     /// The prepared answers played after the verdict and what becomes of
-    /// each seat's stored set ([`conditional::follow`], once the stored sets
-    /// are loaded); `None` when nothing changes.
+    /// each seat's stored set ([`conditional::follow`], called by
+    /// [`plan()`] with the stored sets); `None` when nothing changes.
     pub sequel: Option<conditional::Sequel>,
-    /// The player of `seat` asks for (or cancels) leave: decided against
-    /// their stored leaves by the caller, which holds them.
+    /// The player of `seat` asks for (or cancels) leave: answered against
+    /// their stored leaves by [`plan()`] ([`Plan::leave`]).
     pub leave: Option<crate::clock::LeaveRequest>,
 }
 
@@ -356,10 +361,28 @@ fn decide_inner(
         .with_notice(Notice::Help);
     };
 
+    let mut d = by_seat(game, &addr.key, from, reading, intake, rules, recent, auth);
+    d.game = Some(game.id);
+    d
+}
+
+/// The decision on a message from `from` to the game address with `key`:
+/// by whose seat the key and the sender name, and what the policy asks.
+#[allow(clippy::too_many_arguments)]
+fn by_seat(
+    game: &GameView,
+    key: &str,
+    from: &str,
+    reading: &Reading,
+    intake: &Intake,
+    rules: &Rules,
+    recent: Recent,
+    auth: Option<&AuthOutcome>,
+) -> Decision {
     let policy = rules.security.policy;
-    let seat_of_key = if eq_ct(&addr.key, &game.white.key) {
+    let seat_of_key = if eq_ct(key, &game.white.key) {
         Some(Color::White)
-    } else if eq_ct(&addr.key, &game.black.key) {
+    } else if eq_ct(key, &game.black.key) {
         Some(Color::Black)
     } else {
         None
@@ -376,7 +399,7 @@ fn decide_inner(
         seat_of_sender
     };
     let authenticated = auth.is_some_and(AuthOutcome::passed);
-    let mut d = match (seat_of_key, seat_of_sender) {
+    match (seat_of_key, seat_of_sender) {
         (Some(k), Some(s)) if k == s && policy.needs_auth() && !authenticated => {
             // Never answer the sender: it may be forged. Tell the real player.
             let why = auth.map_or_else(|| "no authentication".to_owned(), ToString::to_string);
@@ -422,9 +445,7 @@ fn decide_inner(
             }
         }
         (None, None) => Decision::new(Outcome::Stranger, format!("{from}: unknown sender and key")),
-    };
-    d.game = Some(game.id);
-    d
+    }
 }
 
 /// Black's old-form rook promotion straight ahead (`3232` for `32312`) looks

@@ -174,9 +174,10 @@ pub struct Record {
     /// window a repetition claim counts in (since the last irreversible
     /// move) that is not kept as positions. Counted when a claim asks: a
     /// scan of a few hundred keys at most, where a map of them cost a hash
-    /// per ply of the window with every load. `None`: not read yet (see
-    /// [`Record::window_unread`]); a record loaded for a move without a
-    /// claim never needs them.
+    /// per ply of the window with every load. `None`: not read (see
+    /// [`Record::window_unread`]; a record loaded for a move without a
+    /// claim never needs them), and a count replays them from the plies,
+    /// which the record always holds.
     earlier: Option<Vec<u64>>,
     earlier_from: usize,
     pub end: Option<GameEnd>,
@@ -313,8 +314,9 @@ impl Record {
     /// for repetition claims, the positions that stood on the board after
     /// the plies `earlier_from..plies.len()` (Zobrist keys, see
     /// [`position_key`], each as often as it stood there, in any order;
-    /// `None`: not read, to be given with [`Record::read_window`] before a
-    /// claim is judged). The caller vouches that these agree.
+    /// `None`: not read, given with [`Record::read_window`] before a claim
+    /// is judged, or else replayed from the plies when one is). The caller
+    /// vouches that these agree.
     pub fn from_stored(
         start_fen: &str,
         plies: Vec<Ply>,
@@ -510,16 +512,31 @@ impl Record {
         let counted = window < self.kept_from && window <= self.earlier_from;
         let earlier = match (&self.earlier, counted) {
             (Some(keys), true) => keys.iter().filter(|&&key| key == now).count(),
-            // Every caller that judges a claim reads the window first
-            // ([`Record::window_unread`]); the tests, which run with debug
-            // assertions, catch one that does not.
-            (None, true) => {
-                debug_assert!(false, "a repetition counted without the window's keys");
-                0
-            }
+            // Not read from the store: the plies give the same keys.
+            (None, true) => self.replayed_count(now, window),
             (_, false) => 0,
         };
         kept + earlier
+    }
+
+    /// How many times the position with `key` stood on the board after the
+    /// plies `from..kept_from`, replayed from the start: the keys
+    /// [`Record::read_window`] would be given, counted from the plies.
+    fn replayed_count(&self, key: u64, from: usize) -> usize {
+        let mut pos = self.start.clone();
+        let mut count = 0;
+        for (i, ply) in self.plies().iter().take(self.kept_from).enumerate() {
+            if i >= from && position_key(&pos) == key {
+                count += 1;
+            }
+            let Ok(m) = ply.iccf.to_move(&pos) else {
+                // The plies were read from the text the store wrote, which
+                // replays; a record that does not counts what it could.
+                break;
+            };
+            pos.play_unchecked(m);
+        }
+        count
     }
 
     /// The plies `from..to` whose positions a repetition claim would count
@@ -933,5 +950,35 @@ mod tests {
         read_then_pushed.push(next, m);
         assert_eq!(read_then_pushed.plies(), replayed.plies());
         assert_eq!(read_then_pushed.ply_count(), 81);
+    }
+
+    /// A record loaded without the keys a claim counts (a caller that does
+    /// not read them) still counts its repetitions right: the plies give
+    /// them, with or without a move pushed since, and with the keys given.
+    #[test]
+    fn repetitions_are_counted_from_the_plies_when_the_keys_were_not_read() {
+        let shuffle = ["7163", "7866", "6371", "6678"];
+        for n in 1..=12 {
+            let line: Vec<&str> = shuffle.iter().cycle().take(n).copied().collect();
+            let whole = played(&line);
+            let plies = whole.plies().to_vec();
+            let now = whole.position().clone();
+            let halfmoves = usize::try_from(now.halfmoves()).unwrap();
+            let from = n - halfmoves.min(n);
+            let loaded = Record::from_stored(START_FEN, plies, Some(now), None, from).unwrap();
+            assert_eq!(loaded.window_unread(), Some((from, n)), "{n} plies");
+            assert_eq!(loaded.repetitions(), whole.repetitions(), "{n} plies");
+            let next = mv(shuffle[n % 4]);
+            let (mut pushed, mut whole_pushed) = (loaded.clone(), whole.clone());
+            pushed.push(next, next.to_move(pushed.position()).unwrap());
+            whole_pushed.push(next, next.to_move(whole_pushed.position()).unwrap());
+            assert_eq!(pushed.repetitions(), whole_pushed.repetitions(), "{n}+1");
+            let keys = (from..n)
+                .map(|p| position_key(&whole.position_after(p).unwrap()))
+                .collect();
+            let mut read = loaded;
+            read.read_window(keys);
+            assert_eq!(read.repetitions(), whole.repetitions(), "{n} read");
+        }
     }
 }

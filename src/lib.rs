@@ -2,7 +2,9 @@
 //!
 //! Module map. The dependency rule: modules marked [pure] import no tokio, sqlx,
 //! lettre or async-imap, and never the IO modules; the IO modules call the pure
-//! ones. `wildt check FILE.eml` and the daemon call the same `handle_message`.
+//! ones. `wildt check FILE.eml` calls `handle::handle_message`; the daemon
+//! calls `handle::handle_group`, which runs the same steps for several
+//! messages in one transaction.
 //!
 //! - [`auth`]     Authentication-Results from the trusted MX -> pass or not  [pure]
 //! - [`notation`] ICCF syntax; legality and why a move is illegal; plies, SAN [pure]
@@ -12,7 +14,7 @@
 //! - [`game`]     the game record, its end and result, FEN; diagram, PGN  [pure]
 //! - [`referee`]  (game record, command) -> verdict, and its effect        [pure]
 //! - [`conditional`] "if 7866 then 4143": read, check, store, apply       [pure]
-//! - [`decide`]   message + game + rules -> decision (no mail text)       [pure]
+//! - [`decide`]   message + game + facts + rules -> plan (no mail text)  [pure]
 //! - [`reply`]    decision -> every word wildt writes (subjects, bodies)    [pure]
 //! - [`event`]    sections: Berger pairings, player lists, crosstable, SB  [pure]
 //! - [`html`]     the HTML part: board table, record                     [pure]
@@ -20,7 +22,7 @@
 //! - [`site`]     the public site's pages and PGN files (no address, no key) [pure]
 //! - [`i18n`]     languages, translated messages, SAN in each language's letters [pure]
 //! - [`config`]   TOML -> validated Config -> Rules
-//! - [`handle`]   the use case "a message arrives": read, decide, write, queue [IO]
+//! - [`handle`]   the use case "a message arrives": load, plan, apply, queue [IO]
 //! - [`organise`] the organiser's use cases (new game + welcome, rekey, by hand) [IO]
 //! - [`keys`]     secret game keys and Message-ID parts from the OS CSPRNG  [IO]
 //! - [`store`]    tables only: `store/games`, `store/messages`, `store/outbox`,
@@ -33,8 +35,9 @@
 //! - [`publish`]  the site from the store, swapped in atomically           [IO]
 //! - [`ops`]      the operator's tools: config check, init, status, backup  [IO]
 //!
-//! A message goes down once: daemon (or `check`) -> handle -> intake ->
-//! decide -> reply -> render -> store (one transaction) -> the transport.
+//! A message goes down once: daemon (or `check`) -> handle: intake -> load
+//! (store) -> decide (the plan) -> apply (store) and reply -> render -> commit
+//! (one transaction) -> the transport.
 //!
 //! The IO modules are behind the default feature `server`; without it the
 //! crate is the pure core alone (what the fuzz targets build).

@@ -352,49 +352,61 @@ fn plies_of(record: &Record, line: &[WrittenMove]) -> Result<Vec<usize>, MoveNum
 /// written move but the new one must be the record's move at its ply, in
 /// whatever order the player wrote them.
 fn play(record: &Record, seat: Color, line: &[WrittenMove], extras: PlayExtras) -> Verdict {
-    let Some(last) = line.last() else {
+    if line.is_empty() {
         return Verdict::Status;
-    };
-    let here = record.ply_count();
-    let next = record.next_number();
+    }
     if record.turn() != seat {
         // Before anything else: a move from the side not on move is never queued.
         return Verdict::Rejected(Rejection::NotYourTurn {
             to_move: record.turn(),
         });
     }
-    let plies = match plies_of(record, line) {
-        Ok(p) => p,
-        // The number is before the game's start: out of step.
-        Err(given) => {
-            return Verdict::Rejected(Rejection::WrongMoveNumber {
-                expected: next,
-                given,
-            });
-        }
+    let mv = match new_move(record, line) {
+        Ok(mv) => mv,
+        Err(rejection) => return Verdict::Rejected(rejection),
     };
+    let next = record.next_number();
+    let pos = record.position();
+    match mv.to_move(pos) {
+        Err(why) => Verdict::Rejected(Rejection::Illegal {
+            number: next,
+            mv,
+            why,
+        }),
+        Ok(m) => moved(record, seat, mv, m, extras),
+    }
+}
+
+/// The one new move of `line` (not empty), its other moves checked against
+/// the record: their numbers in step, the echoes the record's moves.
+fn new_move(record: &Record, line: &[WrittenMove]) -> Result<IccfMove, Rejection> {
+    let here = record.ply_count();
+    let next = record.next_number();
+    // The number is before the game's start: out of step.
+    let plies = plies_of(record, line).map_err(|given| Rejection::WrongMoveNumber {
+        expected: next,
+        given,
+    })?;
     let mut by_ply: Vec<(usize, &WrittenMove)> = plies.iter().copied().zip(line).collect();
     by_ply.sort_by_key(|(p, _)| *p);
     let (lowest, _) = by_ply[0];
     let (highest, top) = by_ply[by_ply.len() - 1];
-    let out_of_step = |p: usize, w: &WrittenMove| {
-        Verdict::Rejected(Rejection::WrongMoveNumber {
-            expected: next,
-            given: w.number.unwrap_or(record.number_of_ply(p)),
-        })
+    let out_of_step = |p: usize, w: &WrittenMove| Rejection::WrongMoveNumber {
+        expected: next,
+        given: w.number.unwrap_or(record.number_of_ply(p)),
     };
     if line.len() == 1 && plies[0] != here {
-        return out_of_step(plies[0], last);
+        return Err(out_of_step(plies[0], &line[0]));
     }
     if lowest > here {
-        return out_of_step(lowest, by_ply[0].1);
+        return Err(out_of_step(lowest, by_ply[0].1));
     }
     // A gap before a later move: the move for `here` is missing.
     if highest > here
         && let Some(&(p, w)) = by_ply.iter().find(|(p, _)| *p > here)
         && !plies.contains(&here)
     {
-        return out_of_step(p, w);
+        return Err(out_of_step(p, w));
     }
     // Echoes: every written ply inside the record must match it.
     for &(p, w) in by_ply.iter().filter(|(p, _)| *p < here) {
@@ -402,7 +414,7 @@ fn play(record: &Record, seat: Color, line: &[WrittenMove], extras: PlayExtras) 
             continue;
         };
         if recorded != w.mv {
-            return Verdict::Rejected(Rejection::EchoMismatch {
+            return Err(Rejection::EchoMismatch {
                 number: record.number_of_ply(p),
                 recorded,
                 given: w.mv,
@@ -410,7 +422,7 @@ fn play(record: &Record, seat: Color, line: &[WrittenMove], extras: PlayExtras) 
         }
     }
     if highest < here {
-        return Verdict::Rejected(Rejection::AlreadyRecorded {
+        return Err(Rejection::AlreadyRecorded {
             number: record.number_of_ply(highest),
             mv: top.mv,
         });
@@ -422,70 +434,78 @@ fn play(record: &Record, seat: Color, line: &[WrittenMove], extras: PlayExtras) 
         }
     }
     if new_moves.len() > 1 {
-        return Verdict::Rejected(Rejection::SeveralNewMoves { moves: new_moves });
+        return Err(Rejection::SeveralNewMoves { moves: new_moves });
     }
-    let mv = new_moves[0];
+    Ok(new_moves[0])
+}
+
+/// The legal move `m` (`mv` as written) played by `seat`, with the end it
+/// brings and a claim made with it judged.
+fn moved(
+    record: &Record,
+    seat: Color,
+    mv: IccfMove,
+    m: shakmaty::Move,
+    extras: PlayExtras,
+) -> Verdict {
     let pos = record.position();
-    match mv.to_move(pos) {
-        Err(why) => Verdict::Rejected(Rejection::Illegal {
-            number: next,
-            mv,
-            why,
-        }),
-        Ok(m) => {
-            let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
-            let mut after = pos.clone();
-            after.play_unchecked(m);
-            let mut end = if after.is_checkmate() {
-                Some(GameEnd {
-                    result: GameResult::win_for(seat),
-                    termination: Termination::Checkmate,
-                })
-            } else if after.is_stalemate() {
-                Some(GameEnd {
+    let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
+    let mut after = pos.clone();
+    after.play_unchecked(m);
+    let mut end = end_on_the_board(&after, seat);
+    // A claim with the intended move (FIDE 9.2.1.1, 9.3.1) is judged on the
+    // position after it. A wrong claim cannot be withdrawn, but the move
+    // stands and the game goes on (FIDE 9.2.3); unlike over the board
+    // (9.1.2.3) it is not also a draw offer.
+    let mut claim_refused = None;
+    if extras.claim_draw && end.is_none() {
+        let mut then = record.clone();
+        then.push(mv, m);
+        let counts = ClaimCounts::of(&then);
+        match counts.termination() {
+            Some(termination) => {
+                end = Some(GameEnd {
                     result: GameResult::Draw,
-                    termination: Termination::Stalemate,
-                })
-            } else if after.is_insufficient_material() {
-                Some(GameEnd {
-                    result: GameResult::Draw,
-                    termination: Termination::InsufficientMaterial,
-                })
-            } else {
-                None
-            };
-            // A claim with the intended move (FIDE 9.2.1.1, 9.3.1) is judged
-            // on the position after it. A wrong claim cannot be withdrawn,
-            // but the move stands and the game goes on (FIDE 9.2.3); unlike
-            // over the board (9.1.2.3) it is not also a draw offer.
-            let mut claim_refused = None;
-            if extras.claim_draw && end.is_none() {
-                let mut then = record.clone();
-                then.push(mv, m);
-                let counts = ClaimCounts::of(&then);
-                match counts.termination() {
-                    Some(termination) => {
-                        end = Some(GameEnd {
-                            result: GameResult::Draw,
-                            termination,
-                        });
-                    }
-                    None => claim_refused = Some(counts),
-                }
+                    termination,
+                });
             }
-            Verdict::Moved {
-                ply: Ply {
-                    iccf: mv,
-                    san: san.into(),
-                },
-                number: next,
-                mover: seat,
-                fen_after: fen_of(&after),
-                end,
-                draw_offered: extras.offer_draw && end.is_none(),
-                claim_refused,
-            }
+            None => claim_refused = Some(counts),
         }
+    }
+    Verdict::Moved {
+        ply: Ply {
+            iccf: mv,
+            san: san.into(),
+        },
+        number: record.next_number(),
+        mover: seat,
+        fen_after: fen_of(&after),
+        end,
+        draw_offered: extras.offer_draw && end.is_none(),
+        claim_refused,
+    }
+}
+
+/// How the position `after` a move by `mover` ends the game, if it does:
+/// checkmate, stalemate, or material too little to mate.
+fn end_on_the_board(after: &shakmaty::Chess, mover: Color) -> Option<GameEnd> {
+    if after.is_checkmate() {
+        Some(GameEnd {
+            result: GameResult::win_for(mover),
+            termination: Termination::Checkmate,
+        })
+    } else if after.is_stalemate() {
+        Some(GameEnd {
+            result: GameResult::Draw,
+            termination: Termination::Stalemate,
+        })
+    } else if after.is_insufficient_material() {
+        Some(GameEnd {
+            result: GameResult::Draw,
+            termination: Termination::InsufficientMaterial,
+        })
+    } else {
+        None
     }
 }
 
@@ -828,8 +848,8 @@ mod tests {
         assert_eq!(r.draw_offer, None);
     }
 
-    /// Issue 14: White offered, then made their own move; the offer vanished
-    /// and Black's acceptance got "there is no draw offer".
+    /// White offered, then made their own move: the offer stands, and
+    /// Black's acceptance is not answered with "there is no draw offer".
     #[test]
     fn offerers_own_move_keeps_the_draw_offer() {
         let mut r = game(&["5254", "5755"]);
@@ -919,7 +939,7 @@ mod tests {
         ));
     }
 
-    /// Issue 14: the player not on move could claim and the game ended.
+    /// The player not on move cannot claim: the game goes on.
     #[test]
     fn only_the_player_on_move_may_claim() {
         let shuffle = ["7163", "7866", "6371", "6678"];
@@ -946,8 +966,8 @@ mod tests {
         }
     }
 
-    /// Issue 14: `80. 5242 claim draw` was refused as mixed; the claim is
-    /// judged on the position after the written move (FIDE 9.2.1.1).
+    /// `80. 5242 claim draw` is not refused as mixed: the claim is judged
+    /// on the position after the written move (FIDE 9.2.1.1).
     #[test]
     fn claim_with_the_move_that_repeats_ends_the_game_with_the_move_recorded() {
         let shuffle = ["7163", "7866", "6371", "6678"];
@@ -1024,7 +1044,8 @@ mod tests {
         assert_eq!(r.draw_offer, None);
     }
 
-    /// Issue 14: "2. 7163 … for the rest: 1. 5254 5755" was "different moves".
+    /// "2. 7163 … for the rest: 1. 5254 5755" is not "different moves": the
+    /// record written after the new move is accepted.
     #[test]
     fn record_written_after_the_new_move_is_accepted() {
         let r = game(&["5254", "5755"]);

@@ -6,6 +6,7 @@ use std::str::FromStr;
 use shakmaty::{Color, Position as _};
 use sqlx::{Row, SqliteConnection};
 
+use super::batch::Batch;
 use super::messages::MessageRow;
 use super::{StoreError, now_secs};
 use crate::decide::{GameView, Player};
@@ -59,7 +60,7 @@ fn color_parse(s: &str) -> Option<Color> {
 /// Inserts a game; returns its id.
 pub async fn insert(conn: &mut SqliteConnection, game: &NewGameRow<'_>) -> Result<i64, StoreError> {
     let now = now_secs();
-    Ok(sqlx::query(
+    Ok(sqlx::query_scalar(
         "INSERT INTO games (white_email, black_email, white_name, black_name, white_key, black_key, start_fen, event, thread_root, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
     )
@@ -75,8 +76,7 @@ pub async fn insert(conn: &mut SqliteConnection, game: &NewGameRow<'_>) -> Resul
     .bind(now)
     .bind(now)
     .fetch_one(&mut *conn)
-    .await?
-    .get(0))
+    .await?)
 }
 
 /// How many unfinished games `email` plays.
@@ -124,7 +124,7 @@ pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
 /// A game with plies stored before their position keys were
 /// ([`backfill_keys`] fills them in) is replayed.
 pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredGame>, StoreError> {
-    let mut batch = super::batch::Batch::default();
+    let mut batch = Batch::default();
     load_into(&mut batch, id)?;
     let mut rows = batch.run(&mut *conn).await?;
     let row = rows.pop().and_then(|mut r| r.pop());
@@ -133,23 +133,27 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredG
 
 /// [`load`]'s statement, added to `batch`; its row (none: no such game)
 /// is read by [`load_of`].
-pub fn load_into(batch: &mut super::batch::Batch, id: i64) -> Result<(), StoreError> {
+pub fn load_into(batch: &mut Batch, id: i64) -> Result<(), StoreError> {
     batch.push(
         "SELECT g.white_email, g.black_email, g.white_key, g.black_key, g.start_fen, g.event,
                     g.result, g.termination, g.draw_offer, g.thread_root, g.created_at,
-                    g.white_name, g.black_name, pw.lang, pb.lang,
-                    (SELECT fen_after FROM moves WHERE game_id = g.id ORDER BY ply DESC LIMIT 1),
-                    (SELECT plies FROM records WHERE game_id = g.id),
-                    EXISTS (SELECT 1 FROM moves INDEXED BY moves_unkeyed WHERE game_id = g.id AND key IS NULL),
+                    g.white_name, g.black_name, pw.lang AS white_lang, pb.lang AS black_lang,
+                    (SELECT fen_after FROM moves WHERE game_id = g.id ORDER BY ply DESC LIMIT 1)
+                        AS now_fen,
+                    (SELECT plies FROM records WHERE game_id = g.id) AS plies_text,
+                    EXISTS (SELECT 1 FROM moves INDEXED BY moves_unkeyed WHERE game_id = g.id AND key IS NULL)
+                        AS unkeyed,
                     g.time_control,
-                    EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id),
-                    (SELECT MAX(ply) FROM moves WHERE game_id = g.id),
-                    (SELECT group_concat(plies, ',' ORDER BY part) FROM record_parts WHERE game_id = g.id),
+                    EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id) AS has_conditionals,
+                    (SELECT MAX(ply) FROM moves WHERE game_id = g.id) AS last_ply,
+                    (SELECT group_concat(plies, ',' ORDER BY part) FROM record_parts WHERE game_id = g.id)
+                        AS sealed_text,
                     (SELECT rendered FROM record_renders
-                     WHERE game_id = g.id AND lang = coalesce(pw.lang, 'en')),
+                     WHERE game_id = g.id AND lang = coalesce(pw.lang, 'en')) AS white_render,
                     CASE WHEN coalesce(pb.lang, 'en') = coalesce(pw.lang, 'en') THEN NULL
                          ELSE (SELECT rendered FROM record_renders
                                WHERE game_id = g.id AND lang = coalesce(pb.lang, 'en')) END
+                        AS black_render
              FROM games g
              LEFT JOIN players pw ON pw.email = lower(g.white_email)
              LEFT JOIN players pb ON pb.email = lower(g.black_email)
@@ -170,61 +174,167 @@ pub async fn load_of(
     let Some(row) = row else {
         return Ok(None);
     };
-    let bad = |value: &str| StoreError::BadValue {
-        game: id,
-        value: value.to_owned(),
-    };
-    let start_fen: String = row.get(4);
-    // Named: without statistics SQLite walks the game's plies by the
-    // primary key to find none unkeyed (31 µs at ply 300, per move); the
-    // partial index holds only unkeyed plies, normally none.
-    let unkeyed: bool = row.get(17);
-    let last_ply: Option<i64> = row.get(20);
-    // The record's kept renderings in the players' languages (the second
-    // only if it differs); used only for a record read from its sealed
-    // parts and plies text (not replayed, nor read from its moves).
-    let kept: [Option<&[u8]>; 2] = [row.get(22), row.get(23)];
+    let bad = |value: &str| bad_value(id, value);
     // A player with no language chosen or guessed reads English.
     let lang_of = |code: Option<String>| match code {
         Some(c) => Lang::from_code(&c).ok_or_else(|| bad(&c)),
         None => Ok(Lang::En),
     };
-    let (white_lang, black_lang) = (lang_of(row.get(13))?, lang_of(row.get(14))?);
-    let mut renderings = Vec::new();
-    let mut record = if unkeyed {
+    let white_lang = lang_of(row.try_get("white_lang")?)?;
+    let black_lang = lang_of(row.try_get("black_lang")?)?;
+    let start_fen: String = row.try_get("start_fen")?;
+    // Named: without statistics SQLite walks the game's plies by the
+    // primary key to find none unkeyed (31 µs at ply 300, per move); the
+    // partial index holds only unkeyed plies, normally none.
+    let mut record = if row.try_get("unkeyed")? {
         replayed(conn, id, &start_fen).await?
     } else {
-        // The sealed parts (every full 64 plies), then the plies after them.
-        let parts: Option<String> = row.get(21);
-        let text: Option<String> = row.get(16);
-        let (mut parts, text) = (parts.unwrap_or_default(), text.as_deref().unwrap_or(""));
-        let stored = usize::try_from(last_ply.unwrap_or(0)).unwrap_or(usize::MAX);
-        // The kept renderings made from the sealed plies as read (their
-        // count and their text's hash, see `renders`). One vouches for the
-        // sealed plies' text (the store wrote it): they are left unread, as
-        // a move's path needs only the plies after them.
-        let sealed_count = if parts.is_empty() {
+        let stored = StoredText::of(&row)?;
+        let (record, renderings) = stored
+            .record(conn, id, &start_fen, [white_lang, black_lang])
+            .await?;
+        record_with(record, renderings)
+    };
+    record.end = game_end(&row, id)?;
+    let offer: Option<String> = row.try_get("draw_offer")?;
+    record.draw_offer = match offer {
+        Some(o) => Some(color_parse(&o).ok_or_else(|| bad(&o))?),
+        None => None,
+    };
+    let time_control: String = row.try_get("time_control")?;
+    Ok(Some(StoredGame {
+        view: GameView {
+            id,
+            white: Player {
+                email: row.try_get("white_email")?,
+                name: row.try_get("white_name")?,
+                key: row.try_get("white_key")?,
+                lang: white_lang,
+            },
+            black: Player {
+                email: row.try_get("black_email")?,
+                name: row.try_get("black_name")?,
+                key: row.try_get("black_key")?,
+                lang: black_lang,
+            },
+            record,
+        },
+        event: row.try_get("event")?,
+        thread_root: row.try_get("thread_root")?,
+        created_at: row.try_get("created_at")?,
+        time_control: time_control.parse().map_err(|_| bad(&time_control))?,
+        has_conditionals: row.try_get("has_conditionals")?,
+    }))
+}
+
+fn bad_value(game: i64, value: &str) -> StoreError {
+    StoreError::BadValue {
+        game,
+        value: value.to_owned(),
+    }
+}
+
+/// `record` with the kept `renderings` of its sealed plies.
+fn record_with(mut record: Record, renderings: Vec<crate::game::RenderedPlies>) -> Record {
+    for rendering in renderings {
+        record.keep_rendered(rendering);
+    }
+    record
+}
+
+/// How game `id`'s row says it ended, if it did.
+fn game_end(row: &sqlx::sqlite::SqliteRow, id: i64) -> Result<Option<GameEnd>, StoreError> {
+    let result: String = row.try_get("result")?;
+    let termination: Option<String> = row.try_get("termination")?;
+    let Some(t) = termination else {
+        return Ok(None);
+    };
+    let termination = Termination::parse(&t).ok_or_else(|| bad_value(id, &t))?;
+    let result = match (termination, result.as_str()) {
+        // An annulled game has no result (see `GameEnd::result_text`).
+        (Termination::Annulled, "*") => GameResult::Draw,
+        _ => GameResult::parse(&result).ok_or_else(|| bad_value(id, &result))?,
+    };
+    Ok(Some(GameEnd {
+        result,
+        termination,
+    }))
+}
+
+/// A game's record as its row holds it: the sealed parts' plies text
+/// (every full [`RECORD_PART`] plies), the plies after them, the position
+/// now, and the kept renderings of the sealed plies in the players'
+/// languages (the second only if it differs).
+struct StoredText<'r> {
+    sealed: String,
+    text: String,
+    /// How many plies `moves` holds: the record of truth.
+    stored: usize,
+    now_fen: Option<String>,
+    kept: [Option<&'r [u8]>; 2],
+}
+
+impl<'r> StoredText<'r> {
+    fn of(row: &'r sqlx::sqlite::SqliteRow) -> Result<StoredText<'r>, StoreError> {
+        let sealed: Option<String> = row.try_get("sealed_text")?;
+        let text: Option<String> = row.try_get("plies_text")?;
+        let last_ply: Option<i64> = row.try_get("last_ply")?;
+        Ok(StoredText {
+            sealed: sealed.unwrap_or_default(),
+            text: text.unwrap_or_default(),
+            stored: usize::try_from(last_ply.unwrap_or(0)).unwrap_or(usize::MAX),
+            now_fen: row.try_get("now_fen")?,
+            kept: [row.try_get("white_render")?, row.try_get("black_render")?],
+        })
+    }
+
+    /// How many plies the sealed parts hold.
+    fn sealed_count(&self) -> usize {
+        if self.sealed.is_empty() {
             0
         } else {
-            memchr::memchr_iter(b',', parts.as_bytes()).count() + 1
-        };
-        if sealed_count > 0 && kept.iter().any(Option::is_some) {
-            let hash = super::renders::plies_hash(&parts);
-            for (row, lang) in kept.into_iter().zip([white_lang, black_lang]) {
+            memchr::memchr_iter(b',', self.sealed.as_bytes()).count() + 1
+        }
+    }
+
+    /// The kept renderings made from the sealed plies as read (their count
+    /// and their text's hash, see `renders`), in `langs`.
+    fn renderings(&self, langs: [Lang; 2]) -> Vec<crate::game::RenderedPlies> {
+        let sealed_count = self.sealed_count();
+        let mut renderings = Vec::new();
+        if sealed_count > 0 && self.kept.iter().any(Option::is_some) {
+            let hash = super::renders::plies_hash(&self.sealed);
+            for (row, lang) in self.kept.into_iter().zip(langs) {
                 renderings.extend(
                     row.and_then(|r| super::renders::from_row(r, lang, sealed_count, hash)),
                 );
             }
         }
+        renderings
+    }
+
+    /// The record, not replayed, with the kept renderings that vouch for
+    /// its sealed plies' text (the store wrote it): those plies are then
+    /// left unread, as a move's path needs only the plies after them.
+    async fn record(
+        mut self,
+        conn: &mut SqliteConnection,
+        id: i64,
+        start_fen: &str,
+        langs: [Lang; 2],
+    ) -> Result<(Record, Vec<crate::game::RenderedPlies>), StoreError> {
+        let bad = |value: &str| bad_value(id, value);
+        let mut renderings = self.renderings(langs);
         // Room for the plies a move adds (its own, a prepared answer):
         // pushing them does not copy the whole game's plies again.
-        let mut plies = Vec::with_capacity((parts.len() + text.len()) / 9 + 4);
+        let mut plies = Vec::with_capacity((self.sealed.len() + self.text.len()) / 9 + 4);
         let mut unread = None;
         if !renderings.is_empty() {
-            parse_plies_into(&mut plies, text, &bad)?;
-            if sealed_count + plies.len() == stored {
+            let sealed_count = self.sealed_count();
+            parse_plies_into(&mut plies, &self.text, &bad)?;
+            if sealed_count + plies.len() == self.stored {
                 unread = Some(crate::game::UnreadPlies {
-                    text: std::mem::take(&mut parts),
+                    text: std::mem::take(&mut self.sealed),
                     count: sealed_count,
                 });
             } else {
@@ -233,30 +343,14 @@ pub async fn load_of(
             }
         }
         if unread.is_none() {
-            parse_plies_into(&mut plies, &parts, &bad)?;
-            parse_plies_into(&mut plies, text, &bad)?;
+            parse_plies_into(&mut plies, &self.sealed, &bad)?;
+            parse_plies_into(&mut plies, &self.text, &bad)?;
+            if plies.len() != self.stored {
+                plies = plies_from_moves(conn, id, plies.len(), self.stored).await?;
+            }
         }
-        if unread.is_none() && plies.len() != stored {
-            // `records` is written in the same batch as `moves`; a
-            // difference means the database was changed by other hands.
-            // The moves are the record of truth.
-            tracing::warn!(
-                game = id,
-                in_records = plies.len(),
-                in_moves = stored,
-                "the game's plies text does not match its moves; reading the moves"
-            );
-            let text: Option<String> = sqlx::query_scalar(
-                "SELECT group_concat(iccf || ' ' || san, ',' ORDER BY ply) FROM moves WHERE game_id = ?",
-            )
-            .bind(id)
-            .fetch_one(&mut *conn)
-            .await?;
-            plies = parse_plies(text.as_deref().unwrap_or(""), &bad)?;
-        }
-        let now_fen: Option<String> = row.get(15);
         let corrupt = |source| StoreError::Corrupt { game: id, source };
-        let now = match &now_fen {
+        let now = match &self.now_fen {
             Some(fen) => Some(crate::game::position_from_fen(fen).map_err(corrupt)?),
             None => None,
         };
@@ -272,70 +366,49 @@ pub async fn load_of(
         // without one never counts them, and a long game without a capture
         // or pawn move would read (or keep) hundreds of them every move.
         let earlier = (from >= n).then(Vec::new);
-        match unread {
+        let record = match unread {
             Some(unread) => {
-                Record::from_stored_unread(&start_fen, unread, plies, now, earlier, from)
+                Record::from_stored_unread(start_fen, unread, plies, now, earlier, from)
             }
-            None => Record::from_stored(&start_fen, plies, now, earlier, from),
+            None => Record::from_stored(start_fen, plies, now, earlier, from),
         }
-        .map_err(corrupt)?
-    };
-    for rendering in renderings {
-        record.keep_rendered(rendering);
+        .map_err(corrupt)?;
+        Ok((record, renderings))
     }
-    let result: String = row.get(6);
-    let termination: Option<String> = row.get(7);
-    if let Some(t) = termination {
-        let termination = Termination::parse(&t).ok_or_else(|| bad(&t))?;
-        let result = match (termination, result.as_str()) {
-            // An annulled game has no result (see `GameEnd::result_text`).
-            (Termination::Annulled, "*") => GameResult::Draw,
-            _ => GameResult::parse(&result).ok_or_else(|| bad(&result))?,
-        };
-        record.end = Some(GameEnd {
-            result,
-            termination,
-        });
-    }
-    let offer: Option<String> = row.get(8);
-    record.draw_offer = match offer {
-        Some(o) => Some(color_parse(&o).ok_or_else(|| bad(&o))?),
-        None => None,
-    };
-    Ok(Some(StoredGame {
-        view: GameView {
-            id,
-            white: Player {
-                email: row.get(0),
-                name: row.get(11),
-                key: row.get(2),
-                lang: white_lang,
-            },
-            black: Player {
-                email: row.get(1),
-                name: row.get(12),
-                key: row.get(3),
-                lang: black_lang,
-            },
-            record,
-        },
-        event: row.get(5),
-        thread_root: row.get(9),
-        created_at: row.get(10),
-        time_control: {
-            let text: String = row.get(18);
-            text.parse().map_err(|_| bad(&text))?
-        },
-        has_conditionals: row.get(19),
-    }))
+}
+
+/// Game `id`'s plies read from its moves, when its plies text (`in_records`
+/// plies) does not match them (`in_moves`). `records` is written in the
+/// same batch as `moves`; a difference means the database was changed by
+/// other hands. The moves are the record of truth.
+async fn plies_from_moves(
+    conn: &mut SqliteConnection,
+    id: i64,
+    in_records: usize,
+    in_moves: usize,
+) -> Result<Vec<Ply>, StoreError> {
+    tracing::warn!(
+        game = id,
+        in_records,
+        in_moves,
+        "the game's plies text does not match its moves; reading the moves"
+    );
+    let text: Option<String> = sqlx::query_scalar(
+        "SELECT group_concat(iccf || ' ' || san, ',' ORDER BY ply) FROM moves WHERE game_id = ?",
+    )
+    .bind(id)
+    .fetch_one(&mut *conn)
+    .await?;
+    parse_plies(text.as_deref().unwrap_or(""), &|value| bad_value(id, value))
 }
 
 /// How many plies a sealed part of a game's plies text holds
 /// (`record_parts`): the plies after the last full part are in `records`,
 /// the row each move rewrites (at most 63 plies, some 600 bytes, instead of
 /// the whole game: 2.7 KB at ply 300, an overflow page freed and taken
-/// again with every move). Migration 20 seals existing games with the same
-/// number.
+/// again with every move). The migration that made `record_parts`
+/// (`0020_record_parts.sql`) sealed the games stored before it with the
+/// same number.
 const RECORD_PART: usize = 64;
 
 /// Plies as they are stored, `iccf san` joined by commas.
@@ -369,8 +442,9 @@ fn parse_plies_into(
 }
 
 /// Reads the keys `record` (game `id`'s, loaded by [`load`]) left unread
-/// that a repetition claim counts ([`Record::window_unread`]): to be called
-/// before a claim is judged.
+/// that a repetition claim counts ([`Record::window_unread`]), before a
+/// claim is judged: one aggregate read, where the record would otherwise
+/// replay its plies from the start to count them.
 pub async fn read_window(
     conn: &mut SqliteConnection,
     id: i64,
@@ -402,15 +476,15 @@ async fn earlier_keys(
             .map_err(|source| StoreError::Corrupt { game: id, source })?;
         keys.push(position_key(&start));
     }
-    let rows: Vec<(i64, i64)> = sqlx::query_as(
-        "SELECT key, COUNT(*) FROM moves WHERE game_id = ? AND ply >= ? AND ply < ? GROUP BY key",
+    let rows: Vec<KeyCount> = sqlx::query_as(
+        "SELECT key, COUNT(*) AS count FROM moves WHERE game_id = ? AND ply >= ? AND ply < ? GROUP BY key",
     )
     .bind(id)
     .bind(i64::try_from(from.max(1)).unwrap_or(i64::MAX))
     .bind(i64::try_from(n).unwrap_or(i64::MAX))
     .fetch_all(&mut *conn)
     .await?;
-    for (key, count) in rows {
+    for KeyCount { key, count } in rows {
         let key = u64::from_ne_bytes(key.to_ne_bytes());
         keys.extend(std::iter::repeat_n(
             key,
@@ -418,6 +492,13 @@ async fn earlier_keys(
         ));
     }
     Ok(keys)
+}
+
+/// A position's key, and how many times it stood on the board.
+#[derive(sqlx::FromRow)]
+struct KeyCount {
+    key: i64,
+    count: i64,
 }
 
 /// Game `id`'s record replayed from its moves (every position kept).
@@ -442,16 +523,23 @@ async fn replayed(
         .map_err(|source| StoreError::Corrupt { game: id, source })
 }
 
+/// A game with plies stored before their position keys were.
+#[derive(sqlx::FromRow)]
+struct Unkeyed {
+    id: i64,
+    start_fen: String,
+}
+
 /// Fills in the position key of every ply stored before keys were (moves
 /// from a database of an earlier version), replaying those games once.
 /// Returns how many games it filled in.
 pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreError> {
-    let games: Vec<(i64, String)> = sqlx::query_as(
+    let games: Vec<Unkeyed> = sqlx::query_as(
         "SELECT id, start_fen FROM games WHERE id IN (SELECT DISTINCT game_id FROM moves WHERE key IS NULL)",
     )
     .fetch_all(&mut *conn)
     .await?;
-    for (id, start_fen) in &games {
+    for Unkeyed { id, start_fen } in &games {
         let record = replayed(conn, *id, start_fen).await?;
         for ply in 1..=record.plies().len() {
             let key = record.position_after(ply).map(|p| position_key(&p));
@@ -481,7 +569,7 @@ pub async fn save_change(
     after: &Record,
     arrived: Option<i64>,
 ) -> Result<(), StoreError> {
-    let mut batch = super::batch::Batch::default();
+    let mut batch = Batch::default();
     save_change_into(&mut batch, game, langs, before, after, None, arrived)?;
     batch.run(conn).await?;
     Ok(())
@@ -491,7 +579,7 @@ pub async fn save_change(
 /// `message` when a processed message caused the change (the plies point
 /// at it by its unique digest): they run when the batch does.
 pub fn save_change_into(
-    batch: &mut super::batch::Batch,
+    batch: &mut Batch,
     game: i64,
     langs: [Lang; 2],
     before: &Record,
@@ -500,30 +588,57 @@ pub fn save_change_into(
     arrived: Option<i64>,
 ) -> Result<(), StoreError> {
     let now = now_secs();
-    let (status, result, termination) = match after.end {
-        Some(end) => (
-            "finished",
-            end.result_text(),
-            Some(end.termination.as_str()),
-        ),
-        None => ("active", "*", None),
-    };
-    let digest = message.map(|m| m.sha256.to_owned());
+    let digest = message.map(|m| m.sha256);
     if let Some(m) = message {
         super::messages::insert_into(batch, m)?;
     }
-    // The new plies only: a long game's sealed plies stay unread.
-    let done = before.ply_count();
-    let new = after
-        .plies_from(done)
-        .iter()
-        .enumerate()
-        .map(|(i, p)| (done + i, p));
-    let count = new.len();
-    if count > 0 {
+    let new = NewPlies {
+        game,
+        before,
+        after,
+    };
+    if new.count() > 0 {
+        new.moves_into(batch, digest, now, arrived)?;
+        new.text_into(batch, langs)?;
+    }
+    if after.end.is_some() && before.end.is_none() && after.ply_count() >= RECORD_PART {
+        super::renders::forget_into(batch, game)?;
+    }
+    game_row_into(batch, game, before, after, now)
+}
+
+/// The plies of game `game` that `after` has and `before` had not: the new
+/// plies only, so a long game's sealed plies stay unread.
+struct NewPlies<'a> {
+    game: i64,
+    before: &'a Record,
+    after: &'a Record,
+}
+
+impl NewPlies<'_> {
+    fn done(&self) -> usize {
+        self.before.ply_count()
+    }
+
+    fn count(&self) -> usize {
+        self.after.plies_from(self.done()).len()
+    }
+
+    /// The new plies' rows in `moves`, in one INSERT, pointing at the
+    /// message with `digest` that brought them.
+    fn moves_into(
+        &self,
+        batch: &mut Batch,
+        digest: Option<&str>,
+        now: i64,
+        arrived: Option<i64>,
+    ) -> Result<(), StoreError> {
+        let (game, done, after) = (self.game, self.done(), self.after);
+        let count = self.count();
         let mut rows = Vec::with_capacity(count);
         let mut values = Vec::with_capacity(count);
-        for (i, ply) in new {
+        for (i, ply) in after.plies_from(done).iter().enumerate() {
+            let i = done + i;
             let position = after.position_after(i + 1).ok_or(StoreError::BadValue {
                 game,
                 value: format!("no position after ply {}", i + 1),
@@ -553,20 +668,23 @@ pub fn save_change_into(
             batch.bind(san)?;
             batch.bind(fen)?;
             batch.bind(now)?;
-            batch.bind(digest.clone())?;
+            batch.bind(digest.map(str::to_owned))?;
             batch.bind(key)?;
             batch.bind(arrived)?;
         }
-        // The plies text: every full RECORD_PART plies sealed in a part of
-        // their own, written once; `records` holds the plies after the
-        // last full part, so the row a move rewrites stays small.
+        Ok(())
+    }
+
+    /// The plies text: every full [`RECORD_PART`] plies sealed in a part
+    /// of their own, written once, with their renderings in `langs`;
+    /// `records` holds the plies after the last full part, so the row a
+    /// move rewrites stays small.
+    fn text_into(&self, batch: &mut Batch, langs: [Lang; 2]) -> Result<(), StoreError> {
+        let (game, done, after) = (self.game, self.done(), self.after);
         let (sealed_before, sealed_after) = (done / RECORD_PART, after.ply_count() / RECORD_PART);
+        let sealed = sealed_after > sealed_before;
         // All the plies only for a part sealed now.
-        let plies = if sealed_after > sealed_before {
-            after.plies()
-        } else {
-            &[]
-        };
+        let plies = if sealed { after.plies() } else { &[] };
         for part in sealed_before..sealed_after {
             batch.push(
                 "INSERT INTO record_parts (game_id, part, plies) VALUES (?, ?, ?)
@@ -580,36 +698,7 @@ pub fn save_change_into(
                 &plies[part * RECORD_PART..(part + 1) * RECORD_PART],
             ))?;
         }
-        let sealed = sealed_after > sealed_before;
-        // The sealed plies rendered as the replies in the players'
-        // languages write them, kept for the replies of the moves to come
-        // (see `renders`): made when a part is sealed, and at a move of a
-        // game whose kept rendering in a language is missing or not this
-        // build's (a game stored before them, a player's new language, an
-        // upgrade that renders otherwise), once.
-        let upto = sealed_after * RECORD_PART;
-        if upto > 0 && after.end.is_none() {
-            let mut hash = None;
-            for (i, &lang) in langs.iter().enumerate() {
-                let kept =
-                    crate::reply::kept_rendering(before, lang).is_some_and(|k| k.plies == upto);
-                if kept || langs[..i].contains(&lang) {
-                    continue;
-                }
-                let Some(rendered) = crate::reply::rendered_plies(after, upto, lang) else {
-                    continue;
-                };
-                let hash = *hash.get_or_insert_with(|| {
-                    super::renders::plies_hash(&plies_text(&after.plies()[..upto]))
-                });
-                super::renders::keep_into(
-                    batch,
-                    game,
-                    lang,
-                    super::renders::to_row(&rendered, hash),
-                )?;
-            }
-        }
+        self.renderings_into(batch, langs, sealed_after * RECORD_PART)?;
         let text = if sealed {
             plies_text(after.plies_from(sealed_after * RECORD_PART))
         } else {
@@ -625,11 +714,60 @@ pub fn save_change_into(
         );
         batch.bind(game)?;
         batch.bind(text)?;
-        batch.bind(sealed)?;
+        batch.bind(sealed)
     }
-    if after.end.is_some() && before.end.is_none() && after.ply_count() >= RECORD_PART {
-        super::renders::forget_into(batch, game)?;
+
+    /// The first `upto` plies (the sealed ones) rendered as the replies in
+    /// the players' languages write them, kept for the replies of the moves
+    /// to come (see `renders`): made when a part is sealed, and at a move
+    /// of a game whose kept rendering in a language is missing or not this
+    /// build's (a game stored before them, a player's new language, an
+    /// upgrade that renders otherwise), once.
+    fn renderings_into(
+        &self,
+        batch: &mut Batch,
+        langs: [Lang; 2],
+        upto: usize,
+    ) -> Result<(), StoreError> {
+        let (before, after) = (self.before, self.after);
+        if upto == 0 || after.end.is_some() {
+            return Ok(());
+        }
+        let mut hash = None;
+        for (i, &lang) in langs.iter().enumerate() {
+            let kept = crate::reply::kept_rendering(before, lang).is_some_and(|k| k.plies == upto);
+            if kept || langs[..i].contains(&lang) {
+                continue;
+            }
+            let Some(rendered) = crate::reply::rendered_plies(after, upto, lang) else {
+                continue;
+            };
+            let hash = *hash.get_or_insert_with(|| {
+                super::renders::plies_hash(&plies_text(&after.plies()[..upto]))
+            });
+            let row = super::renders::to_row(&rendered, hash);
+            super::renders::keep_into(batch, self.game, lang, row)?;
+        }
+        Ok(())
     }
+}
+
+/// The game's row after the change: result, termination, draw offer.
+fn game_row_into(
+    batch: &mut Batch,
+    game: i64,
+    before: &Record,
+    after: &Record,
+    now: i64,
+) -> Result<(), StoreError> {
+    let (status, result, termination) = match after.end {
+        Some(end) => (
+            "finished",
+            end.result_text(),
+            Some(end.termination.as_str()),
+        ),
+        None => ("active", "*", None),
+    };
     // `status` is in the indexes of a player's games (`games_white`,
     // `games_black`), and SQLite rewrites an index's entry when an UPDATE
     // names one of its columns, changed or not: two index pages more in the

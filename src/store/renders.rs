@@ -1,11 +1,11 @@
 //! A record's sealed plies as the replies render them, kept per language
-//! (`record_renders`, migration 22): see [`RenderedPlies`]. The row holds,
+//! (`record_renders`): see [`RenderedPlies`]. The row holds,
 //! before the rendering, the two hashes that decide whether it may be
 //! used: the build's rendering in its language (checked by the replies)
 //! and the plies it was made from (checked here, against the game's sealed
 //! plies as loaded). Stored as it is read, not packed: unpacking it cost a
-//! long game's load more instructions than the reading of its 4 KB pages
-//! (see BENCHMARKS.md); a finished game's rows are deleted.
+//! long game's load more instructions than the reading of its 4 KB pages;
+//! a finished game's rows are deleted.
 
 use crate::game::{RenderedPlies, stable_hash};
 use crate::i18n::Lang;

@@ -1,0 +1,481 @@
+//! A message's plan applied: the language learnt, the replies written, the
+//! game's change and the message's row, the clocks after the move, the
+//! prepared answers' sets, a leave, an event's standings, and the replies
+//! queued. [IO: database]
+//!
+//! The writes that need nothing read after them (the message's row, the
+//! game's change, the replies' outbox rows) wait in [`Pending`] and go to
+//! the database with the next round trip; a step that reads what they
+//! change runs them first.
+
+use std::borrow::Cow;
+
+use shakmaty::Color;
+use sqlx::SqliteConnection;
+
+use super::steps::Loaded;
+use super::{Handled, Read};
+use crate::clock::{LeaveCancel, LeaveDecision};
+use crate::config::Rules;
+use crate::deadlines;
+use crate::decide::conditional::{Fate, Sequel};
+use crate::decide::{Decision, GameView, LeaveAnswer, Plan};
+use crate::i18n::Lang;
+use crate::intake::Intake;
+use crate::mail::render::{Rendered, new_message_id, render_as};
+use crate::referee::Verdict;
+use crate::reply::{self, LeaveChange, Letters, OutMail};
+use crate::store::batch::Batch;
+use crate::store::messages::MessageRow;
+use crate::store::players::{self, LangSource};
+use crate::store::{StoreError, clocks, conditionals, games, messages, outbox};
+
+/// What a handled message leaves to be done before the commit: its writes
+/// not yet run, and its replies queued without their bodies.
+#[derive(Default)]
+pub(super) struct Pending {
+    pub writes: Batch,
+    pub unrendered: Option<Unrendered>,
+}
+
+impl Pending {
+    /// Renders the replies left unrendered (those of `last`, the message
+    /// handled last) and adds their bodies to the writes.
+    pub fn render(&mut self, rules: &Rules, last: Option<&mut Handled>) -> Result<(), StoreError> {
+        if let (Some(unrendered), Some(handled)) = (self.unrendered.take(), last) {
+            let unwritten = unrendered.render(rules, handled);
+            add_bodies(&mut self.writes, handled, &unwritten)?;
+        }
+        Ok(())
+    }
+}
+
+/// The replies of a decided message whose outbox rows are written but
+/// whose bodies are not rendered yet.
+pub(super) struct Unrendered {
+    /// The game's thread id.
+    root: Option<String>,
+    /// The Message-ID of each of the message's mails, in order.
+    ids: Vec<String>,
+}
+
+impl Unrendered {
+    /// Renders the mails of `handled` (the message these replies answer)
+    /// into its `mails`; returns the Message-IDs of those that could not be
+    /// rendered, whose rows are to be taken out.
+    pub fn render(self, rules: &Rules, handled: &mut Handled) -> Vec<String> {
+        let Handled::Decided {
+            intake,
+            letters,
+            mails,
+            ..
+        } = handled
+        else {
+            return self.ids;
+        };
+        let mut unwritten = Vec::new();
+        mails.reserve(letters.mails.len());
+        let root = self.root.as_deref();
+        for (mail, id) in letters.mails.iter().zip(self.ids) {
+            match render_as(mail, &rules.referee, root, &intake.references, id.clone()) {
+                Ok(r) => mails.push(r),
+                Err(e) => {
+                    // An address lettre cannot write (e.g. a malformed
+                    // From): that one mail is not sent; the message is
+                    // still recorded.
+                    tracing::warn!(recipient = %mail.to, error = %e, "reply not rendered");
+                    unwritten.push(id);
+                }
+            }
+        }
+        unwritten
+    }
+}
+
+/// The bodies of `handled`'s rendered mails, and the removal of the rows
+/// of the `unwritten` ones, added to `batch`.
+pub(super) fn add_bodies(
+    batch: &mut Batch,
+    handled: &Handled,
+    unwritten: &[String],
+) -> Result<(), StoreError> {
+    let bodies: Vec<&Rendered> = match handled {
+        Handled::Decided { mails, .. } => mails.iter().collect(),
+        Handled::Duplicate { .. } => Vec::new(),
+    };
+    outbox::bodies_into(batch, &bodies, unwritten)
+}
+
+/// Applies `plan`, made from `loaded`: writes what it changes and the
+/// replies' outbox rows, leaving in `pending` the writes that can wait
+/// and the replies to render (unless a leave's notices to other games
+/// need them first).
+pub(super) async fn apply(
+    tx: &mut SqliteConnection,
+    rules: &Rules,
+    loaded: Loaded,
+    plan: Plan,
+    pending: &mut Pending,
+) -> Result<Handled, StoreError> {
+    let Loaded {
+        read,
+        history,
+        stored,
+        timed,
+        ..
+    } = loaded;
+    let Plan { decision, leave } = plan;
+    let view = stored.as_ref().map(|g| &g.view);
+    let (sender_lang, reply_view) =
+        languages(tx, &read.intake, &decision, view, history.sender_lang).await?;
+    let mut letters = reply::write(
+        &decision,
+        &read.intake,
+        reply_view.as_deref(),
+        &rules.referee,
+        sender_lang,
+    );
+    // The message's row, with a move's plies, after the writes waiting:
+    // one batch, run with the next round trip, or before a read below
+    // that needs it.
+    let mut mine = std::mem::take(&mut pending.writes);
+    record_into(&mut mine, &read, &decision, view, letters.rate_limited)?;
+    let mut other_games = Vec::new();
+    if let Some(g) = view {
+        let after = After {
+            game: g.id,
+            timed,
+            arrival: read.arrival,
+            now: read.now,
+            answering: read.intake.message_id.as_deref(),
+        };
+        other_games = after
+            .apply(
+                tx,
+                rules,
+                &decision,
+                leave.as_ref(),
+                &mut mine,
+                &mut letters,
+            )
+            .await?;
+    }
+    // The replies' outbox rows go with the message's row (the next
+    // message's reading counts them against the hourly limit); their
+    // bodies are rendered later (see `Pending`).
+    let ids = outbox_rows_into(&mut mine, rules, &read.sha, read.now, &letters)?;
+    let unrendered = Unrendered {
+        root: stored.map(|g| g.thread_root),
+        ids,
+    };
+    let handled = Handled::Decided {
+        intake: Box::new(read.intake),
+        decision: Box::new(decision),
+        letters,
+        mails: Vec::new(),
+    };
+    if other_games.is_empty() {
+        pending.writes = mine;
+        pending.unrendered = Some(unrendered);
+        return Ok(handled);
+    }
+    let queued = Queued {
+        sha: &read.sha,
+        now: read.now,
+        writes: mine,
+        unrendered,
+    };
+    queued.with_notices(tx, rules, handled, other_games).await
+}
+
+/// The message's row, and the game's change when the plan changes it,
+/// added to `batch`.
+fn record_into(
+    batch: &mut Batch,
+    read: &Read,
+    decision: &Decision,
+    view: Option<&GameView>,
+    replies_held_back: usize,
+) -> Result<(), StoreError> {
+    let row = MessageRow {
+        sha256: &read.sha,
+        body_sha256: &read.body_sha,
+        source: &read.source_key,
+        message_id: read.intake.message_id.as_deref(),
+        from: read.intake.from.as_deref(),
+        game: view.map(|g| g.id),
+        outcome: decision.outcome,
+        detail: &decision.detail,
+        received_at: read.now,
+        replies_held_back,
+    };
+    match (decision.final_record(), view) {
+        (Some(after), Some(g)) => games::save_change_into(
+            batch,
+            g.id,
+            [g.white.lang, g.black.lang],
+            &g.record,
+            after,
+            Some(&row),
+            Some(read.arrival),
+        ),
+        _ => messages::insert_into(batch, &row),
+    }
+}
+
+/// What follows a message's row in its game: the steps that read what it
+/// wrote.
+struct After<'a> {
+    game: i64,
+    timed: bool,
+    arrival: i64,
+    now: i64,
+    answering: Option<&'a str>,
+}
+
+impl After<'_> {
+    /// The clocks after the move added to the replies, the prepared
+    /// answers' sets stored, a leave taken or refused, and an event
+    /// game's standing added to its game-over mails; returns a leave's
+    /// notices to the opponents of the player's other games.
+    async fn apply(
+        &self,
+        tx: &mut SqliteConnection,
+        rules: &Rules,
+        decision: &Decision,
+        leave: Option<&LeaveAnswer>,
+        mine: &mut Batch,
+        letters: &mut Letters,
+    ) -> Result<Vec<deadlines::GameMail>, StoreError> {
+        if self.timed {
+            mine.run_now(tx).await?;
+            if let Some(clocked) = deadlines::TimedGame::load(tx, self.game).await? {
+                let state = clocked.state(&rules.clock, self.arrival);
+                reply::add_clocks(letters, self.game, &state);
+            }
+        }
+        if let Some(sequel) = &decision.sequel {
+            mine.run_now(tx).await?;
+            save_sequel(tx, self.game, sequel).await?;
+        }
+        // Notices of a leave to the opponents of the player's other games:
+        // each threaded in its own game.
+        let mut other_games = Vec::new();
+        if let (Some(answer), Some(seat)) = (leave, decision.seat) {
+            mine.run_now(tx).await?;
+            let (mails, others) = self.leave(tx, rules, seat, answer).await?;
+            letters.mails.extend(mails);
+            other_games = others;
+        }
+        if letters
+            .mails
+            .iter()
+            .any(|m| m.kind == reply::MailKind::GameOver)
+        {
+            // An event game's game-over mails end with the player's
+            // standing, counted with this result (a prepared answer's
+            // included).
+            mine.run_now(tx).await?;
+            crate::organise::event::add_standing(tx, self.game, &mut letters.mails).await?;
+        }
+        Ok(other_games)
+    }
+
+    /// Applies the answer to the request for leave of the player of
+    /// `seat`; returns the mails that answer it: on a change, to both
+    /// players of the game, else to the player alone; and, on a change,
+    /// the notices to the opponents of the player's other games.
+    async fn leave(
+        &self,
+        conn: &mut SqliteConnection,
+        rules: &Rules,
+        seat: Color,
+        answer: &LeaveAnswer,
+    ) -> Result<(Vec<OutMail>, Vec<deadlines::GameMail>), StoreError> {
+        let (game, now, answering) = (self.game, self.now, self.answering);
+        let Some(timed) = deadlines::TimedGame::load(conn, game).await? else {
+            return Ok((Vec::new(), Vec::new()));
+        };
+        let email = timed.game.view.player(seat).email.clone();
+        let view = &timed.game.view;
+        let referee = &rules.referee;
+        let alone = |mail| Ok((vec![mail], Vec::new()));
+        let change = match answer {
+            LeaveAnswer::Unclear => {
+                return alone(reply::with_game(view, referee, |ctx| {
+                    reply::leave_refused_mail(ctx, seat, None, answering)
+                }));
+            }
+            LeaveAnswer::Take(LeaveDecision::Granted(leave)) => {
+                clocks::insert_leave(conn, &email, *leave, now).await?;
+                LeaveChange::Granted(*leave)
+            }
+            LeaveAnswer::Take(LeaveDecision::Refused(why)) => {
+                return alone(reply::with_game(view, referee, |ctx| {
+                    reply::leave_refused_mail(ctx, seat, Some(why), answering)
+                }));
+            }
+            LeaveAnswer::Cancel(LeaveCancel::Remove(leave)) => {
+                clocks::delete_leave(conn, &email, leave.from).await?;
+                LeaveChange::Cancelled { from: leave.from }
+            }
+            LeaveAnswer::Cancel(LeaveCancel::EndEarly { leave, new_to }) => {
+                clocks::shorten_leave(conn, &email, leave.from, *new_to).await?;
+                LeaveChange::Cancelled { from: leave.from }
+            }
+            LeaveAnswer::Cancel(LeaveCancel::NothingToCancel) => {
+                return alone(reply::with_game(view, referee, |ctx| {
+                    reply::nothing_to_cancel_mail(ctx, seat, answering)
+                }));
+            }
+        };
+        // Both players of this game told, with the clocks as they now stand;
+        // and the opponent in each other game of the player.
+        let after = deadlines::TimedGame::load(conn, game)
+            .await?
+            .unwrap_or(timed);
+        let state = after.state(&rules.clock, now);
+        let mails = reply::with_game(&after.game.view, referee, |ctx| {
+            reply::leave_changed_mails(ctx, seat, change, &state)
+        });
+        let others = deadlines::leave_notices(conn, rules, &email, game, change, now).await?;
+        Ok((mails, others))
+    }
+}
+
+/// The outbox rows of `letters`' mails, answering the message with digest
+/// `sha`, added to `batch`; returns their Message-IDs, in order.
+fn outbox_rows_into(
+    batch: &mut Batch,
+    rules: &Rules,
+    sha: &str,
+    now: i64,
+    letters: &Letters,
+) -> Result<Vec<String>, StoreError> {
+    let ids: Vec<String> = letters
+        .mails
+        .iter()
+        .map(|_| new_message_id(&rules.referee))
+        .collect();
+    let rows: Vec<(&OutMail, &str)> = letters
+        .mails
+        .iter()
+        .zip(&ids)
+        .map(|(m, id)| (m, id.as_str()))
+        .collect();
+    let answering = outbox::Answering::Digest(sha);
+    outbox::rows_into(batch, answering, &rows, &rules.referee.address, now)?;
+    Ok(ids)
+}
+
+/// A message's writes and its replies queued without their bodies.
+struct Queued<'a> {
+    sha: &'a str,
+    now: i64,
+    writes: Batch,
+    unrendered: Unrendered,
+}
+
+impl Queued<'_> {
+    /// A leave's notices to the opponents of the player's other games,
+    /// queued with their own reads: this message's replies are rendered
+    /// and its writes run first, and each notice is threaded in its own
+    /// game.
+    async fn with_notices(
+        mut self,
+        tx: &mut SqliteConnection,
+        rules: &Rules,
+        mut handled: Handled,
+        other_games: Vec<deadlines::GameMail>,
+    ) -> Result<Handled, StoreError> {
+        let unwritten = self.unrendered.render(rules, &mut handled);
+        add_bodies(&mut self.writes, &handled, &unwritten)?;
+        let message_row = messages::run_for_id(tx, self.writes, self.sha).await?;
+        if let Handled::Decided { letters, mails, .. } = &mut handled {
+            for other in other_games {
+                let mail = other.mail;
+                let queued = deadlines::queue_in_thread(
+                    tx,
+                    &rules.referee,
+                    &mail,
+                    &other.thread_root,
+                    Some(message_row),
+                    self.now,
+                )
+                .await?;
+                mails.extend(queued);
+                letters.mails.push(mail);
+            }
+        }
+        Ok(handled)
+    }
+}
+
+/// Writes what the stored sets became, and marks the prepared answers'
+/// plies as free of reflection time.
+async fn save_sequel(
+    conn: &mut SqliteConnection,
+    game: i64,
+    sequel: &Sequel,
+) -> Result<(), StoreError> {
+    for seat in [Color::White, Color::Black] {
+        match sequel.fate.get(seat) {
+            Fate::Keep => {}
+            Fate::Store(tree) => conditionals::save(conn, game, tree).await?,
+            Fate::Clear(_) => conditionals::clear(conn, game, seat).await?,
+        }
+    }
+    for p in &sequel.played {
+        if matches!(p.verdict, Verdict::Moved { .. }) {
+            games::mark_prepared(conn, game, p.after.ply_count()).await?;
+        }
+    }
+    Ok(())
+}
+
+/// The language to answer the sender in, and the game as the reply writer
+/// sees it: with the seat's language updated when the player chose one by
+/// mail ("language: deutsch") or, having none, wrote command words of one
+/// language only or a `Content-Language` they agree with (stored as a guess).
+/// Only a player at their own game address (`decision.seat`) changes what is
+/// stored; anyone else is answered in their stored or confidently guessed
+/// language.
+async fn languages<'v>(
+    tx: &mut SqliteConnection,
+    intake: &Intake,
+    decision: &Decision,
+    view: Option<&'v GameView>,
+    stored: Option<(Lang, players::LangSource)>,
+) -> Result<(Lang, Option<Cow<'v, GameView>>), StoreError> {
+    let mut view = view.map(Cow::Borrowed);
+    let Some(from) = intake.from.as_deref() else {
+        return Ok((Lang::En, view));
+    };
+    let hint = intake.lang;
+    let guess = hint.guessed.filter(|_| hint.confident);
+    let lang = match (hint.requested, stored, guess) {
+        (Some(chosen), _, _) => {
+            if decision.seat.is_some() {
+                players::set_lang(tx, from, chosen, LangSource::Mail).await?;
+            }
+            chosen
+        }
+        (None, Some((lang, _)), _) => lang,
+        (None, None, Some(guess)) => {
+            if decision.seat.is_some() {
+                players::set_lang(tx, from, guess, LangSource::Guess).await?;
+                tracing::info!(player = %from, lang = %guess, "language guessed");
+            }
+            guess
+        }
+        (None, None, None) => Lang::En,
+    };
+    // The game is copied (a long game's record and all) only when the
+    // seat's language changes.
+    if let (Some(seat), Some(v)) = (decision.seat, view.as_mut())
+        && v.player(seat).lang != lang
+    {
+        v.to_mut().player_mut(seat).lang = lang;
+    }
+    Ok((lang, view))
+}
