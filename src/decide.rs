@@ -10,9 +10,10 @@
 //! benches and the fuzz targets.
 
 pub mod conditional;
+pub mod deadline;
 pub mod plan;
 
-pub use plan::{Facts, LeaveAnswer, Plan, plan};
+pub use plan::{ClockFacts, Facts, LeaveAnswer, Plan, plan};
 
 use std::fmt;
 

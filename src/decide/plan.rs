@@ -1,23 +1,25 @@
-//! The whole plan for one message, as a value: the decision with the
-//! prepared answers it sets off, and the answer to a request for leave.
-//! [pure: no IO]
+//! The whole plan for one message, as a value: a time forfeit that fell
+//! before it, the decision with the prepared answers it sets off, the
+//! answer to a request for leave, the clocks its replies show, and the
+//! event standing its result gives. [pure: no IO]
 //!
 //! `handle` loads everything a plan is made from ([`Facts`]) before deciding,
-//! and applies the plan after. What only the applied plan can tell (the
-//! clocks after the move, an event's standings after the result, a time
-//! forfeit that fell before the message arrived) is read by `handle` from
-//! the database around the plan, not decided here.
+//! and applies the plan after: it writes, and queues the mails.
 
 use shakmaty::ByColor;
 
 use crate::auth::AuthOutcome;
 use crate::clock::{
-    ClockRules, Date, Leave, LeaveCancel, LeaveDecision, LeaveRequest, cancel_leave, decide_leave,
+    ClockRules, ClockState, Date, GameClock, Leave, LeaveCancel, LeaveDecision, LeaveRequest,
+    cancel_leave, decide_leave,
 };
 use crate::conditional::ConditionalTree;
 use crate::config::Rules;
+use crate::event::{CrosstableError, Section, Standing};
+use crate::game::{GameEnd, Record};
 use crate::intake::Intake;
 
+use super::deadline::{self, Clocked, Forfeit, Scope};
 use super::{Decision, GameView, Recent, conditional, decide};
 
 /// What a plan is made from besides the message: its game and what the
@@ -35,6 +37,24 @@ pub struct Facts<'a> {
     pub leaves: Option<ByColor<Vec<Leave>>>,
     /// The day a request for leave is decided on.
     pub today: Option<Date>,
+    /// The game's clock, for a game with a limited time control.
+    pub clock: Option<ClockFacts>,
+    /// The section an unfinished event game belongs to.
+    pub section: Option<Section>,
+    /// When the message arrived (Unix seconds): its move is charged until
+    /// then, and a flag that fell before it ends the game first.
+    pub arrival: i64,
+}
+
+/// A timed game's clock as stored, with what its deadlines depend on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClockFacts {
+    pub clock: GameClock,
+    /// Both players' leaves.
+    pub leaves: ByColor<Vec<Leave>>,
+    /// The keys of the deadline actions already taken (read for an
+    /// unfinished game only).
+    pub done: Vec<String>,
 }
 
 /// The answer to a player's request for leave (or its cancellation),
@@ -50,11 +70,21 @@ pub enum LeaveAnswer {
 /// A message's plan: what `handle` applies and answers.
 #[derive(Debug, Clone)]
 pub struct Plan {
+    /// A time forfeit that fell before the message arrived: the game ends
+    /// first, and the message is decided on the game so ended.
+    pub forfeit: Option<Forfeit>,
     /// The verdict and what it changes, with the prepared answers played
     /// after it and each seat's set's fate (`decision.sequel`).
     pub decision: Decision,
     /// The answer to a request for leave by the player of `decision.seat`.
     pub leave: Option<LeaveAnswer>,
+    /// Both clocks of a timed game after the message, at its arrival: its
+    /// replies about a move show them.
+    pub clocks: Option<ClockState>,
+    /// The standing of an event game the plan ends (by the forfeit or by
+    /// the decision), counted with its result, for the game-over mails; or
+    /// why the section's table cannot be counted.
+    pub standing: Option<Result<Standing, CrosstableError>>,
 }
 
 /// Plans what becomes of `intake` given `facts`, once the trusted
@@ -66,7 +96,21 @@ pub fn plan(intake: &Intake, facts: Facts<'_>, rules: &Rules, auth: Option<AuthO
         sets,
         leaves,
         today,
+        clock,
+        section,
+        arrival,
     } = facts;
+    let forfeit = match (game, &clock) {
+        (Some(g), Some(c)) => forfeit_before(&g.record, c, &rules.clock, arrival),
+        _ => None,
+    };
+    // The game as the message finds it: ended, when a flag fell first.
+    let forfeited = forfeit.as_ref().zip(game).map(|(f, g)| {
+        let mut g = g.clone();
+        g.record = f.after.clone();
+        g
+    });
+    let game = forfeited.as_ref().or(game);
     let mut decision = decide(intake, game, recent, rules, auth);
     if let (Some(g), Some(_)) = (game, decision.seat) {
         conditional::follow(&mut decision, g, sets);
@@ -77,7 +121,93 @@ pub fn plan(intake: &Intake, facts: Facts<'_>, rules: &Rules, auth: Option<AuthO
         }
         _ => None,
     };
-    Plan { decision, leave }
+    let (mut clocks, mut standing) = (None, None);
+    if let Some(g) = game {
+        let change = Change {
+            before: &g.record,
+            after: decision.final_record(),
+            forfeit: forfeit.as_ref(),
+        };
+        clocks = clock.map(|c| change.clocks(&c, &rules.clock, arrival));
+        standing = change.standing(g.id, section.as_ref());
+    }
+    Plan {
+        forfeit,
+        decision,
+        leave,
+        clocks,
+        standing,
+    }
+}
+
+/// A time forfeit that fell before `arrival` in the game of `record` with
+/// the clock `clock`, if any: what the daemon's pass would have done had it
+/// run before the message arrived.
+pub fn forfeit_before(
+    record: &Record,
+    clock: &ClockFacts,
+    rules: &ClockRules,
+    arrival: i64,
+) -> Option<Forfeit> {
+    let clocked = Clocked {
+        record,
+        clock: &clock.clock,
+        leaves: &clock.leaves,
+        done: &clock.done,
+    };
+    deadline::due(&clocked, rules, arrival, Scope::Forfeit).forfeit
+}
+
+/// The standing a result `end` gives the event game `game` of `section`.
+pub fn standing(
+    section: Option<&Section>,
+    game: i64,
+    end: GameEnd,
+) -> Option<Result<Standing, CrosstableError>> {
+    section.map(|s| s.standing_with(game, end))
+}
+
+/// What a message does to its game: `before`, as the message finds it
+/// (after a `forfeit` that fell first), and `after`, when it changes.
+struct Change<'a> {
+    before: &'a Record,
+    after: Option<&'a Record>,
+    forfeit: Option<&'a Forfeit>,
+}
+
+impl Change<'_> {
+    /// Both clocks at `arrival`, with the message's plies charged until
+    /// then: the game's row is rewritten by a forfeit or a change, and a
+    /// game over stops its clocks.
+    fn clocks(&self, facts: &ClockFacts, rules: &ClockRules, arrival: i64) -> ClockState {
+        let new_plies = self
+            .after
+            .map_or(0, |a| a.ply_count().saturating_sub(self.before.ply_count()));
+        let changed = self.forfeit.is_some() || self.after.is_some();
+        let finished = facts.clock.ended_at.is_some()
+            || self.forfeit.is_some()
+            || self.after.is_some_and(|a| a.end.is_some());
+        let first_mover = shakmaty::Position::turn(self.before.start());
+        facts
+            .clock
+            .after(new_plies, arrival, changed, finished)
+            .state(rules, first_mover, &facts.leaves, arrival)
+    }
+
+    /// The standing of the game `game` in `section`, when the forfeit or
+    /// the message ends it.
+    fn standing(
+        &self,
+        game: i64,
+        section: Option<&Section>,
+    ) -> Option<Result<Standing, CrosstableError>> {
+        let ended = match self.forfeit {
+            Some(f) => Some(f.end),
+            None if self.before.end.is_none() => self.after.and_then(|a| a.end),
+            None => None,
+        };
+        standing(section, game, ended?)
+    }
 }
 
 /// Whether `intake` asks for leave, so that its facts need the players'

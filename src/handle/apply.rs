@@ -1,7 +1,7 @@
-//! A message's plan applied: the language learnt, the replies written, the
-//! game's change and the message's row, the clocks after the move, the
-//! prepared answers' sets, a leave, an event's standings, and the replies
-//! queued. [IO: database]
+//! A message's plan applied: a time forfeit that fell first, the language
+//! learnt, the replies written (with the plan's clocks and standing), the
+//! game's change and the message's row, the prepared answers' sets, a
+//! leave, and the replies queued. [IO: database]
 //!
 //! The writes that need nothing read after them (the message's row, the
 //! game's change, the replies' outbox rows) wait in [`Pending`] and go to
@@ -13,19 +13,22 @@ use std::borrow::Cow;
 use shakmaty::Color;
 use sqlx::SqliteConnection;
 
-use super::steps::Loaded;
+use super::load::Loaded;
 use super::{Handled, Read};
-use crate::clock::{LeaveCancel, LeaveDecision};
+use crate::clock::{ClockState, LeaveCancel, LeaveDecision};
 use crate::config::Rules;
 use crate::deadlines;
 use crate::decide::conditional::{Fate, Sequel};
-use crate::decide::{Decision, GameView, LeaveAnswer, Plan};
+use crate::decide::deadline::Forfeit;
+use crate::decide::{Decision, GameView, LeaveAnswer, Plan, plan};
+use crate::event::{CrosstableError, Standing};
 use crate::i18n::Lang;
 use crate::intake::Intake;
 use crate::mail::render::{Rendered, new_message_id, render_as};
 use crate::referee::Verdict;
 use crate::reply::{self, LeaveChange, Letters, OutMail};
 use crate::store::batch::Batch;
+use crate::store::games::StoredGame;
 use crate::store::messages::MessageRow;
 use crate::store::players::{self, LangSource};
 use crate::store::{StoreError, clocks, conditionals, games, messages, outbox};
@@ -120,11 +123,19 @@ pub(super) async fn apply(
     let Loaded {
         read,
         history,
-        stored,
-        timed,
+        mut stored,
         ..
     } = loaded;
-    let Plan { decision, leave } = plan;
+    let Plan {
+        forfeit,
+        decision,
+        leave,
+        clocks,
+        standing,
+    } = plan;
+    if let (Some(f), Some(g)) = (&forfeit, stored.as_mut()) {
+        save_forfeit(tx, rules, g, f, standing.as_ref(), read.arrival).await?;
+    }
     let view = stored.as_ref().map(|g| &g.view);
     let (sender_lang, reply_view) =
         languages(tx, &read.intake, &decision, view, history.sender_lang).await?;
@@ -144,8 +155,8 @@ pub(super) async fn apply(
     if let Some(g) = view {
         let after = After {
             game: g.id,
-            timed,
-            arrival: read.arrival,
+            clocks: clocks.as_ref(),
+            standing: standing.as_ref(),
             now: read.now,
             answering: read.intake.message_id.as_deref(),
         };
@@ -227,8 +238,9 @@ fn record_into(
 /// wrote.
 struct After<'a> {
     game: i64,
-    timed: bool,
-    arrival: i64,
+    /// Both clocks after the message, for a timed game.
+    clocks: Option<&'a ClockState>,
+    standing: Option<&'a Result<Standing, CrosstableError>>,
     now: i64,
     answering: Option<&'a str>,
 }
@@ -236,8 +248,9 @@ struct After<'a> {
 impl After<'_> {
     /// The clocks after the move added to the replies, the prepared
     /// answers' sets stored, a leave taken or refused, and an event
-    /// game's standing added to its game-over mails; returns a leave's
-    /// notices to the opponents of the player's other games.
+    /// game's standing (counted with this result, a prepared answer's
+    /// included) added to its game-over mails; returns a leave's notices
+    /// to the opponents of the player's other games.
     async fn apply(
         &self,
         tx: &mut SqliteConnection,
@@ -247,12 +260,8 @@ impl After<'_> {
         mine: &mut Batch,
         letters: &mut Letters,
     ) -> Result<Vec<deadlines::GameMail>, StoreError> {
-        if self.timed {
-            mine.run_now(tx).await?;
-            if let Some(clocked) = deadlines::TimedGame::load(tx, self.game).await? {
-                let state = clocked.state(&rules.clock, self.arrival);
-                reply::add_clocks(letters, self.game, &state);
-            }
+        if let Some(state) = self.clocks {
+            reply::add_clocks(letters, self.game, state);
         }
         if let Some(sequel) = &decision.sequel {
             mine.run_now(tx).await?;
@@ -267,17 +276,7 @@ impl After<'_> {
             letters.mails.extend(mails);
             other_games = others;
         }
-        if letters
-            .mails
-            .iter()
-            .any(|m| m.kind == reply::MailKind::GameOver)
-        {
-            // An event game's game-over mails end with the player's
-            // standing, counted with this result (a prepared answer's
-            // included).
-            mine.run_now(tx).await?;
-            crate::organise::event::add_standing(tx, self.game, &mut letters.mails).await?;
-        }
+        add_standing(&mut letters.mails, self.standing)?;
         Ok(other_games)
     }
 
@@ -341,6 +340,62 @@ impl After<'_> {
         let others = deadlines::leave_notices(conn, rules, &email, game, change, now).await?;
         Ok((mails, others))
     }
+}
+
+/// Writes the time forfeit `f` that fell before the message arrived (at
+/// `arrival`) in the game `stored`, and queues its game-over mails (with an
+/// event game's `standing`); `stored` is left as the forfeit ended it.
+async fn save_forfeit(
+    tx: &mut SqliteConnection,
+    rules: &Rules,
+    stored: &mut StoredGame,
+    f: &Forfeit,
+    standing: Option<&Result<Standing, CrosstableError>>,
+    arrival: i64,
+) -> Result<(), StoreError> {
+    let mut mails = deadlines::save_forfeit(tx, rules, &stored.view, f, arrival).await?;
+    add_standing(&mut mails, standing)?;
+    for mail in &mails {
+        let root = &stored.thread_root;
+        deadlines::queue_in_thread(tx, &rules.referee, mail, root, None, arrival).await?;
+    }
+    stored.view.record = f.after.clone();
+    Ok(())
+}
+
+/// For a copy of a message decided already, which is not decided again: a
+/// time forfeit that fell before it arrived, taken.
+pub(super) async fn forfeit_only(
+    tx: &mut SqliteConnection,
+    rules: &Rules,
+    loaded: Loaded,
+) -> Result<(), StoreError> {
+    let (Some(mut g), Some(clock)) = (loaded.stored, loaded.clock) else {
+        return Ok(());
+    };
+    let arrival = loaded.read.arrival;
+    let Some(f) = plan::forfeit_before(&g.view.record, &clock, &rules.clock, arrival) else {
+        return Ok(());
+    };
+    let standing = plan::standing(loaded.section.as_ref(), g.view.id, f.end);
+    save_forfeit(tx, rules, &mut g, &f, standing.as_ref(), arrival).await
+}
+
+/// Ends each game-over mail among `mails` with its player's line of the
+/// event `standing`, if any.
+fn add_standing(
+    mails: &mut [OutMail],
+    standing: Option<&Result<Standing, CrosstableError>>,
+) -> Result<(), StoreError> {
+    if !mails.iter().any(|m| m.kind == reply::MailKind::GameOver) {
+        return Ok(());
+    }
+    match standing {
+        Some(Ok(standing)) => crate::organise::event::append_standing(mails, standing),
+        Some(Err(e)) => return Err(e.clone().into()),
+        None => {}
+    }
+    Ok(())
 }
 
 /// The outbox rows of `letters`' mails, answering the message with digest

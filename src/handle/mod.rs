@@ -13,6 +13,7 @@
 
 mod apply;
 mod group;
+mod load;
 mod steps;
 
 use std::fmt;
