@@ -238,3 +238,121 @@ pub fn answer_leave(
         LeaveRequest::Cancel { from } => LeaveAnswer::Cancel(cancel_leave(existing, *from, today)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::auth::Policy;
+    use crate::clock::{DAY_SECS, PlyTime};
+    use crate::decide::Outcome;
+    use crate::event::{EventGame, Player};
+    use crate::fixtures::{game_17, rules};
+    use crate::game::{GameResult, Termination};
+    use crate::intake::read;
+
+    const START: i64 = 1_700_000_000;
+
+    /// White's mail `1. 5254` to game 17.
+    fn white_moves() -> Intake {
+        let raw = "From: anna@example.org\r\nTo: chess+17-k3x9qp2m@club.example\r\n\
+                   Subject: move\r\nMessage-ID: <m@example.org>\r\n\r\n1. 5254\r\n";
+        read(raw.as_bytes(), &rules(1 << 20, Policy::Key, false).intake)
+    }
+
+    /// Game 17's clock under 10/50, started at [`START`], with `plies`.
+    fn clock(plies: Vec<PlyTime>) -> ClockFacts {
+        ClockFacts {
+            clock: GameClock {
+                control: "10/50".parse().expect("a control"),
+                started: START,
+                plies,
+                extra_days: ByColor { white: 0, black: 0 },
+                ended_at: None,
+            },
+            leaves: ByColor::default(),
+            done: Vec::new(),
+        }
+    }
+
+    /// Game 17 as the only game of a section of its two players.
+    fn section() -> Section {
+        let player = |email: &str| Player {
+            email: email.to_owned(),
+            name: None,
+        };
+        Section {
+            name: "Club cup".to_owned(),
+            players: vec![player("anna@example.org"), player("ben@example.net")],
+            games: vec![EventGame {
+                id: 17,
+                white: "anna@example.org".to_owned(),
+                black: "ben@example.net".to_owned(),
+                outcome: crate::event::Outcome::Unfinished,
+            }],
+        }
+    }
+
+    fn planned(clock: ClockFacts, section: Option<Section>, arrival: i64) -> Plan {
+        let game = game_17(&[]);
+        let facts = Facts {
+            game: Some(&game),
+            clock: Some(clock),
+            section,
+            arrival,
+            ..Facts::default()
+        };
+        plan(
+            &white_moves(),
+            facts,
+            &rules(1 << 20, Policy::Key, false),
+            None,
+        )
+    }
+
+    /// A move that arrives after the first mover's 50 days ran out finds
+    /// the game lost on time: the plan ends it first, decides the move on
+    /// the ended game, and counts the event standing with the forfeit.
+    #[test]
+    fn a_flag_that_fell_before_the_move_ends_the_game_first() {
+        let plan = planned(clock(Vec::new()), Some(section()), START + 40 * DAY_SECS);
+        let forfeit = plan.forfeit.expect("a forfeit");
+        assert_eq!(
+            forfeit.end,
+            GameEnd {
+                result: GameResult::BlackWins,
+                termination: Termination::TimeForfeit,
+            }
+        );
+        assert_eq!(forfeit.after.end, Some(forfeit.end));
+        assert_eq!(plan.decision.outcome, Outcome::Rejected);
+        assert!(plan.decision.final_record().is_none());
+        let standing = plan.standing.expect("an event game").expect("a table");
+        let ben = standing.table.row_of("ben@example.net").expect("ben's row");
+        assert_eq!((ben.points.0, ben.played, ben.rank.first), (2, 1, 1));
+    }
+
+    /// The clocks a move's replies show charge it until its arrival: three
+    /// days and an hour cost White three days, and Black's clock starts.
+    #[test]
+    fn the_clocks_after_a_move_charge_it_until_its_arrival() {
+        let arrival = START + 3 * DAY_SECS + 3_600;
+        let plan = planned(clock(Vec::new()), None, arrival);
+        assert!(plan.forfeit.is_none());
+        assert_eq!(plan.decision.outcome, Outcome::Moved);
+        let clocks = plan.clocks.expect("a timed game");
+        assert_eq!(clocks.to_move, shakmaty::Color::Black);
+        assert_eq!(clocks.turn_started, arrival);
+        assert_eq!(clocks.charges, vec![3]);
+        assert_eq!(clocks.clocks.white.days_used, 3);
+        assert_eq!(clocks.clocks.black.days_used, 0);
+        assert!(plan.standing.is_none());
+    }
+
+    /// A move that does not end the game gives an event game no standing.
+    #[test]
+    fn a_move_that_does_not_end_the_game_gives_no_standing() {
+        let plan = planned(clock(Vec::new()), Some(section()), START + DAY_SECS);
+        assert_eq!(plan.decision.outcome, Outcome::Moved);
+        assert!(plan.standing.is_none());
+    }
+}
