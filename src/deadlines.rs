@@ -3,6 +3,9 @@
 //! game-over mails; and the notices that a player's leave changed, to the
 //! opponents of all their games. [IO: database]
 //!
+//! Which actions are due is decided by `decide::deadline` (pure); this
+//! module reads what that needs and takes them.
+//!
 //! Each action happens once: its deadline key (`12/reminder-14`) is written
 //! to `deadlines_done` in the same transaction as the mails it causes, so a
 //! restart in between never sends it twice, and never loses it.

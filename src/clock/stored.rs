@@ -60,14 +60,14 @@ impl GameClock {
     }
 
     /// The clock as a change arriving at `arrival` leaves it: `new_plies`
-    /// plies played, each charged from the arrival (none free); the game's
-    /// row rewritten (`changed`), which stops a finished game's clocks no
-    /// earlier than the arrival; `finished` whether the game is over after.
+    /// plies played, each charged until the arrival (none free); the game's
+    /// row rewritten at `changed`, if it is, which stops a finished game's
+    /// clocks there; `finished` whether the game is over after.
     pub fn after(
         &self,
         new_plies: usize,
         arrival: i64,
-        changed: bool,
+        changed: Option<i64>,
         finished: bool,
     ) -> GameClock {
         let mut after = self.clone();
@@ -80,8 +80,8 @@ impl GameClock {
         ));
         after.ended_at = match (finished, changed) {
             (false, _) => None,
-            (true, true) => Some(arrival),
-            (true, false) => self.ended_at,
+            (true, Some(at)) => Some(at),
+            (true, None) => self.ended_at,
         };
         after
     }

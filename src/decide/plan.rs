@@ -6,7 +6,7 @@
 //! `handle` loads everything a plan is made from ([`Facts`]) before deciding,
 //! and applies the plan after: it writes, and queues the mails.
 
-use shakmaty::ByColor;
+use shakmaty::{ByColor, Color};
 
 use crate::auth::AuthOutcome;
 use crate::clock::{
@@ -31,19 +31,18 @@ pub struct Facts<'a> {
     pub recent: Recent,
     /// Each seat's stored set of conditional moves.
     pub sets: ByColor<Option<ConditionalTree>>,
-    /// Each player's leaves, for a request for leave in a game with a
-    /// clock (`None`: no such request, or the game keeps no clock, and
-    /// the request is not answered).
-    pub leaves: Option<ByColor<Vec<Leave>>>,
-    /// The day a request for leave is decided on.
-    pub today: Option<Date>,
-    /// The game's clock, for a game with a limited time control.
+    /// The game's clock: of a game with a limited time control, and of any
+    /// game for a request for leave, which is answered against its
+    /// players' leaves (`None`: the request is not answered).
     pub clock: Option<ClockFacts>,
     /// The section an unfinished event game belongs to.
     pub section: Option<Section>,
     /// When the message arrived (Unix seconds): its move is charged until
     /// then, and a flag that fell before it ends the game first.
     pub arrival: i64,
+    /// When it is handled (Unix seconds): a request for leave is decided
+    /// on this day, and a leave's mails show the clocks at this instant.
+    pub now: i64,
 }
 
 /// A timed game's clock as stored, with what its deadlines depend on.
@@ -81,6 +80,9 @@ pub struct Plan {
     /// Both clocks of a timed game after the message, at its arrival: its
     /// replies about a move show them.
     pub clocks: Option<ClockState>,
+    /// Both clocks after a leave granted or cancelled, at `now`: both
+    /// players' mails about the leave show them.
+    pub leave_clocks: Option<ClockState>,
     /// The standing of an event game the plan ends (by the forfeit or by
     /// the decision), counted with its result, for the game-over mails; or
     /// why the section's table cannot be counted.
@@ -94,11 +96,10 @@ pub fn plan(intake: &Intake, facts: Facts<'_>, rules: &Rules, auth: Option<AuthO
         game,
         recent,
         sets,
-        leaves,
-        today,
         clock,
         section,
         arrival,
+        now,
     } = facts;
     let forfeit = match (game, &clock) {
         (Some(g), Some(c)) => forfeit_before(&g.record, c, &rules.clock, arrival),
@@ -115,20 +116,32 @@ pub fn plan(intake: &Intake, facts: Facts<'_>, rules: &Rules, auth: Option<AuthO
     if let (Some(g), Some(_)) = (game, decision.seat) {
         conditional::follow(&mut decision, g, sets);
     }
-    let leave = match (&decision.leave, decision.seat, leaves, today) {
-        (Some(req), Some(seat), Some(leaves), Some(today)) => {
-            Some(answer_leave(req, &leaves[seat], today, &rules.clock))
+    let leave = match (&decision.leave, decision.seat, &clock) {
+        (Some(req), Some(seat), Some(c)) => {
+            let today = Date::of_instant(now);
+            Some(answer_leave(req, &c.leaves[seat], today, &rules.clock))
         }
         _ => None,
     };
-    let (mut clocks, mut standing) = (None, None);
+    let (mut clocks, mut leave_clocks, mut standing) = (None, None, None);
     if let Some(g) = game {
         let change = Change {
             before: &g.record,
             after: decision.final_record(),
             forfeit: forfeit.as_ref(),
         };
-        clocks = clock.map(|c| change.clocks(&c, &rules.clock, arrival));
+        if let Some(c) = &clock {
+            let after = change.clock(&c.clock, arrival, now);
+            let first_mover = shakmaty::Position::turn(g.record.start());
+            if after.control.is_limited() {
+                clocks = Some(after.state(&rules.clock, first_mover, &c.leaves, arrival));
+            }
+            if let (Some(answer), Some(seat)) = (&leave, decision.seat) {
+                leave_clocks = answer
+                    .leaves_after(g, seat, &c.leaves)
+                    .map(|leaves| after.state(&rules.clock, first_mover, &leaves, now));
+            }
+        }
         standing = change.standing(g.id, section.as_ref());
     }
     Plan {
@@ -136,6 +149,7 @@ pub fn plan(intake: &Intake, facts: Facts<'_>, rules: &Rules, auth: Option<AuthO
         decision,
         leave,
         clocks,
+        leave_clocks,
         standing,
     }
 }
@@ -176,22 +190,18 @@ struct Change<'a> {
 }
 
 impl Change<'_> {
-    /// Both clocks at `arrival`, with the message's plies charged until
-    /// then: the game's row is rewritten by a forfeit or a change, and a
-    /// game over stops its clocks.
-    fn clocks(&self, facts: &ClockFacts, rules: &ClockRules, arrival: i64) -> ClockState {
+    /// The game's clock after the message arrived (at `arrival`): its
+    /// plies charged until then; the game's row rewritten at `now` by a
+    /// forfeit or a change, and a game over stops its clocks there.
+    fn clock(&self, clock: &GameClock, arrival: i64, now: i64) -> GameClock {
         let new_plies = self
             .after
             .map_or(0, |a| a.ply_count().saturating_sub(self.before.ply_count()));
-        let changed = self.forfeit.is_some() || self.after.is_some();
-        let finished = facts.clock.ended_at.is_some()
+        let changed = (self.forfeit.is_some() || self.after.is_some()).then_some(now);
+        let finished = clock.ended_at.is_some()
             || self.forfeit.is_some()
             || self.after.is_some_and(|a| a.end.is_some());
-        let first_mover = shakmaty::Position::turn(self.before.start());
-        facts
-            .clock
-            .after(new_plies, arrival, changed, finished)
-            .state(rules, first_mover, &facts.leaves, arrival)
+        clock.after(new_plies, arrival, changed, finished)
     }
 
     /// The standing of the game `game` in `section`, when the forfeit or
@@ -207,6 +217,53 @@ impl Change<'_> {
             None => None,
         };
         standing(section, game, ended?)
+    }
+}
+
+impl LeaveAnswer {
+    /// Both players' leaves once this answer to the player of `seat` in
+    /// `game` is taken; `None` when it changes none. Leave is the player's:
+    /// it is theirs in every seat they hold.
+    fn leaves_after(
+        &self,
+        game: &GameView,
+        seat: Color,
+        leaves: &ByColor<Vec<Leave>>,
+    ) -> Option<ByColor<Vec<Leave>>> {
+        let change = |mine: &mut Vec<Leave>| match self {
+            LeaveAnswer::Take(LeaveDecision::Granted(leave)) => {
+                mine.push(*leave);
+                // As the store reads them: earliest first.
+                mine.sort_by_key(|l| l.from);
+            }
+            LeaveAnswer::Cancel(LeaveCancel::Remove(leave)) => {
+                mine.retain(|l| l.from != leave.from);
+            }
+            LeaveAnswer::Cancel(LeaveCancel::EndEarly { leave, new_to }) => {
+                for l in mine.iter_mut().filter(|l| l.from == leave.from) {
+                    l.to = *new_to;
+                }
+            }
+            LeaveAnswer::Unclear
+            | LeaveAnswer::Take(LeaveDecision::Refused(_))
+            | LeaveAnswer::Cancel(LeaveCancel::NothingToCancel) => {}
+        };
+        let changes = matches!(
+            self,
+            LeaveAnswer::Take(LeaveDecision::Granted(_))
+                | LeaveAnswer::Cancel(LeaveCancel::Remove(_) | LeaveCancel::EndEarly { .. })
+        );
+        if !changes {
+            return None;
+        }
+        let email = &game.player(seat).email;
+        let mut after = leaves.clone();
+        for s in [Color::White, Color::Black] {
+            if &game.player(s).email == email {
+                change(&mut after[s]);
+            }
+        }
+        Some(after)
     }
 }
 
@@ -346,6 +403,35 @@ mod tests {
         assert_eq!(clocks.clocks.white.days_used, 3);
         assert_eq!(clocks.clocks.black.days_used, 0);
         assert!(plan.standing.is_none());
+    }
+
+    /// A leave granted by mail is counted in the clocks its mails show:
+    /// White's leave days left fall by the days taken.
+    #[test]
+    fn a_granted_leave_shows_in_the_clocks_of_its_mails() {
+        let raw = "From: anna@example.org\r\nTo: chess+17-k3x9qp2m@club.example\r\n\
+                   Subject: leave\r\nMessage-ID: <l@example.org>\r\n\r\n\
+                   leave 2023-11-20 to 2023-11-29\r\n";
+        let rules = rules(1 << 20, Policy::Key, false);
+        let intake = read(raw.as_bytes(), &rules.intake);
+        let game = game_17(&[]);
+        let now = START + DAY_SECS;
+        let facts = Facts {
+            game: Some(&game),
+            clock: Some(clock(Vec::new())),
+            arrival: now,
+            now,
+            ..Facts::default()
+        };
+        let plan = plan(&intake, facts, &rules, None);
+        assert!(matches!(
+            plan.leave,
+            Some(LeaveAnswer::Take(LeaveDecision::Granted(_)))
+        ));
+        let before = plan.clocks.expect("a timed game").clocks.white;
+        let after = plan.leave_clocks.expect("a leave taken").clocks.white;
+        assert_eq!(before.leave_days_left, 45);
+        assert_eq!(after.leave_days_left, 35);
     }
 
     /// A move that does not end the game gives an event game no standing.

@@ -131,6 +131,7 @@ pub(super) async fn apply(
         decision,
         leave,
         clocks,
+        leave_clocks,
         standing,
     } = plan;
     if let (Some(f), Some(g)) = (&forfeit, stored.as_mut()) {
@@ -152,10 +153,11 @@ pub(super) async fn apply(
     let mut mine = std::mem::take(&mut pending.writes);
     record_into(&mut mine, &read, &decision, view, letters.rate_limited)?;
     let mut other_games = Vec::new();
-    if let Some(g) = view {
+    if let Some(g) = reply_view.as_deref() {
         let after = After {
-            game: g.id,
+            view: g,
             clocks: clocks.as_ref(),
+            leave_clocks: leave_clocks.as_ref(),
             standing: standing.as_ref(),
             now: read.now,
             answering: read.intake.message_id.as_deref(),
@@ -237,9 +239,12 @@ fn record_into(
 /// What follows a message's row in its game: the steps that read what it
 /// wrote.
 struct After<'a> {
-    game: i64,
+    /// The game, as the replies show it.
+    view: &'a GameView,
     /// Both clocks after the message, for a timed game.
     clocks: Option<&'a ClockState>,
+    /// Both clocks after a leave granted or cancelled.
+    leave_clocks: Option<&'a ClockState>,
     standing: Option<&'a Result<Standing, CrosstableError>>,
     now: i64,
     answering: Option<&'a str>,
@@ -261,11 +266,11 @@ impl After<'_> {
         letters: &mut Letters,
     ) -> Result<Vec<deadlines::GameMail>, StoreError> {
         if let Some(state) = self.clocks {
-            reply::add_clocks(letters, self.game, state);
+            reply::add_clocks(letters, self.view.id, state);
         }
         if let Some(sequel) = &decision.sequel {
             mine.run_now(tx).await?;
-            save_sequel(tx, self.game, sequel).await?;
+            save_sequel(tx, self.view.id, sequel).await?;
         }
         // Notices of a leave to the opponents of the player's other games:
         // each threaded in its own game.
@@ -291,12 +296,8 @@ impl After<'_> {
         seat: Color,
         answer: &LeaveAnswer,
     ) -> Result<(Vec<OutMail>, Vec<deadlines::GameMail>), StoreError> {
-        let (game, now, answering) = (self.game, self.now, self.answering);
-        let Some(timed) = deadlines::TimedGame::load(conn, game).await? else {
-            return Ok((Vec::new(), Vec::new()));
-        };
-        let email = timed.game.view.player(seat).email.clone();
-        let view = &timed.game.view;
+        let (view, now, answering) = (self.view, self.now, self.answering);
+        let email = view.player(seat).email.clone();
         let referee = &rules.referee;
         let alone = |mail| Ok((vec![mail], Vec::new()));
         let change = match answer {
@@ -330,14 +331,13 @@ impl After<'_> {
         };
         // Both players of this game told, with the clocks as they now stand;
         // and the opponent in each other game of the player.
-        let after = deadlines::TimedGame::load(conn, game)
-            .await?
-            .unwrap_or(timed);
-        let state = after.state(&rules.clock, now);
-        let mails = reply::with_game(&after.game.view, referee, |ctx| {
-            reply::leave_changed_mails(ctx, seat, change, &state)
+        let Some(state) = self.leave_clocks else {
+            return Ok((Vec::new(), Vec::new()));
+        };
+        let mails = reply::with_game(view, referee, |ctx| {
+            reply::leave_changed_mails(ctx, seat, change, state)
         });
-        let others = deadlines::leave_notices(conn, rules, &email, game, change, now).await?;
+        let others = deadlines::leave_notices(conn, rules, &email, view.id, change, now).await?;
         Ok((mails, others))
     }
 }

@@ -8,7 +8,6 @@ use sqlx::SqliteConnection;
 use sqlx::sqlite::SqliteRow;
 
 use super::Read;
-use crate::clock::Date;
 use crate::config::Rules;
 use crate::decide::{self, ClockFacts, Facts, Plan};
 use crate::event::Section;
@@ -25,12 +24,12 @@ pub(super) struct Loaded {
     /// The outcome recorded for another copy of it (then nothing more is
     /// loaded: the copy is not decided again).
     pub copy: Option<String>,
-    /// The game's clock, when it keeps one (a limited time control).
+    /// The game's clock: when it keeps one (a limited time control), and
+    /// for a request for leave.
     pub clock: Option<ClockFacts>,
     /// The section of an unfinished event game.
     pub section: Option<Section>,
     sets: ByColor<Option<crate::conditional::ConditionalTree>>,
-    leaves: Option<ByColor<Vec<crate::clock::Leave>>>,
 }
 
 impl Loaded {
@@ -40,11 +39,10 @@ impl Loaded {
             game: self.stored.as_ref().map(|g| &g.view),
             recent: self.history.recent,
             sets: std::mem::take(&mut self.sets),
-            leaves: self.leaves.take(),
-            today: Some(Date::of_instant(self.read.now)),
             clock: self.clock.take(),
             section: self.section.take(),
             arrival: self.read.arrival,
+            now: self.read.now,
         };
         decide::plan(&self.read.intake, facts, rules, self.read.auth.take())
     }
@@ -85,7 +83,6 @@ pub(super) async fn load(
         clock,
         section,
         sets: ByColor::default(),
-        leaves: None,
     };
     // Another copy of a message already decided (two envelope recipients, a
     // mailbox migrated with its history): other header bytes, but the same
@@ -108,13 +105,13 @@ pub(super) async fn load(
     if let Some(g) = stored.as_ref().filter(|g| g.has_conditionals) {
         loaded.sets = conditionals::load(tx, g.view.id).await?;
     }
+    // A request for leave is answered against the players' leaves, in a
+    // game without a limited time control too.
     if let Some(g) = stored.as_ref()
+        && loaded.clock.is_none()
         && decide::plan::asks_for_leave(&loaded.read.intake)
     {
-        loaded.leaves = match &loaded.clock {
-            Some(c) => Some(c.leaves.clone()),
-            None => player_leaves(tx, g).await?,
-        };
+        loaded.clock = leave_clock(tx, g).await?;
     }
     loaded.stored = stored;
     Ok(Ok(loaded))
@@ -150,17 +147,22 @@ async fn clock_facts(
     }))
 }
 
-/// Both players' leaves, for a request for leave in `game`, a game without
-/// a limited time control; `None` when the game keeps no clock.
-async fn player_leaves(
+/// The clock of `game`, a game without a limited time control, with both
+/// players' leaves, for a request for leave; `None` when the game keeps no
+/// clock.
+async fn leave_clock(
     tx: &mut SqliteConnection,
     game: &StoredGame,
-) -> Result<Option<ByColor<Vec<crate::clock::Leave>>>, StoreError> {
-    if clocks::game_clock(tx, game.view.id).await?.is_none() {
+) -> Result<Option<ClockFacts>, StoreError> {
+    let Some(clock) = clocks::game_clock(tx, game.view.id).await? else {
         return Ok(None);
-    }
-    Ok(Some(ByColor {
-        white: clocks::leaves(tx, &game.view.white.email).await?,
-        black: clocks::leaves(tx, &game.view.black.email).await?,
+    };
+    Ok(Some(ClockFacts {
+        clock,
+        leaves: ByColor {
+            white: clocks::leaves(tx, &game.view.white.email).await?,
+            black: clocks::leaves(tx, &game.view.black.email).await?,
+        },
+        done: Vec::new(),
     }))
 }
