@@ -3,6 +3,9 @@
 //! game-over mails; and the notices that a player's leave changed, to the
 //! opponents of all their games. [IO: database]
 //!
+//! Which actions are due is decided by `decide::deadline` (pure); this
+//! module reads what that needs and takes them.
+//!
 //! Each action happens once: its deadline key (`12/reminder-14`) is written
 //! to `deadlines_done` in the same transaction as the mails it causes, so a
 //! restart in between never sends it twice, and never loses it.
@@ -10,11 +13,10 @@
 use shakmaty::{ByColor, Color};
 use sqlx::SqliteConnection;
 
-use crate::clock::{
-    self, ClockInput, ClockState, Deadline, DeadlineKind, TimeForfeit, clock_state, deadlines,
-};
+use crate::clock::{self, ClockInput, ClockState, Deadline};
 use crate::config::Rules;
-use crate::game::{GameEnd, GameResult, Termination};
+use crate::decide::GameView;
+use crate::decide::deadline::{self, Clocked, Due, Forfeit, Warning};
 use crate::mail::render::render;
 use crate::reply::{self, OutMail};
 use crate::store::clocks::{self, GameClock};
@@ -82,26 +84,27 @@ impl TimedGame {
     }
 
     pub fn input<'a>(&'a self, rules: &'a clock::ClockRules) -> ClockInput<'a> {
-        ClockInput {
-            control: self.clock.control,
-            rules,
-            started: self.clock.started,
-            first_mover: shakmaty::Position::turn(self.game.view.record.start()),
-            plies: &self.clock.plies,
-            leaves: ByColor {
-                white: &self.leaves.white,
-                black: &self.leaves.black,
-            },
-            extra_days: self.clock.extra_days,
-        }
+        self.clock.input(rules, self.first_mover(), &self.leaves)
     }
 
     /// Both clocks at `now` (a finished game's at the instant it ended).
     pub fn state(&self, rules: &clock::ClockRules, now: i64) -> ClockState {
-        clock_state(
-            &self.input(rules),
-            self.clock.ended_at.unwrap_or(now).min(now),
-        )
+        self.clock
+            .state(rules, self.first_mover(), &self.leaves, now)
+    }
+
+    fn first_mover(&self) -> Color {
+        shakmaty::Position::turn(self.game.view.record.start())
+    }
+
+    /// The game as its deadlines are computed, with the keys `done`.
+    fn clocked<'a>(&'a self, done: &'a [String]) -> Clocked<'a> {
+        Clocked {
+            record: &self.game.view.record,
+            clock: &self.clock,
+            leaves: &self.leaves,
+            done,
+        }
     }
 }
 
@@ -123,14 +126,18 @@ pub async fn run_due(store: &Store, rules: &Rules, now: i64) -> Result<DueReport
     Ok(report)
 }
 
-/// Which deadline actions to take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Scope {
-    /// Everything due: the daemon's pass.
-    All,
-    /// Only a forfeit: a move arriving after the flag fell finds the game
-    /// already lost, but no reminder is sent as the answer arrives.
-    Forfeit,
+pub use crate::decide::deadline::Scope;
+
+/// The deadline keys of the game `timed` already acted on, read when it has
+/// deadlines to act on (an unfinished game with a control).
+async fn done_keys(
+    conn: &mut SqliteConnection,
+    timed: &TimedGame,
+) -> Result<Vec<String>, StoreError> {
+    if timed.game.view.record.is_over() || !timed.clock.control.is_limited() {
+        return Ok(Vec::new());
+    }
+    clocks::deadlines_done(conn, timed.game.view.id).await
 }
 
 /// The deadlines of the game `timed` not yet acted on, earliest first, past
@@ -140,14 +147,8 @@ async fn pending(
     timed: &TimedGame,
     rules: &clock::ClockRules,
 ) -> Result<Vec<Deadline>, StoreError> {
-    if timed.game.view.record.is_over() || !timed.clock.control.is_limited() {
-        return Ok(Vec::new());
-    }
-    let done = clocks::deadlines_done(conn, timed.game.view.id).await?;
-    Ok(deadlines(&timed.input(rules))
-        .into_iter()
-        .filter(|d| !done.contains(&d.key.to_string()))
-        .collect())
+    let done = done_keys(conn, timed).await?;
+    Ok(timed.clocked(&done).pending(rules))
 }
 
 /// A deadline of one game.
@@ -197,102 +198,52 @@ pub async fn act_due(
     let Some(timed) = TimedGame::load(conn, id).await? else {
         return Ok(DueReport::default());
     };
-    act_due_on(conn, rules, &timed, now, scope).await
+    let done = done_keys(conn, &timed).await?;
+    let due = deadline::due(&timed.clocked(&done), &rules.clock, now, scope);
+    take_due(conn, rules, &timed, due, now).await
 }
 
-/// [`act_due`] on a game already loaded with its clock.
-pub async fn act_due_on(
+/// Takes the actions `due` in the game `timed` at `now`: records each done,
+/// and queues its mails.
+async fn take_due(
     conn: &mut SqliteConnection,
     rules: &Rules,
     timed: &TimedGame,
+    due: Due,
     now: i64,
-    scope: Scope,
 ) -> Result<DueReport, StoreError> {
-    let mut report = DueReport::default();
-    let id = timed.game.view.id;
-    let pending = pending(conn, timed, &rules.clock).await?;
-    if pending.is_empty() {
-        return Ok(report);
-    }
-    let input = timed.input(&rules.clock);
-    report.next_at = pending.iter().filter(|d| d.at > now).map(|d| d.at).min();
-    let now_due: Vec<_> = pending.iter().filter(|d| d.at <= now).collect();
-    if now_due.is_empty() {
-        return Ok(report);
-    }
+    let mut report = DueReport {
+        next_at: due.next_at,
+        ..DueReport::default()
+    };
     let view = &timed.game.view;
+    let id = view.id;
     let mut mails: Vec<OutMail> = Vec::new();
-    if let Some(f) = now_due.iter().find(|d| d.key.kind == DeadlineKind::Forfeit) {
-        let state = clock_state(&input, f.at);
-        let ply = state.flag.map_or(input.plies.len(), |fl| fl.ply);
-        let pos = view
-            .record
-            .position_after(ply)
-            .unwrap_or_else(|| view.record.position().clone());
-        let result = match clock::time_forfeit(&pos, f.side) {
-            TimeForfeit::Drawn => GameResult::Draw,
-            TimeForfeit::Lost {
-                loser: Color::White,
-            } => GameResult::BlackWins,
-            TimeForfeit::Lost {
-                loser: Color::Black,
-            } => GameResult::WhiteWins,
-        };
-        let end = GameEnd {
-            result,
-            termination: Termination::TimeForfeit,
-        };
-        let mut after = view.record.clone();
-        after.end = Some(end);
-        after.draw_offer = None;
-        games::save_change(
-            conn,
-            id,
-            [view.white.lang, view.black.lang],
-            &view.record,
-            &after,
-            None,
-        )
-        .await?;
-        clocks::mark_deadline_done(conn, id, &f.key.to_string(), now).await?;
-        mails = reply::with_game(view, &rules.referee, |ctx| {
-            reply::game_over_mails(ctx, &after, end)
-        });
+    if let Some(f) = &due.forfeit {
+        mails = save_forfeit(conn, rules, view, f, now).await?;
         // An event game's game-over mails end with the player's standing.
         crate::organise::event::add_standing(conn, id, &mut mails).await?;
         report.forfeits += 1;
-        report.next_at = None;
-    } else if scope == Scope::All {
-        let state = clock_state(&input, now);
-        // After an outage several may be due: only the latest reminder is
-        // sent; the earlier ones are recorded done without a mail.
-        let latest_reminder = now_due
-            .iter()
-            .filter_map(|d| match d.key.kind {
-                DeadlineKind::Reminder { after_days } => Some(after_days),
-                _ => None,
-            })
-            .max();
-        for d in &now_due {
+    }
+    if let Some(state) = &due.state {
+        for (d, warning) in &due.warnings {
             if !clocks::mark_deadline_done(conn, id, &d.key.to_string(), now).await? {
                 continue;
             }
-            match d.key.kind {
-                DeadlineKind::Reminder { after_days } if Some(after_days) == latest_reminder => {
+            match *warning {
+                Some(Warning::Reminder { side, after_days }) => {
                     mails.push(reply::with_game(view, &rules.referee, |ctx| {
-                        reply::clock_reminder_mail(ctx, d.side, after_days, &state)
+                        reply::clock_reminder_mail(ctx, side, after_days, state)
                     }));
                     report.reminders += 1;
                 }
-                DeadlineKind::Reminder { .. } => {}
-                DeadlineKind::LowTime => {
-                    let left = state.clocks[d.side].days_left.unwrap_or(0);
+                Some(Warning::LowTime { side, days_left }) => {
                     mails.push(reply::with_game(view, &rules.referee, |ctx| {
-                        reply::clock_low_time_mail(ctx, d.side, left, &state)
+                        reply::clock_low_time_mail(ctx, side, days_left, state)
                     }));
                     report.warnings += 1;
                 }
-                DeadlineKind::Forfeit => {}
+                None => {}
             }
         }
     }
@@ -308,6 +259,30 @@ pub async fn act_due_on(
         .await?;
     }
     Ok(report)
+}
+
+/// Writes the time forfeit `f` of the game `view` (its result, and its
+/// deadline done at `now`); returns its game-over mails, not yet queued.
+pub async fn save_forfeit(
+    conn: &mut SqliteConnection,
+    rules: &Rules,
+    view: &GameView,
+    f: &Forfeit,
+    now: i64,
+) -> Result<Vec<OutMail>, StoreError> {
+    games::save_change(
+        conn,
+        view.id,
+        [view.white.lang, view.black.lang],
+        &view.record,
+        &f.after,
+        None,
+    )
+    .await?;
+    clocks::mark_deadline_done(conn, view.id, &f.key.to_string(), now).await?;
+    Ok(reply::with_game(view, &rules.referee, |ctx| {
+        reply::game_over_mails(ctx, &f.after, f.end)
+    }))
 }
 
 /// Renders `mail` in the thread `thread_root` and queues it, linked to the

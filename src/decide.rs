@@ -3,16 +3,20 @@
 //! happened ([`Notice`], [`Verdict`]); the words are written by `reply`.
 //! [pure: no IO]
 //!
-//! `handle` reaches it through [`plan`], the whole plan for a message
-//! (the decision, the prepared answers it sets off, the answer to a request
-//! for leave), made from what the store loaded before; the store records
-//! the plan after. [`judge_message`] decides a message alone, for tests,
-//! benches and the fuzz targets.
+//! `handle` reaches it through [`plan`], the whole plan for a message (a
+//! time forfeit that fell before it, the decision, the prepared answers it
+//! sets off, the answer to a request for leave, the clocks and the event
+//! standing its replies show), made from what the store loaded before; the
+//! store records the plan after. [`deadline`] says which of a game's
+//! deadline actions are due, for the plan and for the daemon's pass.
+//! [`judge_message`] decides a message alone, for tests, benches and the
+//! fuzz targets.
 
 pub mod conditional;
+pub mod deadline;
 pub mod plan;
 
-pub use plan::{Facts, LeaveAnswer, Plan, plan};
+pub use plan::{ClockFacts, Facts, LeaveAnswer, Plan, plan};
 
 use std::fmt;
 

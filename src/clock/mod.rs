@@ -42,6 +42,7 @@ mod forfeit;
 mod leave;
 mod leave_text;
 mod state;
+mod stored;
 #[cfg(test)]
 mod tests;
 
@@ -58,6 +59,7 @@ pub use state::{
     ClockInput, ClockState, Deadline, DeadlineKey, DeadlineKind, FlagFall, PlayerClock, PlyTime,
     clock_state, deadlines,
 };
+pub use stored::GameClock;
 
 /// The clock rules of a club: the `[clock]` table of the configuration, less
 /// the default control. `Default` is ICCF's: 20, 45, reminders at 14 and 28

@@ -20,7 +20,7 @@ use serde::Serialize;
 use shakmaty::Color;
 
 use super::players::Player;
-use crate::game::GameResult;
+use crate::game::{GameEnd, GameResult};
 
 /// The termination stored for a game scored by forfeit.
 pub const FORFEIT: &str = "forfeit";
@@ -326,6 +326,51 @@ pub fn crosstable(players: &[Player], games: &[EventGame]) -> Result<Crosstable,
         rows[place[b]].cells[place[w]].push(Cell::of(outcome, Color::Black));
     }
     Ok(Crosstable { rows })
+}
+
+/// A section as its standings are counted: its name, players and games,
+/// as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    pub name: String,
+    pub players: Vec<Player>,
+    pub games: Vec<EventGame>,
+}
+
+/// The table of a section, as a game-over mail states a player's line of
+/// it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Standing {
+    /// The section's name.
+    pub event: String,
+    /// How many players it has.
+    pub players: usize,
+    pub table: Crosstable,
+}
+
+impl Section {
+    /// The standing with game `game` ended by `end`, as its result is
+    /// stored (the PGN result and the termination).
+    pub fn standing_with(&self, game: i64, end: GameEnd) -> Result<Standing, CrosstableError> {
+        let outcome = Outcome::from_stored(end.result_text(), Some(end.termination.as_str()))
+            .unwrap_or(Outcome::Played(end.result));
+        let games: Vec<EventGame> = self
+            .games
+            .iter()
+            .map(|g| {
+                let mut g = g.clone();
+                if g.id == game {
+                    g.outcome = outcome;
+                }
+                g
+            })
+            .collect();
+        Ok(Standing {
+            event: self.name.clone(),
+            players: self.players.len(),
+            table: crosstable(&self.players, &games)?,
+        })
+    }
 }
 
 impl Crosstable {

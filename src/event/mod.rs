@@ -16,7 +16,7 @@ pub mod withdraw;
 pub use berger::{Cycles, MAX_PLAYERS, MIN_PLAYERS, Pairing, PairingError, Round, berger};
 pub use crosstable::{
     Cell, Crosstable, CrosstableError, EventGame, EventJson, GameJson, Outcome, PlayerJson, Points,
-    Rank, Row, Sb, crosstable, event_json,
+    Rank, Row, Sb, Section, Standing, crosstable, event_json,
 };
 pub use players::{Player, PlayerListError, is_address, parse_player, parse_players, public_name};
 pub use withdraw::{WithdrawError, Withdrawal, WithdrawalRule, withdraw};

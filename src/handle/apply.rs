@@ -1,7 +1,7 @@
-//! A message's plan applied: the language learnt, the replies written, the
-//! game's change and the message's row, the clocks after the move, the
-//! prepared answers' sets, a leave, an event's standings, and the replies
-//! queued. [IO: database]
+//! A message's plan applied: a time forfeit that fell first, the language
+//! learnt, the replies written (with the plan's clocks and standing), the
+//! game's change and the message's row, the prepared answers' sets, a
+//! leave, and the replies queued. [IO: database]
 //!
 //! The writes that need nothing read after them (the message's row, the
 //! game's change, the replies' outbox rows) wait in [`Pending`] and go to
@@ -13,19 +13,22 @@ use std::borrow::Cow;
 use shakmaty::Color;
 use sqlx::SqliteConnection;
 
-use super::steps::Loaded;
+use super::load::Loaded;
 use super::{Handled, Read};
-use crate::clock::{LeaveCancel, LeaveDecision};
+use crate::clock::{ClockState, LeaveCancel, LeaveDecision};
 use crate::config::Rules;
 use crate::deadlines;
 use crate::decide::conditional::{Fate, Sequel};
-use crate::decide::{Decision, GameView, LeaveAnswer, Plan};
+use crate::decide::deadline::Forfeit;
+use crate::decide::{Decision, GameView, LeaveAnswer, Plan, plan};
+use crate::event::{CrosstableError, Standing};
 use crate::i18n::Lang;
 use crate::intake::Intake;
 use crate::mail::render::{Rendered, new_message_id, render_as};
 use crate::referee::Verdict;
 use crate::reply::{self, LeaveChange, Letters, OutMail};
 use crate::store::batch::Batch;
+use crate::store::games::StoredGame;
 use crate::store::messages::MessageRow;
 use crate::store::players::{self, LangSource};
 use crate::store::{StoreError, clocks, conditionals, games, messages, outbox};
@@ -120,11 +123,20 @@ pub(super) async fn apply(
     let Loaded {
         read,
         history,
-        stored,
-        timed,
+        mut stored,
         ..
     } = loaded;
-    let Plan { decision, leave } = plan;
+    let Plan {
+        forfeit,
+        decision,
+        leave,
+        clocks,
+        leave_clocks,
+        standing,
+    } = plan;
+    if let (Some(f), Some(g)) = (&forfeit, stored.as_mut()) {
+        save_forfeit(tx, rules, g, f, standing.as_ref(), read.arrival).await?;
+    }
     let view = stored.as_ref().map(|g| &g.view);
     let (sender_lang, reply_view) =
         languages(tx, &read.intake, &decision, view, history.sender_lang).await?;
@@ -141,11 +153,12 @@ pub(super) async fn apply(
     let mut mine = std::mem::take(&mut pending.writes);
     record_into(&mut mine, &read, &decision, view, letters.rate_limited)?;
     let mut other_games = Vec::new();
-    if let Some(g) = view {
+    if let Some(g) = reply_view.as_deref() {
         let after = After {
-            game: g.id,
-            timed,
-            arrival: read.arrival,
+            view: g,
+            clocks: clocks.as_ref(),
+            leave_clocks: leave_clocks.as_ref(),
+            standing: standing.as_ref(),
             now: read.now,
             answering: read.intake.message_id.as_deref(),
         };
@@ -226,9 +239,13 @@ fn record_into(
 /// What follows a message's row in its game: the steps that read what it
 /// wrote.
 struct After<'a> {
-    game: i64,
-    timed: bool,
-    arrival: i64,
+    /// The game, as the replies show it.
+    view: &'a GameView,
+    /// Both clocks after the message, for a timed game.
+    clocks: Option<&'a ClockState>,
+    /// Both clocks after a leave granted or cancelled.
+    leave_clocks: Option<&'a ClockState>,
+    standing: Option<&'a Result<Standing, CrosstableError>>,
     now: i64,
     answering: Option<&'a str>,
 }
@@ -236,8 +253,9 @@ struct After<'a> {
 impl After<'_> {
     /// The clocks after the move added to the replies, the prepared
     /// answers' sets stored, a leave taken or refused, and an event
-    /// game's standing added to its game-over mails; returns a leave's
-    /// notices to the opponents of the player's other games.
+    /// game's standing (counted with this result, a prepared answer's
+    /// included) added to its game-over mails; returns a leave's notices
+    /// to the opponents of the player's other games.
     async fn apply(
         &self,
         tx: &mut SqliteConnection,
@@ -247,16 +265,12 @@ impl After<'_> {
         mine: &mut Batch,
         letters: &mut Letters,
     ) -> Result<Vec<deadlines::GameMail>, StoreError> {
-        if self.timed {
-            mine.run_now(tx).await?;
-            if let Some(clocked) = deadlines::TimedGame::load(tx, self.game).await? {
-                let state = clocked.state(&rules.clock, self.arrival);
-                reply::add_clocks(letters, self.game, &state);
-            }
+        if let Some(state) = self.clocks {
+            reply::add_clocks(letters, self.view.id, state);
         }
         if let Some(sequel) = &decision.sequel {
             mine.run_now(tx).await?;
-            save_sequel(tx, self.game, sequel).await?;
+            save_sequel(tx, self.view.id, sequel).await?;
         }
         // Notices of a leave to the opponents of the player's other games:
         // each threaded in its own game.
@@ -267,17 +281,7 @@ impl After<'_> {
             letters.mails.extend(mails);
             other_games = others;
         }
-        if letters
-            .mails
-            .iter()
-            .any(|m| m.kind == reply::MailKind::GameOver)
-        {
-            // An event game's game-over mails end with the player's
-            // standing, counted with this result (a prepared answer's
-            // included).
-            mine.run_now(tx).await?;
-            crate::organise::event::add_standing(tx, self.game, &mut letters.mails).await?;
-        }
+        add_standing(&mut letters.mails, self.standing)?;
         Ok(other_games)
     }
 
@@ -292,12 +296,8 @@ impl After<'_> {
         seat: Color,
         answer: &LeaveAnswer,
     ) -> Result<(Vec<OutMail>, Vec<deadlines::GameMail>), StoreError> {
-        let (game, now, answering) = (self.game, self.now, self.answering);
-        let Some(timed) = deadlines::TimedGame::load(conn, game).await? else {
-            return Ok((Vec::new(), Vec::new()));
-        };
-        let email = timed.game.view.player(seat).email.clone();
-        let view = &timed.game.view;
+        let (view, now, answering) = (self.view, self.now, self.answering);
+        let email = view.player(seat).email.clone();
         let referee = &rules.referee;
         let alone = |mail| Ok((vec![mail], Vec::new()));
         let change = match answer {
@@ -331,16 +331,71 @@ impl After<'_> {
         };
         // Both players of this game told, with the clocks as they now stand;
         // and the opponent in each other game of the player.
-        let after = deadlines::TimedGame::load(conn, game)
-            .await?
-            .unwrap_or(timed);
-        let state = after.state(&rules.clock, now);
-        let mails = reply::with_game(&after.game.view, referee, |ctx| {
-            reply::leave_changed_mails(ctx, seat, change, &state)
+        let Some(state) = self.leave_clocks else {
+            return Ok((Vec::new(), Vec::new()));
+        };
+        let mails = reply::with_game(view, referee, |ctx| {
+            reply::leave_changed_mails(ctx, seat, change, state)
         });
-        let others = deadlines::leave_notices(conn, rules, &email, game, change, now).await?;
+        let others = deadlines::leave_notices(conn, rules, &email, view.id, change, now).await?;
         Ok((mails, others))
     }
+}
+
+/// Writes the time forfeit `f` that fell before the message arrived (at
+/// `arrival`) in the game `stored`, and queues its game-over mails (with an
+/// event game's `standing`); `stored` is left as the forfeit ended it.
+async fn save_forfeit(
+    tx: &mut SqliteConnection,
+    rules: &Rules,
+    stored: &mut StoredGame,
+    f: &Forfeit,
+    standing: Option<&Result<Standing, CrosstableError>>,
+    arrival: i64,
+) -> Result<(), StoreError> {
+    let mut mails = deadlines::save_forfeit(tx, rules, &stored.view, f, arrival).await?;
+    add_standing(&mut mails, standing)?;
+    for mail in &mails {
+        let root = &stored.thread_root;
+        deadlines::queue_in_thread(tx, &rules.referee, mail, root, None, arrival).await?;
+    }
+    stored.view.record = f.after.clone();
+    Ok(())
+}
+
+/// For a copy of a message decided already, which is not decided again: a
+/// time forfeit that fell before it arrived, taken.
+pub(super) async fn forfeit_only(
+    tx: &mut SqliteConnection,
+    rules: &Rules,
+    loaded: Loaded,
+) -> Result<(), StoreError> {
+    let (Some(mut g), Some(clock)) = (loaded.stored, loaded.clock) else {
+        return Ok(());
+    };
+    let arrival = loaded.read.arrival;
+    let Some(f) = plan::forfeit_before(&g.view.record, &clock, &rules.clock, arrival) else {
+        return Ok(());
+    };
+    let standing = plan::standing(loaded.section.as_ref(), g.view.id, f.end);
+    save_forfeit(tx, rules, &mut g, &f, standing.as_ref(), arrival).await
+}
+
+/// Ends each game-over mail among `mails` with its player's line of the
+/// event `standing`, if any.
+fn add_standing(
+    mails: &mut [OutMail],
+    standing: Option<&Result<Standing, CrosstableError>>,
+) -> Result<(), StoreError> {
+    if !mails.iter().any(|m| m.kind == reply::MailKind::GameOver) {
+        return Ok(());
+    }
+    match standing {
+        Some(Ok(standing)) => crate::organise::event::append_standing(mails, standing),
+        Some(Err(e)) => return Err(e.clone().into()),
+        None => {}
+    }
+    Ok(())
 }
 
 /// The outbox rows of `letters`' mails, answering the message with digest

@@ -2,9 +2,10 @@
 //! and record it all in one transaction. [IO: database]
 //!
 //! [`handle_message`] is the path of one message: read it (`Read`, before
-//! any lock), look up what is known of it and load its game (`steps`),
-//! make its plan (`decide::plan()`, pure), apply the plan
-//! and queue the replies (`apply`), render the replies, commit. `wildt
+//! any lock), look up what is known of it (`steps`), load its game and
+//! everything its plan is made from (`load`), make its plan
+//! (`decide::plan()`, pure), apply the plan and queue the replies
+//! (`apply`), render the replies, commit. `wildt
 //! check` calls it (a dry run skips the commit, so nothing is recorded and
 //! nothing sent); the daemon calls [`handle_group`], which runs the same
 //! steps for several messages in one transaction (see `group`), and
@@ -13,6 +14,7 @@
 
 mod apply;
 mod group;
+mod load;
 mod steps;
 
 use std::fmt;

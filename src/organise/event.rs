@@ -10,8 +10,8 @@ use super::{Mailing, NewGame, OrganiseError, create_game_in};
 use crate::config::RefereeConfig;
 use crate::decide::game_address;
 use crate::event::{
-    Crosstable, Cycles, EventGame, Player, Withdrawal, WithdrawalRule, berger, crosstable,
-    public_name, withdraw,
+    Crosstable, Cycles, EventGame, Player, Section, Standing, Withdrawal, WithdrawalRule, berger,
+    crosstable, public_name, withdraw,
 };
 use crate::i18n::Lang;
 use crate::mail::render::render;
@@ -220,13 +220,44 @@ pub async fn add_standing(
         return Ok(());
     };
     let table = crosstable(&event.players, &events::games(&mut *conn, id).await?)?;
+    let standing = Standing {
+        event: event.name,
+        players: event.players.len(),
+        table,
+    };
+    append_standing(mails, &standing);
+    Ok(())
+}
+
+/// The section game `game` belongs to, as its standings are counted; `None`
+/// when it belongs to none.
+pub async fn section_of(
+    conn: &mut SqliteConnection,
+    game: i64,
+) -> Result<Option<Section>, StoreError> {
+    let Some(id) = events::of_game(&mut *conn, game).await? else {
+        return Ok(None);
+    };
+    let Some(event) = events::load(&mut *conn, id).await? else {
+        return Ok(None);
+    };
+    let games = events::games(&mut *conn, id).await?;
+    Ok(Some(Section {
+        name: event.name,
+        players: event.players,
+        games,
+    }))
+}
+
+/// Ends each game-over mail among `mails` with its player's line of
+/// `standing`.
+pub fn append_standing(mails: &mut [OutMail], standing: &Standing) {
     for mail in mails.iter_mut().filter(|m| m.kind == MailKind::GameOver) {
-        if let Some(row) = table.row_of(&mail.to) {
-            let line = standing_line(mail.lang, &event.name, row, event.players.len());
+        if let Some(row) = standing.table.row_of(&mail.to) {
+            let line = standing_line(mail.lang, &standing.event, row, standing.players);
             mail.append(&format!("\n{line}\n"));
         }
     }
-    Ok(())
 }
 
 /// How a player of `event` is named in public.

@@ -8,19 +8,7 @@ use sqlx::{Row, SqliteConnection};
 use super::StoreError;
 use crate::clock::{Date, Leave, PlyTime, TimeControl};
 
-/// What the clocks of one game are computed from, besides the leaves of its
-/// players (kept by address, so shared across their games: [`leaves`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameClock {
-    pub control: TimeControl,
-    /// When the first ply's reflection began.
-    pub started: i64,
-    pub plies: Vec<PlyTime>,
-    /// Net days of organiser rulings per seat.
-    pub extra_days: ByColor<i64>,
-    /// When a finished game ended (its last change): its clocks stop there.
-    pub ended_at: Option<i64>,
-}
+pub use crate::clock::GameClock;
 
 fn seat_str(c: Color) -> &'static str {
     match c {
