@@ -171,8 +171,8 @@ pub struct Record {
     /// board) after the plies `earlier_from..kept_from`: the part of the
     /// window a repetition claim counts in (since the last irreversible
     /// move) that is not kept as positions. Counted when a claim asks: a
-    /// scan of a few hundred keys at most, where a map of them cost a hash
-    /// per ply of the window with every load. `None`: not read (see
+    /// scan of a few hundred keys at most, where a map of them would cost
+    /// a hash per ply of the window with every load. `None`: not read (see
     /// [`Record::window_unread`]; a record loaded for a move without a
     /// claim never needs them), and a count replays them from the plies,
     /// which the record always holds.
@@ -700,7 +700,7 @@ pub(crate) fn push_unit(out: &mut String, unit: &str, line_len: &mut usize, widt
 /// length with the unit on it.
 pub(crate) fn place_unit(unit: &str, line_len: &mut usize, width: usize) -> Option<char> {
     // Characters, not bytes; an ASCII unit's are its bytes (counting them
-    // one by one was a tenth of writing a long game's record).
+    // one by one would be a tenth of writing a long game's record).
     let n = if unit.is_ascii() {
         unit.len()
     } else {

@@ -231,7 +231,7 @@ pub fn with_game<T>(
 
 /// [`with_game`], the record's mails continuing the renderings `kept`
 /// beside it (see [`cache`]).
-fn with_game_kept<T>(
+pub fn with_game_kept<T>(
     view: &GameView,
     kept: Option<&Renderings>,
     referee: &RefereeConfig,
@@ -281,9 +281,9 @@ fn picture(lang: Lang, record: &Record, kept: Option<&Rendering>) -> String {
 /// is formatted around a one-character stand-in, and the record written in
 /// its place a move at a time, each move's space before it turned into a
 /// line break where the move would not fit. Formatting the record as an
-/// argument, then wrapping the line, copied and read a long game's record
-/// three times over, once for each reply. With `kept`, the first plies
-/// are its text.
+/// argument, then wrapping the line, would copy and read a long game's
+/// record three times over, once for each reply. With `kept`, the first
+/// plies are its text.
 fn wrapped_record_line(lang: Lang, record: &Record, kept: Option<&Rendering>) -> String {
     if let Some(kept) = kept {
         // The plies kept rendered, then the rest as if written after them.

@@ -407,9 +407,8 @@ async fn plies_from_moves(
 /// (`record_parts`): the plies after the last full part are in `records`,
 /// the row each move rewrites (at most 63 plies, some 600 bytes, instead of
 /// the whole game: 2.7 KB at ply 300, an overflow page freed and taken
-/// again with every move). The migration that made `record_parts`
-/// (`0020_record_parts.sql`) sealed the games stored before it with the
-/// same number.
+/// again with every move). `0020_record_parts.sql` seals the games a
+/// database holds when it makes `record_parts` with the same number.
 const RECORD_PART: usize = 64;
 
 /// Plies as they are stored, `iccf san` joined by commas.
@@ -561,8 +560,9 @@ pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreEr
 /// the new plies arrived (they then cost reflection time: not `free`). One
 /// statement batch, one round trip to the database thread: the new plies in
 /// one INSERT, their text appended to the game's `records` row, then the
-/// game's row. The sealed plies' renderings in `langs` are written as
-/// [`save_change_into`] writes them with none kept.
+/// game's row. No renderings are at hand here: a change of a game with
+/// sealed plies, still going, stores their renderings in `langs` again
+/// (the same rows).
 pub async fn save_change(
     conn: &mut SqliteConnection,
     game: i64,

@@ -948,8 +948,8 @@ async fn blacks_old_form_rook_promotion_straight_ahead_is_answered_with_the_stan
     assert_eq!(d.outcome, wildt::decide::Outcome::Moved, "{d:?}");
 }
 
-/// Regression: `status` after the end was refused. It is answered with the
-/// final position and the result.
+/// `status` after the end is answered with the final position and the
+/// result, not refused.
 #[test]
 fn status_after_the_end_is_answered_with_the_final_position_and_result() {
     use wildt::auth::Policy;
@@ -1554,6 +1554,33 @@ async fn the_replies_after_a_sealed_part_read_as_those_written_from_the_whole_re
         let (hx, hy) = (x.html.as_ref().unwrap(), y.html.as_ref().unwrap());
         assert_eq!(hx.render(&x.subject), hy.render(&y.subject));
         assert!(x.body.contains("32. 6371 ("), "{}", x.body);
+    }
+}
+
+/// A move's replies continue the rendering loaded beside the record: a
+/// rendering changed in the store (to text of the same length, so that it
+/// still reads) shows in both parts of the reply in its language, and not
+/// in the other language's.
+#[tokio::test]
+async fn a_moves_replies_continue_the_rendering_kept_beside_the_record() {
+    use wildt::i18n::Lang;
+    let (t, id, line) = german_english_game(64).await;
+    run_all(
+        &t,
+        &[
+            "UPDATE record_renders SET rendered = CAST(replace(rendered, 'Nf3', 'Nx9') AS BLOB)
+           WHERE lang = 'en'",
+        ],
+    )
+    .await;
+    let answer = mail_decision(&t, id, Color::White, 2, &line[64]).await;
+    assert_eq!(answer.outcome.as_str(), "moved", "{}", answer.detail);
+    assert_eq!(answer.mails.len(), 2);
+    for m in &answer.mails {
+        let page = m.html.as_ref().unwrap().render(&m.subject);
+        let marked = m.lang == Lang::En;
+        assert_eq!(m.body.contains("(Nx9)"), marked, "{:?}: {}", m.lang, m.body);
+        assert_eq!(page.contains("Nx9"), marked, "{:?}: {page}", m.lang);
     }
 }
 
