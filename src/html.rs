@@ -788,8 +788,8 @@ impl MailPage<'_> {
 /// and paragraph (whitespace HTML ignores there, or reads as the space it
 /// was), so no line comes near SMTP's 998-character limit. Then the mail
 /// needs no quoted-printable or base64 encoding (the board's pieces and
-/// accented words made lettre pick one, and `=` in every attribute grew by
-/// two bytes), and a client shows the same page. A line that would still
+/// accented words would make lettre pick one, and `=` in every attribute
+/// would grow by two bytes), and a client shows the same page. A line that would still
 /// be too long is left to lettre, which encodes the part then.
 fn seven_bit(html: &str) -> String {
     const BREAK_BEFORE: [&[u8]; 7] = [

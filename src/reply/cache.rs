@@ -107,6 +107,7 @@ impl Renderings {
         self.0.push(Arc::new(rendering));
     }
 
+    /// Whether none is kept.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
@@ -132,9 +133,10 @@ impl Renderings {
         })
     }
 
-    /// What a change of the game to `after` stores back: its first `upto`
-    /// plies (the sealed ones) rendered in each of `langs` where this
-    /// build's rendering of exactly them is not kept (a part sealed by the
+    /// What a change of the game to `after` stores back, `kept` being the
+    /// renderings loaded with the game before it: its first `upto` plies
+    /// (the sealed ones) rendered in each of `langs` where this build's
+    /// rendering of exactly them is not kept (a part sealed by the
     /// change; a game stored before its renderings, a player's new
     /// language, a build that writes otherwise), once per language. None
     /// for a game that is over: its replies are rare.
