@@ -130,7 +130,14 @@ fn decide_whole(raw: &[u8], rules: &Rules, game: &GameView) -> (Decision, Letter
         .filter(|a| a.game == game.id)
         .map(|_| game);
     let d = judge_message(raw, &intake, game, Recent::default(), rules);
-    let letters = reply::write(&d, &intake, game, &rules.referee, wildt::i18n::Lang::En);
+    let letters = reply::write(
+        &d,
+        &intake,
+        game,
+        None,
+        &rules.referee,
+        wildt::i18n::Lang::En,
+    );
     (d, letters)
 }
 

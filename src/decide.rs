@@ -587,7 +587,7 @@ mod tests {
         let rules = rules(1 << 20, policy, false);
         let intake = read(raw.as_bytes(), &rules.intake);
         let d = decide(&intake, Some(&game()), Recent::default(), &rules, auth);
-        let told = reply::write(&d, &intake, Some(&game()), &referee(), Lang::En)
+        let told = reply::write(&d, &intake, Some(&game()), None, &referee(), Lang::En)
             .mails
             .into_iter()
             .map(|m| m.to)
@@ -679,7 +679,7 @@ mod tests {
         let written = |body: &str| {
             let intake = read(mail(body).as_bytes(), &rules.intake);
             let d = decide(&intake, Some(&game()), spent, &rules, None);
-            let letters = reply::write(&d, &intake, Some(&game()), &referee(), Lang::En);
+            let letters = reply::write(&d, &intake, Some(&game()), None, &referee(), Lang::En);
             (d.outcome, letters)
         };
 

@@ -102,7 +102,7 @@ pub fn white_moves(
         &rules,
     );
     assert_eq!(d.outcome.as_str(), "moved", "{}", d.detail);
-    let letters = crate::reply::write(&d, &intake, Some(game), &rules.referee, lang);
+    let letters = crate::reply::write(&d, &intake, Some(game), None, &rules.referee, lang);
     assert_eq!(letters.mails.len(), 2);
     (letters, rules.referee)
 }

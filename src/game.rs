@@ -15,7 +15,6 @@ use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, File, Position, Rank, Square};
 
 use crate::command::MoveNumber;
-use crate::i18n::Lang;
 use crate::notation::{ColorName, IccfMove, Ply, format_record};
 
 /// How a game ended.
@@ -157,9 +156,8 @@ pub struct Record {
     /// The plies: all of them, or with `unread` those after its plies.
     plies: Vec<Ply>,
     /// The first plies as the store keeps them (a long game's sealed
-    /// parts), read only when all plies are asked for: a move's path
-    /// needs the plies after them (its replies continue a kept rendering
-    /// of them, see [`RenderedPlies`]).
+    /// parts, as text), read only when a caller asks for them: judging a
+    /// move and storing it need only the plies after them.
     unread: Option<Arc<UnreadPlies>>,
     /// With `unread`: all the plies, once asked for.
     all: OnceLock<Vec<Ply>>,
@@ -173,8 +171,8 @@ pub struct Record {
     /// board) after the plies `earlier_from..kept_from`: the part of the
     /// window a repetition claim counts in (since the last irreversible
     /// move) that is not kept as positions. Counted when a claim asks: a
-    /// scan of a few hundred keys at most, where a map of them cost a hash
-    /// per ply of the window with every load. `None`: not read (see
+    /// scan of a few hundred keys at most, where a map of them would cost
+    /// a hash per ply of the window with every load. `None`: not read (see
     /// [`Record::window_unread`]; a record loaded for a move without a
     /// claim never needs them), and a count replays them from the plies,
     /// which the record always holds.
@@ -183,63 +181,6 @@ pub struct Record {
     pub end: Option<GameEnd>,
     /// The side whose draw offer is waiting for an answer.
     pub draw_offer: Option<Color>,
-    /// The record's first plies as a reply writes them, per language, kept
-    /// by the store (see [`RenderedPlies`]); plies are only ever added, so
-    /// a rendering of the first ones stays true.
-    rendered: Vec<Arc<RenderedPlies>>,
-}
-
-/// The first `plies` plies of a record as the replies in `lang` write them
-/// (the text part's wrapped record line so far, the HTML table's rows), so
-/// that a long game's reply writes only the plies after them: made by
-/// [`crate::reply::rendered_plies`] when a part of the record is sealed
-/// (or at the next move of a game without one), stored with it, and used
-/// by the replies only while `fingerprint` is what this build writes in
-/// `lang` ([`crate::reply::render_fingerprint`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RenderedPlies {
-    pub lang: Lang,
-    pub plies: usize,
-    pub fingerprint: u64,
-    /// The record line up to and including the last ply's SAN, wrapped.
-    pub text: String,
-    /// The HTML table's rows of those plies, 7-bit in CRLF lines.
-    pub html: String,
-    /// Whether every one of those rows is a line SMTP carries as it is.
-    pub html_fits: bool,
-}
-
-impl RenderedPlies {
-    /// The whole moves its plies make (it starts at White's turn and ends
-    /// after Black's ply): the next move's number is the record's first
-    /// plus this.
-    pub fn moves(&self) -> u32 {
-        u32::try_from(self.plies / 2).unwrap_or(u32::MAX)
-    }
-}
-
-/// A hash of `pieces` (as one run of bytes, each piece's length mixed in)
-/// that is the same in every build and on every machine, for what is
-/// stored and compared later (a kept rendering's fingerprint, the plies it
-/// was made from). Eight bytes a step: a long game's sealed plies are
-/// hashed with every load of its record.
-pub fn stable_hash(pieces: &[&[u8]]) -> u64 {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut mix = |word: u64| {
-        h = (h ^ word).wrapping_mul(PRIME).rotate_left(29);
-    };
-    for piece in pieces {
-        mix(piece.len() as u64);
-        let mut words = piece.chunks_exact(8);
-        for w in &mut words {
-            mix(u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
-        }
-        let mut last = [0u8; 8];
-        last[..words.remainder().len()].copy_from_slice(words.remainder());
-        mix(u64::from_le_bytes(last));
-    }
-    h
 }
 
 /// A record's first plies as the store keeps them: `count` plies, `iccf
@@ -287,7 +228,6 @@ impl Record {
             all: OnceLock::new(),
             end: None,
             draw_offer: None,
-            rendered: Vec::new(),
         })
     }
 
@@ -370,21 +310,6 @@ impl Record {
 
     pub fn start(&self) -> &Chess {
         &self.start
-    }
-
-    /// The kept rendering of this record's first plies in `lang`, if any.
-    pub fn rendered(&self, lang: Lang) -> Option<&RenderedPlies> {
-        self.rendered
-            .iter()
-            .map(|r| &**r)
-            .find(|r| r.lang == lang && r.plies <= self.ply_count())
-    }
-
-    /// Keeps `rendered` (made from this record's first plies), in place of
-    /// one in the same language.
-    pub fn keep_rendered(&mut self, rendered: RenderedPlies) {
-        self.rendered.retain(|r| r.lang != rendered.lang);
-        self.rendered.push(Arc::new(rendered));
     }
 
     pub fn start_fen(&self) -> &str {
@@ -775,7 +700,7 @@ pub(crate) fn push_unit(out: &mut String, unit: &str, line_len: &mut usize, widt
 /// length with the unit on it.
 pub(crate) fn place_unit(unit: &str, line_len: &mut usize, width: usize) -> Option<char> {
     // Characters, not bytes; an ASCII unit's are its bytes (counting them
-    // one by one was a tenth of writing a long game's record).
+    // one by one would be a tenth of writing a long game's record).
     let n = if unit.is_ascii() {
         unit.len()
     } else {

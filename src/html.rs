@@ -415,9 +415,9 @@ pub struct RecordHtml {
 /// a few, and each as a character reference at most eight bytes.
 const SAN_FITS_LINE: usize = 32;
 
-/// The first rows of a record's table, written before and kept with the
-/// record (a long game's sealed plies): a page puts them in place and
-/// writes only the rows after them.
+/// The first rows of a record's table, written before and kept beside the
+/// record (a long game's sealed plies, see `reply::cache`): a page puts
+/// them in place and writes only the rows after them.
 #[derive(Debug, Clone, Copy)]
 pub struct KeptRows<'a> {
     /// The rows as [`record_rows_seven_bit`] writes them, for a record
@@ -485,8 +485,8 @@ fn push_record_seven_bit(
 
 /// The record table's rows of `plies` as [`push_record_seven_bit`] writes
 /// them (the first of them move `first_move`, `first_turn` to play), and
-/// whether each is a line SMTP carries as it is: what a record's rendering
-/// kept with it holds ([`KeptRows`]).
+/// whether each is a line SMTP carries as it is: what a rendering kept
+/// beside a record holds ([`KeptRows`]).
 pub(crate) fn record_rows_seven_bit(
     first_move: u32,
     first_turn: Color,
@@ -622,7 +622,7 @@ pub struct GamePage<'a> {
     pub viewer: Color,
     /// The lines after the board and record (status, how to answer).
     pub outro: &'a str,
-    /// The first rows of the record's table, if they were kept with it.
+    /// The first rows of the record's table, if they are kept beside it.
     pub kept_rows: Option<KeptRows<'a>>,
 }
 
@@ -788,8 +788,8 @@ impl MailPage<'_> {
 /// and paragraph (whitespace HTML ignores there, or reads as the space it
 /// was), so no line comes near SMTP's 998-character limit. Then the mail
 /// needs no quoted-printable or base64 encoding (the board's pieces and
-/// accented words made lettre pick one, and `=` in every attribute grew by
-/// two bytes), and a client shows the same page. A line that would still
+/// accented words would make lettre pick one, and `=` in every attribute
+/// would grow by two bytes), and a client shows the same page. A line that would still
 /// be too long is left to lettre, which encodes the part then.
 fn seven_bit(html: &str) -> String {
     const BREAK_BEFORE: [&[u8]; 7] = [

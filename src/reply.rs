@@ -10,6 +10,7 @@
 //! mail that shows a position also carries an HTML part ([`html::GamePage`])
 //! made from the same words: the board seen from the recipient's side.
 
+pub mod cache;
 mod conditional;
 pub mod event;
 
@@ -24,11 +25,12 @@ use crate::config::RefereeConfig;
 pub use crate::decide::Seat;
 use crate::decide::{Decision, GameView, Notice};
 use crate::game::{GameEnd, MoveNumberText, Record, board_grid};
-use crate::html::{GamePage, KeptRows, MailPage, RecordHtml};
+use crate::html::{GamePage, MailPage, RecordHtml};
 use crate::i18n::{self, Arg, Key, Lang, color_arg, explain, san};
 use crate::intake::{Intake, Unclear, WILDT_SUBJECT_MARK};
 use crate::notation::{IccfMove, Ply};
 use crate::referee::Verdict;
+use cache::{Rendering, Renderings};
 
 /// The subject of every mail wildt writes: the intake's subject mark, the
 /// game number if any, then `text` (`[wildt #17] 1. 5254 accepted`). The
@@ -104,6 +106,9 @@ pub struct HtmlPart {
     /// The position shown and the record (the last move lit): one copy for
     /// all the mails of a reply that show it.
     record: Arc<Record>,
+    /// The record's first plies as kept rendered in `lang`, which the
+    /// page's table continues (see [`cache`]).
+    kept: Option<Arc<Rendering>>,
     /// Whose mail it is: the board is seen from this side.
     pub viewer: Color,
     /// The text after the board and record (status, how to answer).
@@ -121,6 +126,7 @@ impl HtmlPart {
             lang,
             intro,
             record: Arc::new(record),
+            kept: None,
             viewer,
             outro,
             record_html: Arc::default(),
@@ -145,11 +151,7 @@ impl HtmlPart {
             record: &self.record,
             viewer: self.viewer,
             outro: &self.outro,
-            kept_rows: kept_rendering(&self.record, self.lang).map(|kept| KeptRows {
-                html: &kept.html,
-                fits: kept.html_fits,
-                plies: kept.plies,
-            }),
+            kept_rows: self.kept.as_deref().map(Rendering::rows),
         }
     }
 }
@@ -213,6 +215,8 @@ pub struct GameContext<'a> {
     pub white: &'a Seat,
     pub black: &'a Seat,
     pub record: &'a Record,
+    /// The renderings kept beside the record, which its mails continue.
+    pub kept: &'a Renderings,
 }
 
 /// What `write` makes of the game `view`, seen as the reply writer sees it
@@ -222,12 +226,24 @@ pub fn with_game<T>(
     referee: &RefereeConfig,
     write: impl FnOnce(&GameContext<'_>) -> T,
 ) -> T {
+    with_game_kept(view, None, referee, write)
+}
+
+/// [`with_game`], the record's mails continuing the renderings `kept`
+/// beside it (see [`cache`]).
+pub fn with_game_kept<T>(
+    view: &GameView,
+    kept: Option<&Renderings>,
+    referee: &RefereeConfig,
+    write: impl FnOnce(&GameContext<'_>) -> T,
+) -> T {
     let (white, black) = view.seats(referee);
     write(&GameContext {
         id: view.id,
         white: &white,
         black: &black,
         record: &view.record,
+        kept: kept.unwrap_or(Renderings::none()),
     })
 }
 
@@ -245,12 +261,13 @@ fn diagram(lang: Lang, record: &Record) -> String {
     )
 }
 
-/// Board, record and whose move: the part every game mail ends with.
-fn picture(lang: Lang, record: &Record) -> String {
+/// Board, record and whose move: the part every game mail ends with;
+/// the record continues `kept`, its first plies as rendered before.
+fn picture(lang: Lang, record: &Record, kept: Option<&Rendering>) -> String {
     let record_line = if record.ply_count() == 0 {
         i18n::text(lang, Key::RecordEmpty, &[])
     } else {
-        wrapped_record_line(lang, record)
+        wrapped_record_line(lang, record, kept)
     };
     format!(
         "{}\n{record_line}\n{}\n",
@@ -264,10 +281,11 @@ fn picture(lang: Lang, record: &Record) -> String {
 /// is formatted around a one-character stand-in, and the record written in
 /// its place a move at a time, each move's space before it turned into a
 /// line break where the move would not fit. Formatting the record as an
-/// argument, then wrapping the line, copied and read a long game's record
-/// three times over, once for each reply.
-fn wrapped_record_line(lang: Lang, record: &Record) -> String {
-    if let Some(kept) = kept_rendering(record, lang) {
+/// argument, then wrapping the line, would copy and read a long game's
+/// record three times over, once for each reply. With `kept`, the first
+/// plies are its text.
+fn wrapped_record_line(lang: Lang, record: &Record, kept: Option<&Rendering>) -> String {
+    if let Some(kept) = kept {
         // The plies kept rendered, then the rest as if written after them.
         let rest = record.plies_from(kept.plies);
         let mut out = String::with_capacity(kept.text.len() + rest.len() * 16);
@@ -356,73 +374,6 @@ fn write_wrapped_plies(
     });
 }
 
-/// The record's kept rendering in `lang`, if this build writes it so: its
-/// fingerprint is this build's in `lang`, and it ends after a Black ply of
-/// a record that starts with White, where the text's next move number and
-/// the HTML table's next row begin.
-pub(crate) fn kept_rendering(record: &Record, lang: Lang) -> Option<&crate::game::RenderedPlies> {
-    record.rendered(lang).filter(|r| {
-        r.plies > 0
-            && r.plies.is_multiple_of(2)
-            && record.start().turn() == Color::White
-            && r.fingerprint == render_fingerprint(lang)
-    })
-}
-
-/// The first `plies` plies of `record` as the replies in `lang` write them,
-/// to be kept with the record (see [`crate::game::RenderedPlies`]); `None`
-/// where a kept rendering could not be continued: a record starting with
-/// Black, an odd number of plies, or a translation of the record line that
-/// is not words then plies.
-pub fn rendered_plies(
-    record: &Record,
-    plies: usize,
-    lang: Lang,
-) -> Option<crate::game::RenderedPlies> {
-    if plies == 0 || !plies.is_multiple_of(2) || record.start().turn() != Color::White {
-        return None;
-    }
-    let first = record.plies().get(..plies)?;
-    let first_move = record.start().fullmoves().get();
-    let text = record_line_of(lang, first_move, Color::White, first).ok()?;
-    let (html, html_fits) =
-        crate::html::record_rows_seven_bit(first_move, Color::White, first, lang);
-    Some(crate::game::RenderedPlies {
-        lang,
-        plies,
-        fingerprint: render_fingerprint(lang),
-        text,
-        html,
-        html_fits,
-    })
-}
-
-/// What this build writes for a record in `lang`, as a number: a sample
-/// game (every piece's letter, captures, both castlings) rendered as the
-/// text part's record line and the HTML table's rows, hashed. A kept
-/// rendering made by a build that writes otherwise (another translation,
-/// other markup) has another and is not used.
-pub fn render_fingerprint(lang: Lang) -> u64 {
-    static PRINTS: [OnceLock<u64>; Lang::ALL.len()] = [const { OnceLock::new() }; Lang::ALL.len()];
-    let i = Lang::ALL.iter().position(|l| *l == lang).unwrap_or(0);
-    *PRINTS[i].get_or_init(|| {
-        const SAMPLE: &str = "5254 4745 5445 4845 2133 4515 4244 7866 7163 3865 6134 5756 3142 \
-                              3736 4152 6824 5131 2847 3121 5878 8151 6858 1213 2433 4233 1537";
-        let moves = SAMPLE
-            .split_whitespace()
-            .filter_map(|m| m.parse::<IccfMove>().ok());
-        let Ok(sample) = Record::replay(None, moves) else {
-            return 0;
-        };
-        let text = match record_line_of(lang, 1, Color::White, sample.plies()) {
-            Ok(line) | Err(line) => line,
-        };
-        let (html, fits) =
-            crate::html::record_rows_seven_bit(1, Color::White, sample.plies(), lang);
-        crate::game::stable_hash(&[text.as_bytes(), &[0, u8::from(fits)], html.as_bytes()])
-    })
-}
-
 /// The longest line [`wrap_record`] writes, in characters: under the 76
 /// at which a text part must be encoded.
 const RECORD_WIDTH: usize = 72;
@@ -495,7 +446,8 @@ impl GameContext<'_> {
         record: &Record,
         outro: &str,
     ) -> OutMail {
-        self.game_mail_showing(to, kind, text, intro, &Shown::new(record), outro)
+        let shown = Shown::new(record, self.kept);
+        self.game_mail_showing(to, kind, text, intro, &shown, outro)
     }
 
     /// [`GameContext::game_mail`] for one of several mails showing the same
@@ -517,6 +469,7 @@ impl GameContext<'_> {
             lang,
             intro: intro.to_owned(),
             record: shown.shared(),
+            kept: shown.kept(lang).cloned(),
             viewer: to,
             outro: format!("{status}\n{outro}"),
             record_html,
@@ -530,9 +483,10 @@ impl GameContext<'_> {
 /// game is made once for both instead of once per mail: the record copied
 /// once into an `Arc` their HTML parts share, and per language the text
 /// part's board and record ([`picture`]) and the cell the HTML page's record
-/// table is kept in.
+/// table is kept in. Both continue the renderings `kept` (see [`cache`]).
 struct Shown<'r> {
     record: &'r Record,
+    kept: &'r Renderings,
     shared: OnceCell<Arc<Record>>,
     langs: RefCell<Vec<(Lang, InLang)>>,
 }
@@ -542,9 +496,10 @@ struct Shown<'r> {
 type InLang = (Rc<str>, Arc<OnceLock<RecordHtml>>);
 
 impl<'r> Shown<'r> {
-    fn new(record: &'r Record) -> Self {
+    fn new(record: &'r Record, kept: &'r Renderings) -> Self {
         Shown {
             record,
+            kept,
             shared: OnceCell::new(),
             langs: RefCell::new(Vec::new()),
         }
@@ -554,13 +509,19 @@ impl<'r> Shown<'r> {
         Arc::clone(self.shared.get_or_init(|| Arc::new(self.record.clone())))
     }
 
+    /// The kept rendering the record's mails in `lang` continue.
+    fn kept(&self, lang: Lang) -> Option<&Arc<Rendering>> {
+        self.kept.for_reply(self.record, lang)
+    }
+
     /// The text part's picture in `lang` and the cell of its page's record.
     fn in_lang(&self, lang: Lang) -> InLang {
         let mut langs = self.langs.borrow_mut();
         if let Some((_, (picture, html))) = langs.iter().find(|(l, _)| *l == lang) {
             return (Rc::clone(picture), Arc::clone(html));
         }
-        let made: InLang = (picture(lang, self.record).into(), Arc::default());
+        let picture = picture(lang, self.record, self.kept(lang).map(|k| &**k));
+        let made: InLang = (picture.into(), Arc::default());
         langs.push((lang, (Rc::clone(&made.0), Arc::clone(&made.1))));
         made
     }
@@ -845,7 +806,7 @@ fn moved_mails(
     } else {
         String::new()
     };
-    let shown = Shown::new(after);
+    let shown = Shown::new(after, game.kept);
     let mut m = game.game_mail_showing(
         seat,
         MailKind::MoveAccepted,
@@ -1075,11 +1036,13 @@ pub struct Letters {
 /// `decision.reply_budget`; the mails of an accepted command always go.
 /// `game` is the game the decision was taken on; mails to its players are in
 /// each player's language, a notice to a sender outside a game in
-/// `sender_lang`.
+/// `sender_lang`. Mails showing its record continue the renderings `kept`
+/// beside it, as loaded with the game (see [`cache`]).
 pub fn write(
     decision: &Decision,
     intake: &Intake,
     game: Option<&GameView>,
+    kept: Option<&Renderings>,
     referee: &RefereeConfig,
     sender_lang: Lang,
 ) -> Letters {
@@ -1097,19 +1060,19 @@ pub fn write(
             })
         );
     let mut mails = match (&decision.verdict, decision.seat, game) {
-        (Some(verdict), Some(seat), Some(view)) => with_game(view, referee, |ctx| {
+        (Some(verdict), Some(seat), Some(view)) => with_game_kept(view, kept, referee, |ctx| {
             let after = decision.record_after.as_ref().unwrap_or(ctx.record);
             verdict_mails(ctx, seat, verdict, after, answering)
         }),
         _ => match &decision.notice {
             Some(_) if only_language => Vec::new(),
-            Some(notice) => notice_mail(notice, decision, intake, game, referee, sender_lang)
+            Some(notice) => notice_mail(notice, decision, intake, game, kept, referee, sender_lang)
                 .into_iter()
                 .collect(),
             None => Vec::new(),
         },
     };
-    conditional::amend(&mut mails, decision, answering, game, referee);
+    conditional::amend(&mut mails, decision, answering, game, kept, referee);
     if let (Some(lang), Some(from)) = (language_set, intake.from.as_deref()) {
         mails.insert(
             0,
@@ -1154,6 +1117,7 @@ fn notice_mail(
     decision: &Decision,
     intake: &Intake,
     game: Option<&GameView>,
+    kept: Option<&Renderings>,
     referee: &RefereeConfig,
     lang: Lang,
 ) -> Option<OutMail> {
@@ -1183,10 +1147,10 @@ fn notice_mail(
             decision.game,
         ),
         Notice::Help => sender(Key::SubjectHowToPlay, help_text(referee, lang), None),
-        Notice::WrongAddress { seat } => with_game(game?, referee, |ctx| {
+        Notice::WrongAddress { seat } => with_game_kept(game?, kept, referee, |ctx| {
             Some(wrong_address_mail(ctx, *seat, answering))
         }),
-        Notice::Stranger { seat, from } => with_game(game?, referee, |ctx| {
+        Notice::Stranger { seat, from } => with_game_kept(game?, kept, referee, |ctx| {
             let seat = ctx.seat(*seat);
             Some(security_notice(
                 ctx.id,
@@ -1202,10 +1166,10 @@ fn notice_mail(
                 ),
             ))
         }),
-        Notice::AuthFailed { seat, from, checks } => with_game(game?, referee, |ctx| {
+        Notice::AuthFailed { seat, from, checks } => with_game_kept(game?, kept, referee, |ctx| {
             Some(auth_failed_notice(ctx, *seat, from, checks.as_deref()))
         }),
-        Notice::Unclear { seat, unclear } => with_game(game?, referee, |ctx| {
+        Notice::Unclear { seat, unclear } => with_game_kept(game?, kept, referee, |ctx| {
             Some(unclear_mail(ctx, *seat, unclear, answering))
         }),
     }
@@ -1299,7 +1263,9 @@ fn unclear_mail(
         &i18n::text(lang, Key::SubjectNotUnderstood, &[]),
         format!("{intro}{}{status}\n", diagram(lang, ctx.record)),
     );
-    m.html = Some(HtmlPart::new(lang, intro, ctx.record.clone(), seat, status));
+    let mut html = HtmlPart::new(lang, intro, ctx.record.clone(), seat, status);
+    html.kept = ctx.kept.for_reply(ctx.record, lang).cloned();
+    m.html = Some(html);
     m.in_reply_to = answering.map(str::to_owned);
     m
 }
@@ -1857,7 +1823,7 @@ mod tests {
                         &[("record", san::record_text(&record, lang).into())],
                     );
                     assert_eq!(
-                        wrapped_record_line(lang, &record),
+                        wrapped_record_line(lang, &record, None),
                         wrap_record(&one_line),
                         "{lang:?}, {fen:?}, {} plies",
                         n + 1
@@ -1896,7 +1862,10 @@ mod tests {
                 );
                 assert!(!line.ends_with('.'), "{lang:?}: a number alone: {line}");
             }
-            assert!(picture(lang, &game.record).contains(&wrapped), "{lang:?}");
+            assert!(
+                picture(lang, &game.record, None).contains(&wrapped),
+                "{lang:?}"
+            );
         }
         assert_eq!(wrap_record("Record: 1. 5254 (e4)"), "Record: 1. 5254 (e4)");
         assert_eq!(
@@ -1992,11 +1961,24 @@ mod tests {
         record
     }
 
-    /// A long game's reply written from the plies kept rendered with its
-    /// record (the sealed parts, see `RenderedPlies`) reads exactly as the
-    /// reply written from all the plies: the text part's wrapped record
-    /// line and the HTML page, in every language, for records ending right
-    /// after the kept plies and up to a part beyond them.
+    /// `record`'s page in `lang` seen by `viewer`, its table continuing
+    /// `kept`.
+    fn page_of(
+        lang: Lang,
+        record: &Record,
+        kept: Option<&Arc<Rendering>>,
+        viewer: Color,
+    ) -> String {
+        let mut part = HtmlPart::new(lang, "intro".into(), record.clone(), viewer, "outro".into());
+        part.kept = kept.cloned();
+        part.render_for_mail("title").into_html()
+    }
+
+    /// A long game's reply written from the plies kept rendered beside its
+    /// record (the sealed parts, see `cache`) reads exactly as the reply
+    /// written from all the plies: the text part's wrapped record line and
+    /// the HTML page, in every language, for records ending right after
+    /// the kept plies and up to a part beyond them.
     #[test]
     fn a_reply_continuing_the_kept_rendering_of_a_record_is_the_reply_rendered_whole() {
         for seed in 0..3 {
@@ -2010,24 +1992,22 @@ mod tests {
                     for n in [kept, kept + 1, kept + 2, kept + 37, game.plies().len()] {
                         let whole =
                             Record::replay(None, game.plies()[..n].iter().map(|p| p.iccf)).unwrap();
-                        let mut continued = whole.clone();
-                        continued.keep_rendered(rendered_plies(&whole, kept, lang).unwrap());
-                        assert!(kept_rendering(&continued, lang).is_some());
+                        let mut renderings = Renderings::default();
+                        renderings.keep(Rendering::of(&whole, kept, lang).unwrap());
+                        let continued = renderings.for_reply(&whole, lang);
+                        assert!(continued.is_some());
                         let at = format!("seed {seed}, {lang:?}, {kept} kept of {n}");
-                        assert_eq!(picture(lang, &continued), picture(lang, &whole), "{at}");
+                        assert_eq!(
+                            picture(lang, &whole, continued.map(|k| &**k)),
+                            picture(lang, &whole, None),
+                            "{at}"
+                        );
                         for viewer in [Color::White, Color::Black] {
-                            let page = |r: &Record| {
-                                HtmlPart::new(
-                                    lang,
-                                    "intro".into(),
-                                    r.clone(),
-                                    viewer,
-                                    "outro".into(),
-                                )
-                                .render_for_mail("title")
-                                .into_html()
-                            };
-                            assert_eq!(page(&continued), page(&whole), "{at}");
+                            assert_eq!(
+                                page_of(lang, &whole, continued, viewer),
+                                page_of(lang, &whole, None, viewer),
+                                "{at}"
+                            );
                         }
                     }
                 }
@@ -2043,33 +2023,38 @@ mod tests {
     #[test]
     fn a_kept_rendering_is_used_only_with_this_builds_fingerprint_in_its_language() {
         let game = varied_game(7, 80);
-        let mut made = rendered_plies(&game, 64, Lang::De).unwrap();
+        let mut made = Rendering::of(&game, 64, Lang::De).unwrap();
         made.text = "Partie: MARKED".to_owned();
         made.html = "<tr><td>MARKED</td></tr>".to_owned();
-        let mut kept = game.clone();
-        kept.keep_rendered(made.clone());
-        assert!(
-            picture(Lang::De, &kept).contains("Partie: MARKED 33. "),
-            "{}",
-            picture(Lang::De, &kept)
-        );
-        let page = HtmlPart::new(
-            Lang::De,
-            String::new(),
-            kept.clone(),
-            Color::White,
-            String::new(),
-        )
-        .render_for_mail("t")
-        .into_html();
+        let mut kept = Renderings::default();
+        kept.keep(made.clone());
+        // The picture and the page of `game` in `lang`, as a game mail
+        // continuing `kept` writes them.
+        let shown = |kept: &Renderings, lang: Lang| {
+            let shown = Shown::new(&game, kept);
+            let picture = picture(lang, &game, shown.kept(lang).map(|k| &**k));
+            (
+                picture,
+                page_of(lang, &game, shown.kept(lang), Color::White),
+            )
+        };
+        let (picture_de, page) = shown(&kept, Lang::De);
+        assert!(picture_de.contains("Partie: MARKED 33. "), "{picture_de}");
         assert!(page.contains("<tr><td>MARKED</td></tr>\r\n<tr>"), "{page}");
-        assert!(!picture(Lang::Fr, &kept).contains("MARKED"));
+        assert!(!shown(&kept, Lang::Fr).0.contains("MARKED"));
+        assert!(!shown(&kept, Lang::Fr).1.contains("MARKED"));
+        // Not for a record with fewer plies than it shows.
+        let short = Record::replay(None, game.plies()[..63].iter().map(|p| p.iccf)).unwrap();
+        assert!(kept.for_reply(&short, Lang::De).is_none());
 
-        let mut other_build = game.clone();
+        let mut other_build = Renderings::default();
         made.fingerprint ^= 1;
-        other_build.keep_rendered(made.clone());
-        assert!(!picture(Lang::De, &other_build).contains("MARKED"));
-        assert_eq!(picture(Lang::De, &other_build), picture(Lang::De, &game));
+        other_build.keep(made.clone());
+        assert!(!shown(&other_build, Lang::De).0.contains("MARKED"));
+        assert_eq!(
+            shown(&other_build, Lang::De),
+            shown(Renderings::none(), Lang::De)
+        );
 
         let black_first = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
         let from_black = Record::replay(
@@ -2077,6 +2062,6 @@ mod tests {
             [4745, 5445, 4845].map(|m| m.to_string().parse().unwrap()),
         )
         .unwrap();
-        assert_eq!(rendered_plies(&from_black, 2, Lang::De), None);
+        assert_eq!(Rendering::of(&from_black, 2, Lang::De), None);
     }
 }

@@ -48,8 +48,8 @@ fuzz_target!(|data: &[u8]| {
         .or(intake.lang.guessed)
         .unwrap_or_default();
     let mails = (
-        reply::write(&by_key, &intake, game, &BY_KEY.referee, lang),
-        reply::write(&by_auth, &intake, game, &BY_AUTH.referee, lang),
+        reply::write(&by_key, &intake, game, None, &BY_KEY.referee, lang),
+        reply::write(&by_auth, &intake, game, None, &BY_AUTH.referee, lang),
     );
     std::hint::black_box((by_key, by_auth, mails));
 });

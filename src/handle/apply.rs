@@ -26,6 +26,7 @@ use crate::i18n::Lang;
 use crate::intake::Intake;
 use crate::mail::render::{Rendered, new_message_id, render_as};
 use crate::referee::Verdict;
+use crate::reply::cache::Renderings;
 use crate::reply::{self, LeaveChange, Letters, OutMail};
 use crate::store::batch::Batch;
 use crate::store::games::StoredGame;
@@ -138,12 +139,14 @@ pub(super) async fn apply(
         save_forfeit(tx, rules, g, f, standing.as_ref(), read.arrival).await?;
     }
     let view = stored.as_ref().map(|g| &g.view);
+    let kept = stored.as_ref().map(|g| &g.kept);
     let (sender_lang, reply_view) =
         languages(tx, &read.intake, &decision, view, history.sender_lang).await?;
     let mut letters = reply::write(
         &decision,
         &read.intake,
         reply_view.as_deref(),
+        kept,
         &rules.referee,
         sender_lang,
     );
@@ -151,7 +154,14 @@ pub(super) async fn apply(
     // one batch, run with the next round trip, or before a read below
     // that needs it.
     let mut mine = std::mem::take(&mut pending.writes);
-    record_into(&mut mine, &read, &decision, view, letters.rate_limited)?;
+    record_into(
+        &mut mine,
+        &read,
+        &decision,
+        view,
+        kept,
+        letters.rate_limited,
+    )?;
     let mut other_games = Vec::new();
     if let Some(g) = reply_view.as_deref() {
         let after = After {
@@ -208,6 +218,7 @@ fn record_into(
     read: &Read,
     decision: &Decision,
     view: Option<&GameView>,
+    kept: Option<&Renderings>,
     replies_held_back: usize,
 ) -> Result<(), StoreError> {
     let row = MessageRow {
@@ -225,10 +236,13 @@ fn record_into(
     match (decision.final_record(), view) {
         (Some(after), Some(g)) => games::save_change_into(
             batch,
-            g.id,
-            [g.white.lang, g.black.lang],
-            &g.record,
-            after,
+            &games::Change {
+                game: g.id,
+                langs: [g.white.lang, g.black.lang],
+                before: &g.record,
+                kept,
+                after,
+            },
             Some(&row),
             Some(read.arrival),
         ),

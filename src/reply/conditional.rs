@@ -15,7 +15,8 @@ use crate::game::{MoveNumberText, Record};
 use crate::i18n::{Key, Lang, text};
 use crate::referee::Verdict;
 
-use super::{GameContext, MailKind, OutMail, footer, subject, verdict_mails, with_game};
+use super::cache::Renderings;
+use super::{GameContext, MailKind, OutMail, footer, subject, verdict_mails, with_game_kept};
 use crate::config::RefereeConfig;
 
 /// The lines of a set, one per line, as bullets: a player who copies them
@@ -59,18 +60,20 @@ fn remaining_text(lang: Lang, tree: Option<&ConditionalTree>) -> String {
 
 /// Adds to `mails` (the verdict's or notice's mails of `decision`) what
 /// conditional moves change: the sender's set, the prepared answers played,
-/// the sets cleared. `answering` is the sender's Message-ID.
+/// the sets cleared. `answering` is the sender's Message-ID; the mails of
+/// prepared answers continue the renderings `kept` beside the record.
 pub(super) fn amend(
     mails: &mut Vec<OutMail>,
     decision: &Decision,
     answering: Option<&str>,
     game: Option<&GameView>,
+    kept: Option<&Renderings>,
     referee: &RefereeConfig,
 ) {
     let (Some(seat), Some(view)) = (decision.seat, game) else {
         return;
     };
-    with_game(view, referee, |ctx| {
+    with_game_kept(view, kept, referee, |ctx| {
         let lang = ctx.lang(seat);
         if let Some(change) = &decision.conditional {
             let moved = matches!(decision.verdict, Some(Verdict::Moved { .. }));

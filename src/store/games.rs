@@ -13,11 +13,16 @@ use crate::decide::{GameView, Player};
 use crate::game::{GameEnd, GameResult, Record, Termination, position_key};
 use crate::i18n::Lang;
 use crate::notation::{IccfMove, Ply};
+use crate::reply::cache::Renderings;
 
-/// A game as stored, with its replayed record.
+/// A game as stored, with its record.
 #[derive(Debug, Clone)]
 pub struct StoredGame {
     pub view: GameView,
+    /// The renderings of the record's sealed plies kept beside it, in the
+    /// players' languages, which its replies continue (see
+    /// [`crate::reply::cache`]).
+    pub kept: Renderings,
     pub event: Option<String>,
     pub thread_root: String,
     pub created_at: i64,
@@ -186,14 +191,13 @@ pub async fn load_of(
     // Named: without statistics SQLite walks the game's plies by the
     // primary key to find none unkeyed (31 µs at ply 300, per move); the
     // partial index holds only unkeyed plies, normally none.
-    let mut record = if row.try_get("unkeyed")? {
-        replayed(conn, id, &start_fen).await?
+    let (mut record, kept) = if row.try_get("unkeyed")? {
+        (replayed(conn, id, &start_fen).await?, Renderings::default())
     } else {
         let stored = StoredText::of(&row)?;
-        let (record, renderings) = stored
+        stored
             .record(conn, id, &start_fen, [white_lang, black_lang])
-            .await?;
-        record_with(record, renderings)
+            .await?
     };
     record.end = game_end(&row, id)?;
     let offer: Option<String> = row.try_get("draw_offer")?;
@@ -219,6 +223,7 @@ pub async fn load_of(
             },
             record,
         },
+        kept,
         event: row.try_get("event")?,
         thread_root: row.try_get("thread_root")?,
         created_at: row.try_get("created_at")?,
@@ -232,14 +237,6 @@ fn bad_value(game: i64, value: &str) -> StoreError {
         game,
         value: value.to_owned(),
     }
-}
-
-/// `record` with the kept `renderings` of its sealed plies.
-fn record_with(mut record: Record, renderings: Vec<crate::game::RenderedPlies>) -> Record {
-    for rendering in renderings {
-        record.keep_rendered(rendering);
-    }
-    record
 }
 
 /// How game `id`'s row says it ended, if it did.
@@ -299,30 +296,34 @@ impl<'r> StoredText<'r> {
 
     /// The kept renderings made from the sealed plies as read (their count
     /// and their text's hash, see `renders`), in `langs`.
-    fn renderings(&self, langs: [Lang; 2]) -> Vec<crate::game::RenderedPlies> {
+    fn renderings(&self, langs: [Lang; 2]) -> Renderings {
         let sealed_count = self.sealed_count();
-        let mut renderings = Vec::new();
+        let mut renderings = Renderings::default();
         if sealed_count > 0 && self.kept.iter().any(Option::is_some) {
             let hash = super::renders::plies_hash(&self.sealed);
             for (row, lang) in self.kept.into_iter().zip(langs) {
-                renderings.extend(
-                    row.and_then(|r| super::renders::from_row(r, lang, sealed_count, hash)),
-                );
+                if let Some(r) =
+                    row.and_then(|r| super::renders::from_row(r, lang, sealed_count, hash))
+                {
+                    renderings.keep(r);
+                }
             }
         }
         renderings
     }
 
-    /// The record, not replayed, with the kept renderings that vouch for
-    /// its sealed plies' text (the store wrote it): those plies are then
-    /// left unread, as a move's path needs only the plies after them.
+    /// The record, not replayed, and the kept renderings beside it. A
+    /// rendering vouches for the sealed plies' text (the store wrote it,
+    /// and the rendering's hash of it matches): those plies are then left
+    /// unread in the record, as a move's path needs only the plies after
+    /// them, and its replies continue the rendering.
     async fn record(
         mut self,
         conn: &mut SqliteConnection,
         id: i64,
         start_fen: &str,
         langs: [Lang; 2],
-    ) -> Result<(Record, Vec<crate::game::RenderedPlies>), StoreError> {
+    ) -> Result<(Record, Renderings), StoreError> {
         let bad = |value: &str| bad_value(id, value);
         let mut renderings = self.renderings(langs);
         // Room for the plies a move adds (its own, a prepared answer):
@@ -338,7 +339,7 @@ impl<'r> StoredText<'r> {
                     count: sealed_count,
                 });
             } else {
-                renderings.clear();
+                renderings = Renderings::default();
                 plies.clear();
             }
         }
@@ -406,9 +407,8 @@ async fn plies_from_moves(
 /// (`record_parts`): the plies after the last full part are in `records`,
 /// the row each move rewrites (at most 63 plies, some 600 bytes, instead of
 /// the whole game: 2.7 KB at ply 300, an overflow page freed and taken
-/// again with every move). The migration that made `record_parts`
-/// (`0020_record_parts.sql`) sealed the games stored before it with the
-/// same number.
+/// again with every move). `0020_record_parts.sql` seals the games a
+/// database holds when it makes `record_parts` with the same number.
 const RECORD_PART: usize = 64;
 
 /// Plies as they are stored, `iccf san` joined by commas.
@@ -560,7 +560,9 @@ pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreEr
 /// the new plies arrived (they then cost reflection time: not `free`). One
 /// statement batch, one round trip to the database thread: the new plies in
 /// one INSERT, their text appended to the game's `records` row, then the
-/// game's row.
+/// game's row. No renderings are at hand here: a change of a game with
+/// sealed plies, still going, stores their renderings in `langs` again
+/// (the same rows).
 pub async fn save_change(
     conn: &mut SqliteConnection,
     game: i64,
@@ -570,23 +572,48 @@ pub async fn save_change(
     arrived: Option<i64>,
 ) -> Result<(), StoreError> {
     let mut batch = Batch::default();
-    save_change_into(&mut batch, game, langs, before, after, None, arrived)?;
+    let change = Change {
+        game,
+        langs,
+        before,
+        kept: None,
+        after,
+    };
+    save_change_into(&mut batch, &change, None, arrived)?;
     batch.run(conn).await?;
     Ok(())
 }
 
-/// [`save_change`]'s statements, added to `batch`, led by the row of
-/// `message` when a processed message caused the change (the plies point
-/// at it by its unique digest): they run when the batch does.
+/// A change of game `game` to store: from the record `before` (loaded
+/// with the renderings `kept` beside it) to `after`; `langs`, its players'
+/// languages, those its sealed plies are kept rendered in.
+pub struct Change<'a> {
+    pub game: i64,
+    pub langs: [Lang; 2],
+    pub before: &'a Record,
+    pub kept: Option<&'a Renderings>,
+    pub after: &'a Record,
+}
+
+/// [`save_change`]'s statements for `change`, added to `batch`, led by the
+/// row of `message` when a processed message caused the change (the plies
+/// point at it by its unique digest): they run when the batch does. The
+/// sealed plies are rendered and stored in the players' languages where
+/// `change.kept` has no current rendering of them (see
+/// [`Renderings::to_store`]).
 pub fn save_change_into(
     batch: &mut Batch,
-    game: i64,
-    langs: [Lang; 2],
-    before: &Record,
-    after: &Record,
+    change: &Change<'_>,
     message: Option<&MessageRow<'_>>,
     arrived: Option<i64>,
 ) -> Result<(), StoreError> {
+    let &Change {
+        game,
+        langs,
+        before,
+        kept,
+        after,
+    } = change;
     let now = now_secs();
     let digest = message.map(|m| m.sha256);
     if let Some(m) = message {
@@ -599,7 +626,7 @@ pub fn save_change_into(
     };
     if new.count() > 0 {
         new.moves_into(batch, digest, now, arrived)?;
-        new.text_into(batch, langs)?;
+        new.text_into(batch, langs, kept)?;
     }
     if after.end.is_some() && before.end.is_none() && after.ply_count() >= RECORD_PART {
         super::renders::forget_into(batch, game)?;
@@ -676,10 +703,15 @@ impl NewPlies<'_> {
     }
 
     /// The plies text: every full [`RECORD_PART`] plies sealed in a part
-    /// of their own, written once, with their renderings in `langs`;
-    /// `records` holds the plies after the last full part, so the row a
-    /// move rewrites stays small.
-    fn text_into(&self, batch: &mut Batch, langs: [Lang; 2]) -> Result<(), StoreError> {
+    /// of their own, written once, with their renderings in `langs` (where
+    /// `kept` has none current); `records` holds the plies after the last
+    /// full part, so the row a move rewrites stays small.
+    fn text_into(
+        &self,
+        batch: &mut Batch,
+        langs: [Lang; 2],
+        kept: Option<&Renderings>,
+    ) -> Result<(), StoreError> {
         let (game, done, after) = (self.game, self.done(), self.after);
         let (sealed_before, sealed_after) = (done / RECORD_PART, after.ply_count() / RECORD_PART);
         let sealed = sealed_after > sealed_before;
@@ -698,7 +730,7 @@ impl NewPlies<'_> {
                 &plies[part * RECORD_PART..(part + 1) * RECORD_PART],
             ))?;
         }
-        self.renderings_into(batch, langs, sealed_after * RECORD_PART)?;
+        self.renderings_into(batch, langs, kept, sealed_after * RECORD_PART)?;
         let text = if sealed {
             plies_text(after.plies_from(sealed_after * RECORD_PART))
         } else {
@@ -718,35 +750,26 @@ impl NewPlies<'_> {
     }
 
     /// The first `upto` plies (the sealed ones) rendered as the replies in
-    /// the players' languages write them, kept for the replies of the moves
-    /// to come (see `renders`): made when a part is sealed, and at a move
-    /// of a game whose kept rendering in a language is missing or not this
-    /// build's (a game stored before them, a player's new language, an
-    /// upgrade that renders otherwise), once.
+    /// the players' languages write them, stored for the replies of the
+    /// moves to come where `kept` (the renderings loaded with the game)
+    /// has none current: made when a part is sealed, and at a move of a
+    /// game whose rendering in a language is missing or not this build's
+    /// ([`Renderings::to_store`]).
     fn renderings_into(
         &self,
         batch: &mut Batch,
         langs: [Lang; 2],
+        kept: Option<&Renderings>,
         upto: usize,
     ) -> Result<(), StoreError> {
-        let (before, after) = (self.before, self.after);
-        if upto == 0 || after.end.is_some() {
+        let made = Renderings::to_store(kept, self.after, upto, langs);
+        if made.is_empty() {
             return Ok(());
         }
-        let mut hash = None;
-        for (i, &lang) in langs.iter().enumerate() {
-            let kept = crate::reply::kept_rendering(before, lang).is_some_and(|k| k.plies == upto);
-            if kept || langs[..i].contains(&lang) {
-                continue;
-            }
-            let Some(rendered) = crate::reply::rendered_plies(after, upto, lang) else {
-                continue;
-            };
-            let hash = *hash.get_or_insert_with(|| {
-                super::renders::plies_hash(&plies_text(&after.plies()[..upto]))
-            });
-            let row = super::renders::to_row(&rendered, hash);
-            super::renders::keep_into(batch, self.game, lang, row)?;
+        let hash = super::renders::plies_hash(&plies_text(&self.after.plies()[..upto]));
+        for rendering in &made {
+            let row = super::renders::to_row(rendering, hash);
+            super::renders::keep_into(batch, self.game, rendering.lang, row)?;
         }
         Ok(())
     }

@@ -1,14 +1,15 @@
 //! A record's sealed plies as the replies render them, kept per language
-//! (`record_renders`): see [`RenderedPlies`]. The row holds,
-//! before the rendering, the two hashes that decide whether it may be
-//! used: the build's rendering in its language (checked by the replies)
-//! and the plies it was made from (checked here, against the game's sealed
-//! plies as loaded). Stored as it is read, not packed: unpacking it cost a
-//! long game's load more instructions than the reading of its 4 KB pages;
-//! a finished game's rows are deleted.
+//! (`record_renders`): the rows of the reply's rendering cache
+//! ([`crate::reply::cache`]). The row holds, before the rendering, the two
+//! hashes that decide whether it may be used: the build's rendering in its
+//! language (checked by the replies) and the plies it was made from
+//! (checked here, against the game's sealed plies as loaded). Stored as it
+//! is read, not packed: unpacking it would cost a long game's load more
+//! instructions than reading its 4 KB pages. A finished game's rows are
+//! deleted.
 
-use crate::game::{RenderedPlies, stable_hash};
 use crate::i18n::Lang;
+use crate::reply::cache::{Rendering, stable_hash};
 
 use super::StoreError;
 use super::batch::Batch;
@@ -25,7 +26,7 @@ pub fn plies_hash(sealed: &str) -> u64 {
 
 /// `rendered`, made from the sealed plies whose text hashes to
 /// `plies_hash`, as stored.
-pub fn to_row(rendered: &RenderedPlies, plies_hash: u64) -> Vec<u8> {
+pub fn to_row(rendered: &Rendering, plies_hash: u64) -> Vec<u8> {
     let mut raw = Vec::with_capacity(HEAD + rendered.text.len() + rendered.html.len());
     raw.extend_from_slice(&rendered.fingerprint.to_le_bytes());
     raw.extend_from_slice(&plies_hash.to_le_bytes());
@@ -53,7 +54,7 @@ pub fn from_row(
     lang: Lang,
     sealed_plies: usize,
     sealed_hash: u64,
-) -> Option<RenderedPlies> {
+) -> Option<Rendering> {
     let (head, rest) = row.split_at_checked(HEAD)?;
     let u64_at = |at: usize| {
         head.get(at..at + 8)?
@@ -75,7 +76,7 @@ pub fn from_row(
     let html_fits = head[20] == 1;
     let text_len = usize::try_from(u32_at(21)?).ok()?;
     let (text, html) = rest.split_at_checked(text_len)?;
-    Some(RenderedPlies {
+    Some(Rendering {
         lang,
         plies,
         fingerprint,

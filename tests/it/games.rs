@@ -948,8 +948,8 @@ async fn blacks_old_form_rook_promotion_straight_ahead_is_answered_with_the_stan
     assert_eq!(d.outcome, wildt::decide::Outcome::Moved, "{d:?}");
 }
 
-/// Regression: `status` after the end was refused. It is answered with the
-/// final position and the result.
+/// `status` after the end is answered with the final position and the
+/// result, not refused.
 #[test]
 fn status_after_the_end_is_answered_with_the_final_position_and_result() {
     use wildt::auth::Policy;
@@ -969,8 +969,15 @@ fn status_after_the_end_is_answered_with_the_final_position_and_result() {
     let intake = wildt::intake::read(raw.as_bytes(), &rules.intake);
     let d = decide(&intake, Some(&view), Recent::default(), &rules, None);
     assert_eq!(d.outcome, Outcome::Status, "{}", d.detail);
-    let mails =
-        wildt::reply::write(&d, &intake, Some(&view), &referee(), wildt::i18n::Lang::En).mails;
+    let mails = wildt::reply::write(
+        &d,
+        &intake,
+        Some(&view),
+        None,
+        &referee(),
+        wildt::i18n::Lang::En,
+    )
+    .mails;
     assert_eq!(mails.len(), 1);
     assert!(
         mails[0].body.contains("Game over: 0-1 (checkmate)"),
@@ -1456,6 +1463,11 @@ async fn loaded(t: &TempStore, id: i64) -> wildt::game::Record {
     t.store.game(id).await.unwrap().unwrap().view.record
 }
 
+/// The renderings a load of game `id` reads beside its record.
+async fn kept(t: &TempStore, id: i64) -> wildt::reply::cache::Renderings {
+    t.store.game(id).await.unwrap().unwrap().kept
+}
+
 /// A game between a German and an English reader with `plies` of a knight
 /// shuffle played by hand, the last through the daemon's path as a mail.
 async fn german_english_game(plies: usize) -> (TempStore, i64, Vec<String>) {
@@ -1507,17 +1519,17 @@ async fn a_sealed_part_keeps_the_record_rendered_in_both_players_languages() {
             .await
             .unwrap();
     assert_eq!(langs, ["de", "en"]);
-    let record = loaded(&t, id).await;
+    let renderings = kept(&t, id).await;
     let replayed = replay_of(&line[..64]);
     for lang in [Lang::De, Lang::En] {
-        let kept = record.rendered(lang).expect("kept rendering loaded");
+        let kept = renderings.in_lang(lang).expect("kept rendering loaded");
         assert_eq!(kept.plies, 64);
         assert_eq!(
             Some(kept),
-            wildt::reply::rendered_plies(&replayed, 64, lang).as_ref()
+            wildt::reply::cache::Rendering::of(&replayed, 64, lang).as_ref()
         );
     }
-    assert!(record.rendered(Lang::Fr).is_none());
+    assert!(renderings.in_lang(Lang::Fr).is_none());
 }
 
 /// The replies to the move after a sealed part, written from the kept
@@ -1545,6 +1557,33 @@ async fn the_replies_after_a_sealed_part_read_as_those_written_from_the_whole_re
     }
 }
 
+/// A move's replies continue the rendering loaded beside the record: a
+/// rendering changed in the store (to text of the same length, so that it
+/// still reads) shows in both parts of the reply in its language, and not
+/// in the other language's.
+#[tokio::test]
+async fn a_moves_replies_continue_the_rendering_kept_beside_the_record() {
+    use wildt::i18n::Lang;
+    let (t, id, line) = german_english_game(64).await;
+    run_all(
+        &t,
+        &[
+            "UPDATE record_renders SET rendered = CAST(replace(rendered, 'Nf3', 'Nx9') AS BLOB)
+           WHERE lang = 'en'",
+        ],
+    )
+    .await;
+    let answer = mail_decision(&t, id, Color::White, 2, &line[64]).await;
+    assert_eq!(answer.outcome.as_str(), "moved", "{}", answer.detail);
+    assert_eq!(answer.mails.len(), 2);
+    for m in &answer.mails {
+        let page = m.html.as_ref().unwrap().render(&m.subject);
+        let marked = m.lang == Lang::En;
+        assert_eq!(m.body.contains("(Nx9)"), marked, "{:?}: {}", m.lang, m.body);
+        assert_eq!(page.contains("Nx9"), marked, "{:?}: {page}", m.lang);
+    }
+}
+
 /// A kept rendering is not used for plies other than those it was made
 /// from (the sealed plies changed by other hands), nor when its row does
 /// not read: the game loads with none, and its replies are written whole.
@@ -1552,24 +1591,24 @@ async fn the_replies_after_a_sealed_part_read_as_those_written_from_the_whole_re
 async fn a_kept_rendering_of_other_plies_or_a_damaged_one_is_not_loaded() {
     use wildt::i18n::Lang;
     let (t, id, _) = german_english_game(64).await;
-    assert!(loaded(&t, id).await.rendered(Lang::De).is_some());
+    assert!(kept(&t, id).await.in_lang(Lang::De).is_some());
     sqlx::query("UPDATE record_parts SET plies = replace(plies, '7163 Nf3', '7163 Nh3')")
         .execute(t.store.pool())
         .await
         .unwrap();
-    let changed = loaded(&t, id).await;
-    assert_eq!(changed.plies()[0].san.as_str(), "Nh3");
-    assert!(changed.rendered(Lang::De).is_none());
-    assert!(changed.rendered(Lang::En).is_none());
+    let changed = t.store.game(id).await.unwrap().unwrap();
+    assert_eq!(changed.view.record.plies()[0].san.as_str(), "Nh3");
+    assert!(changed.kept.in_lang(Lang::De).is_none());
+    assert!(changed.kept.in_lang(Lang::En).is_none());
 
     let (t, id, _) = german_english_game(64).await;
     sqlx::query("UPDATE record_renders SET rendered = substr(rendered, 1, 200) WHERE lang = 'de'")
         .execute(t.store.pool())
         .await
         .unwrap();
-    let damaged = loaded(&t, id).await;
-    assert!(damaged.rendered(Lang::De).is_none());
-    assert!(damaged.rendered(Lang::En).is_some());
+    let damaged = kept(&t, id).await;
+    assert!(damaged.in_lang(Lang::De).is_none());
+    assert!(damaged.in_lang(Lang::En).is_some());
 }
 
 /// A game that ends keeps no renderings of its record: a reply showing it
@@ -1604,8 +1643,9 @@ async fn a_game_that_ends_forgets_its_kept_renderings() {
 #[tokio::test]
 async fn a_long_game_loaded_with_its_sealed_plies_unread_is_judged_as_its_replay() {
     let (t, id, line) = german_english_game(66).await;
-    let record = loaded(&t, id).await;
-    assert!(record.rendered(wildt::i18n::Lang::De).is_some());
+    let game = t.store.game(id).await.unwrap().unwrap();
+    let record = game.view.record;
+    assert!(game.kept.in_lang(wildt::i18n::Lang::De).is_some());
     assert_same_game(&record, &replay_of(&line[..66]), "loaded");
     let mut after = loaded(&t, id).await;
     let verdict = wildt::referee::judge(
@@ -1640,17 +1680,20 @@ async fn a_game_without_this_builds_rendering_gets_one_at_its_next_move() {
         ],
     )
     .await;
-    let before = loaded(&t, id).await;
-    assert!(before.rendered(Lang::De).is_none());
-    assert_eq!(before.rendered(Lang::En).map(|k| k.fingerprint), Some(0));
+    let before = kept(&t, id).await;
+    assert!(before.in_lang(Lang::De).is_none());
+    assert_eq!(before.in_lang(Lang::En).map(|k| k.fingerprint), Some(0));
 
-    play(&t, id, &[line[66].as_str()]).await;
-    let after = loaded(&t, id).await;
+    // By mail: the move's path loads the renderings beside the record and
+    // stores this build's where they are missing or another build's.
+    let moved = mail_decision(&t, id, Color::White, 2, &line[66]).await;
+    assert_eq!(moved.outcome.as_str(), "moved", "{}", moved.detail);
+    let after = kept(&t, id).await;
     for lang in [Lang::De, Lang::En] {
         let kept = after
-            .rendered(lang)
+            .in_lang(lang)
             .expect("kept rendering made at the move");
         assert_eq!(kept.plies, 64);
-        assert_eq!(kept.fingerprint, wildt::reply::render_fingerprint(lang));
+        assert_eq!(kept.fingerprint, wildt::reply::cache::fingerprint(lang));
     }
 }

@@ -223,7 +223,7 @@ fn a_record_pasted_back_in_the_lines_wildt_wrote_it_is_read_as_on_one_line() {
         game.white.lang = lang;
         game.black.lang = lang;
         let d = judge_message(b"", &status, Some(&game), Recent::default(), &rules);
-        let letters = wildt::reply::write(&d, &status, Some(&game), &rules.referee, lang);
+        let letters = wildt::reply::write(&d, &status, Some(&game), None, &rules.referee, lang);
         let body = &letters.mails[0].body;
         let first = body
             .lines()
