@@ -331,7 +331,7 @@ fn parse_move(digits: &str) -> Result<IccfMove, LineError> {
     digits.parse().map_err(not_a_move)
 }
 
-#[derive(PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
     /// After `if`: the opponent's move comes next.
     Condition,
@@ -343,45 +343,74 @@ enum State {
     After,
 }
 
-/// One condition line, after its leading `if`.
+/// One condition line, after its leading `if`. A line goes through three
+/// steps: each token is sorted ([`LineReader::token`]: filler, grammar word,
+/// draw word, move number or error), each move advances the grammar
+/// ([`LineReader::read_move`]), and the end of the line decides whether the
+/// words left over are a draw phrase ([`LineReader::end`]).
 fn parse_line(toks: &[Tok]) -> Result<(Vec<WrittenStep>, Option<DrawAction>), LineError> {
+    // The first token that is no decoration is the `if` ([`is_condition`]).
     let start = toks
         .iter()
         .position(|t| !is_decoration(t))
         .map_or(toks.len(), |i| i + 1);
-    let mut state = State::Condition;
-    let mut steps = Vec::new();
-    let mut opponent: Option<WrittenMove> = None;
-    let mut number: Option<MoveNumber> = None;
-    let mut words: Vec<String> = Vec::new();
+    let mut reader = LineReader {
+        state: State::Condition,
+        steps: Vec::new(),
+        opponent: None,
+        number: None,
+        words: Vec::new(),
+    };
     for tok in &toks[start..] {
+        if let Some(written) = reader.token(tok)? {
+            reader.read_move(written)?;
+        }
+    }
+    reader.end()
+}
+
+/// A condition line being read: where in the grammar it stands and what it
+/// has read so far.
+struct LineReader {
+    state: State,
+    /// The finished `if … then …` steps.
+    steps: Vec<WrittenStep>,
+    /// The opponent's move of the step being read, until its answer comes.
+    opponent: Option<WrittenMove>,
+    /// A move number (`12...`) waiting for its move.
+    number: Option<MoveNumber>,
+    /// Words after `then` or after an answer. They may be a draw phrase, which
+    /// is only known once the words end, so they are collected, not judged.
+    words: Vec<String>,
+}
+
+impl LineReader {
+    /// Sorts one token: the move it carries (with its number), or `None` when
+    /// the token only moves the grammar on or is collected as a word.
+    fn token(&mut self, tok: &Tok) -> Result<Option<WrittenMove>, LineError> {
+        let state = self.state;
         let (num, digits) = match tok {
-            Tok::Stop | Tok::Pause | Tok::Quote | Tok::Sym(_) => continue,
-            t if is_decoration(t) => continue,
-            Tok::Word(w) if FILLERS.contains(&w.as_str()) => continue,
+            Tok::Stop | Tok::Pause | Tok::Quote | Tok::Sym(_) => return Ok(None),
+            t if is_decoration(t) => return Ok(None),
+            Tok::Word(w) if FILLERS.contains(&w.as_str()) => return Ok(None),
             Tok::Word(w) if state == State::After && IF_WORDS.contains(&w.as_str()) => {
-                if !words.is_empty() {
-                    return Err(match draw_phrase(&words) {
-                        Some(_) => LineError::DrawNotAtEnd,
-                        None => LineError::Unexpected {
-                            text: short(&words.join(" ")),
-                        },
-                    });
+                if !self.words.is_empty() {
+                    return Err(misplaced_words(&self.words));
                 }
-                state = State::Condition;
-                continue;
+                self.state = State::Condition;
+                return Ok(None);
             }
             Tok::Word(w) if state == State::Then && THEN_WORDS.contains(&w.as_str()) => {
-                state = State::Answer;
-                continue;
+                self.state = State::Answer;
+                return Ok(None);
             }
             Tok::Word(w) if matches!(state, State::Answer | State::After) => {
-                words.push(w.clone());
-                continue;
+                self.words.push(w.clone());
+                return Ok(None);
             }
             Tok::Question if matches!(state, State::Answer | State::After) => {
-                words.push("?".to_owned());
-                continue;
+                self.words.push("?".to_owned());
+                return Ok(None);
             }
             Tok::Word(w) if state == State::Condition && THEN_WORDS.contains(&w.as_str()) => {
                 return Err(LineError::MissingCondition);
@@ -394,44 +423,46 @@ fn parse_line(toks: &[Tok]) -> Result<(Vec<WrittenStep>, Option<DrawAction>), Li
             Tok::Other(o) => return Err(LineError::Unexpected { text: short(o) }),
             Tok::San(s) => return Err(LineError::Algebraic { text: short(s) }),
             Tok::Num(n) => {
-                if number.replace(*n).is_some() {
+                if self.number.replace(*n).is_some() {
                     return Err(LineError::NumberWithoutMove);
                 }
-                continue;
+                return Ok(None);
             }
             Tok::NumMove(n, d) => {
-                if number.is_some() {
+                if self.number.is_some() {
                     return Err(LineError::NumberWithoutMove);
                 }
                 (Some(*n), d.as_str())
             }
-            Tok::Digits(d) => (number.take(), d.as_str()),
+            Tok::Digits(d) => (self.number.take(), d.as_str()),
         };
-        let written = WrittenMove {
+        Ok(Some(WrittenMove {
             number: num,
             mv: parse_move(digits)?,
-        };
-        match state {
+        }))
+    }
+
+    /// A move: the opponent's after `if`, the answer after `then`; anywhere
+    /// else it is an error.
+    fn read_move(&mut self, written: WrittenMove) -> Result<(), LineError> {
+        match self.state {
             State::Condition => {
-                opponent = Some(written);
-                state = State::Then;
+                self.opponent = Some(written);
+                self.state = State::Then;
             }
             State::Answer => {
-                if !words.is_empty() {
-                    return Err(match draw_phrase(&words) {
-                        Some(_) => LineError::DrawNotAtEnd,
-                        None => LineError::Unexpected {
-                            text: short(&words.join(" ")),
-                        },
-                    });
+                // Words between `then` and the answer ("then accept draw
+                // 4143"): a draw phrase may only end a line.
+                if !self.words.is_empty() {
+                    return Err(misplaced_words(&self.words));
                 }
-                if let Some(opponent) = opponent.take() {
-                    steps.push(WrittenStep {
+                if let Some(opponent) = self.opponent.take() {
+                    self.steps.push(WrittenStep {
                         opponent,
                         answer: Some(written),
                     });
                 }
-                state = State::After;
+                self.state = State::After;
             }
             State::Then => return Err(LineError::MissingThen),
             State::After => {
@@ -440,40 +471,60 @@ fn parse_line(toks: &[Tok]) -> Result<(Vec<WrittenStep>, Option<DrawAction>), Li
                 });
             }
         }
+        Ok(())
     }
-    if number.is_some() {
-        return Err(LineError::NumberWithoutMove);
+
+    /// The end of the line: the words left over must be a draw phrase, and
+    /// "accept draw" may stand in place of the last answer.
+    fn end(self) -> Result<(Vec<WrittenStep>, Option<DrawAction>), LineError> {
+        let LineReader {
+            state,
+            mut steps,
+            opponent,
+            number,
+            words,
+        } = self;
+        if number.is_some() {
+            return Err(LineError::NumberWithoutMove);
+        }
+        let draw = match state {
+            State::Condition => return Err(LineError::MissingCondition),
+            State::Then => return Err(LineError::MissingThen),
+            State::Answer => match (draw_phrase(&words), opponent) {
+                (Some(DrawAction::Accept), Some(opponent)) => {
+                    steps.push(WrittenStep {
+                        opponent,
+                        answer: None,
+                    });
+                    Some(DrawAction::Accept)
+                }
+                (Some(DrawAction::Offer), _) => return Err(LineError::OfferWithoutMove),
+                _ if words.is_empty() => return Err(LineError::MissingAnswer),
+                _ => return Err(unexpected_words(&words)),
+            },
+            State::After if words.is_empty() => None,
+            State::After => match draw_phrase(&words) {
+                Some(d) => Some(d),
+                None => return Err(unexpected_words(&words)),
+            },
+        };
+        Ok((steps, draw))
     }
-    let draw = match state {
-        State::Condition => return Err(LineError::MissingCondition),
-        State::Then => return Err(LineError::MissingThen),
-        State::Answer => match (draw_phrase(&words), opponent) {
-            (Some(DrawAction::Accept), Some(opponent)) => {
-                steps.push(WrittenStep {
-                    opponent,
-                    answer: None,
-                });
-                Some(DrawAction::Accept)
-            }
-            (Some(DrawAction::Offer), _) => return Err(LineError::OfferWithoutMove),
-            _ if words.is_empty() => return Err(LineError::MissingAnswer),
-            _ => {
-                return Err(LineError::Unexpected {
-                    text: short(&words.join(" ")),
-                });
-            }
-        },
-        State::After if words.is_empty() => None,
-        State::After => match draw_phrase(&words) {
-            Some(d) => Some(d),
-            None => {
-                return Err(LineError::Unexpected {
-                    text: short(&words.join(" ")),
-                });
-            }
-        },
-    };
-    Ok((steps, draw))
+}
+
+/// Words that stand where they may not: a draw phrase before the line's end,
+/// or words that are no draw phrase at all.
+fn misplaced_words(words: &[String]) -> LineError {
+    match draw_phrase(words) {
+        Some(_) => LineError::DrawNotAtEnd,
+        None => unexpected_words(words),
+    }
+}
+
+fn unexpected_words(words: &[String]) -> LineError {
+    LineError::Unexpected {
+        text: short(&words.join(" ")),
+    }
 }
 
 /// A node being built, with the line that made it (for conflict reports).

@@ -88,15 +88,16 @@ fn phone_digits(toks: &[Tok]) -> Vec<bool> {
 /// Reads one line's moves and command words. `around` is the sentence
 /// context the line shares with its neighbours (a sentence wrapped by the mail
 /// client); it only weighs command words, it adds none.
+///
+/// A line goes through these steps: it is judged a move line or a prose line
+/// ([`is_prose`]), its command words are read, and then each number on it is
+/// weighed in turn ([`LineMoves::number`]) until the line's moves are handed
+/// over ([`LineMoves::finish`]).
 pub(super) fn read_line(line: &str, toks: &[Tok], around: Around<'_>, f: &mut Findings) {
     if toks.is_empty() {
         return;
     }
-    let prose = toks.iter().any(|t| match t {
-        Tok::Word(w) => !LINE_WORDS.contains(&w.as_str()) && !is_keyword_word(w),
-        Tok::Other(_) => true,
-        _ => false,
-    });
+    let prose = is_prose(toks);
     read_keywords(line, toks, around, prose, f);
     // Clause and quote marks weigh command words only.
     let toks: Vec<Tok> = toks
@@ -104,34 +105,75 @@ pub(super) fn read_line(line: &str, toks: &[Tok], around: Around<'_>, f: &mut Fi
         .filter(|t| !matches!(t, Tok::Pause | Tok::Quote))
         .cloned()
         .collect();
-    let phone = phone_digits(&toks);
-
-    let mut segment: Vec<WrittenMove> = Vec::new();
-    let mut pending: Option<MoveNumber> = None;
-    let mut algebraic = Vec::new();
-    let mut last_move_at: Option<usize> = None;
+    let mut moves = LineMoves {
+        toks: &toks,
+        prose,
+        phone: phone_digits(&toks),
+        segment: Vec::new(),
+        pending: None,
+        algebraic: Vec::new(),
+        last_move_at: None,
+    };
     for (i, tok) in toks.iter().enumerate() {
         let (num, digits) = match tok {
             Tok::Num(n) => {
-                pending = Some(*n);
+                moves.pending = Some(*n);
                 continue;
             }
             Tok::NumMove(n, d) => (Some(*n), d.as_str()),
-            Tok::Digits(d) => (pending, d.as_str()),
+            Tok::Digits(d) => (moves.pending, d.as_str()),
             Tok::San(s) => {
-                algebraic.push(s.clone());
+                moves.algebraic.push(s.clone());
                 continue;
             }
             _ => continue,
         };
-        pending = None;
+        moves.pending = None;
+        moves.number(i, num, digits, f);
+    }
+    moves.finish(f);
+}
+
+/// A prose line has a word that is neither a move-line word nor a command
+/// word, or a token that is neither word nor number.
+fn is_prose(toks: &[Tok]) -> bool {
+    toks.iter().any(|t| match t {
+        Tok::Word(w) => !LINE_WORDS.contains(&w.as_str()) && !is_keyword_word(w),
+        Tok::Other(_) => true,
+        _ => false,
+    })
+}
+
+/// The moves of one line as its numbers are weighed.
+struct LineMoves<'a> {
+    /// The line's tokens without clause and quote marks.
+    toks: &'a [Tok],
+    prose: bool,
+    /// Per token: part of a phone number ([`phone_digits`]).
+    phone: Vec<bool>,
+    /// The moves read so far: the line's segment of the record.
+    segment: Vec<WrittenMove>,
+    /// A move number (`13.`) waiting for its move.
+    pending: Option<MoveNumber>,
+    /// Algebraic moves ("Nf3"): reported only when the line has no moves in
+    /// numbers and is not prose.
+    algebraic: Vec<String>,
+    /// The token index of the last move read.
+    last_move_at: Option<usize>,
+}
+
+impl LineMoves<'_> {
+    /// Weighs the number at token `i` (`num` is its move number, if any):
+    /// skipped, asked about, answered as not-a-move, or read as a move.
+    fn number(&mut self, i: usize, num: Option<MoveNumber>, digits: &str, f: &mut Findings) {
+        let toks = self.toks;
         // `12. 5. 2024`: a date written with spaces, not move 5 and `2024`.
         let spaced_date = is_year(digits)
             && i >= 2
             && matches!(toks[i - 1], Tok::Num(_))
             && matches!(toks[i - 2], Tok::Num(_));
-        if phone[i] || spaced_date || beside_non_move_word(&toks, i) {
-            continue;
+        if self.phone[i] || spaced_date || beside_non_move_word(toks, i) {
+            return;
         }
         if digits.len() < 4 {
             // A move number written without its dot (`13 5254`) is skipped,
@@ -139,56 +181,74 @@ pub(super) fn read_line(line: &str, toks: &[Tok], around: Around<'_>, f: &mut Fi
             // line is most likely a move with a digit missing, so it is
             // answered as not-a-move rather than ignored.
             let before_move = matches!(toks.get(i + 1), Some(Tok::Digits(d)) if d.len() >= 4);
-            if !prose && !before_move && digits.len() == 3 {
+            if !self.prose && !before_move && digits.len() == 3 {
                 f.not_moves.push((digits.to_owned(), parse_err(digits)));
             }
-            continue;
+            return;
         }
         // `1. 5254 5755` inside a sentence: Black's move continues the
         // numbered record just before it.
         let continues_record = i > 0
-            && last_move_at == Some(i - 1)
-            && segment.last().is_some_and(|w| w.number.is_some());
-        if prose && num.is_none() && !continues_record {
-            match prose_role(&toks, i) {
-                ProseRole::Echo => continue,
-                ProseRole::Intended => {}
-                ProseRole::Unknown if standalone(&toks, i) => {}
-                ProseRole::Unknown => {
-                    // A four-digit number is asked about even when it is not a
-                    // valid move ("until 1520" may hold a slip of the pen);
-                    // years, and five-digit postal codes, pass unasked.
-                    let asked = match parse_move(digits) {
-                        Ok(_) => true,
-                        Err(_) => digits.len() == 4 && !is_year(digits),
-                    };
-                    if asked {
-                        f.in_prose.push(short(digits));
-                    }
-                    continue;
-                }
-            }
+            && self.last_move_at == Some(i - 1)
+            && self.segment.last().is_some_and(|w| w.number.is_some());
+        if self.prose && num.is_none() && !continues_record && !prose_allows(toks, i, digits, f) {
+            return;
         }
+        self.read_move(i, num, digits, f);
+    }
+
+    /// Reads the number at token `i` as a move, or answers it as not-a-move.
+    fn read_move(&mut self, i: usize, num: Option<MoveNumber>, digits: &str, f: &mut Findings) {
         match parse_move(digits) {
             Ok(mv) => {
                 f.moves_seen += 1;
-                last_move_at = Some(i);
+                self.last_move_at = Some(i);
                 let written = WrittenMove { number: num, mv };
                 // `5254 5254` is one move written twice, not a record.
-                let repeated = segment
+                let repeated = self
+                    .segment
                     .last()
                     .is_some_and(|l| l.mv == mv && (num.is_none() || l.number == num));
                 if !repeated {
-                    segment.push(written);
+                    self.segment.push(written);
                 }
             }
             Err(e) => f.not_moves.push((short(digits), e)),
         }
     }
-    if !segment.is_empty() {
-        f.segments.push(segment);
-    } else if !prose && !algebraic.is_empty() {
-        f.algebraic.extend(algebraic);
+
+    /// Hands the line's moves over: its segment, or else, on a move line, the
+    /// algebraic moves it holds (to be answered with a hint).
+    fn finish(self, f: &mut Findings) {
+        if !self.segment.is_empty() {
+            f.segments.push(self.segment);
+        } else if !self.prose && !self.algebraic.is_empty() {
+            f.algebraic.extend(self.algebraic);
+        }
+    }
+}
+
+/// Whether a bare number in prose, at token `i`, is read as a move: when the
+/// words before it say so or it stands as a sentence of its own. Otherwise a
+/// number that could be a move is asked about.
+fn prose_allows(toks: &[Tok], i: usize, digits: &str, f: &mut Findings) -> bool {
+    match prose_role(toks, i) {
+        ProseRole::Echo => false,
+        ProseRole::Intended => true,
+        ProseRole::Unknown if standalone(toks, i) => true,
+        ProseRole::Unknown => {
+            // A four-digit number is asked about even when it is not a
+            // valid move ("until 1520" may hold a slip of the pen);
+            // years, and five-digit postal codes, pass unasked.
+            let asked = match parse_move(digits) {
+                Ok(_) => true,
+                Err(_) => digits.len() == 4 && !is_year(digits),
+            };
+            if asked {
+                f.in_prose.push(short(digits));
+            }
+            false
+        }
     }
 }
 
