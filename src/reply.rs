@@ -7,12 +7,13 @@
 //!
 //! Every text comes from [`i18n::text`] in the recipient's language (their
 //! [`Seat::lang`], or the sender's language for a notice outside a game). A
-//! mail that shows a position also carries an HTML part ([`html::GamePage`])
-//! made from the same words: the board seen from the recipient's side.
+//! mail that shows a position also carries an HTML part
+//! ([`crate::html::GamePage`]) made from the same words: the board seen
+//! from the recipient's side.
 //!
 //! This module holds what every part shares: the mail as data ([`OutMail`],
 //! [`MailKind`], [`HtmlPart`]), the game as the writer sees it
-//! ([`GameContext`], [`with_game`], [`with_game_kept`]), [`write`] (all a
+//! ([`GameContext`], [`with_game`], [`with_game_kept`]), [`write()`] (all a
 //! decision sends, as [`Letters`]), the subject and the closing lines of a
 //! game mail. The mails themselves are in its parts, each re-exported here:
 //!
