@@ -28,8 +28,10 @@
 //! - `organiser`: the mails of the organiser's commands (welcome, new
 //!   address, adjudicated) and the notices to the organiser (a mail
 //!   undeliverable, a message quarantined).
-//! - `picture`: the board and record a game mail shows, the record written
-//!   in short lines, made once per reply and language.
+//! - `picture`: the board and record a game mail shows, made once per
+//!   reply and language.
+//! - `record_line`: the record line, written in short lines that keep each
+//!   move whole (for `picture` and for [`cache`]).
 //! - `conditional`: the words about conditional moves, added to the
 //!   mails of a decision.
 //! - [`event`]: an event's mails (the welcome listing all games, a
@@ -45,6 +47,7 @@ pub mod event;
 mod notices;
 mod organiser;
 mod picture;
+mod record_line;
 
 use std::sync::{Arc, OnceLock};
 

@@ -57,7 +57,8 @@ impl Rendering {
         }
         let first = record.plies().get(..plies)?;
         let first_move = record.start().fullmoves().get();
-        let text = super::picture::record_line_of(lang, first_move, Color::White, first).ok()?;
+        let text =
+            super::record_line::record_line_of(lang, first_move, Color::White, first).ok()?;
         let (html, html_fits) =
             crate::html::record_rows_seven_bit(first_move, Color::White, first, lang);
         Some(Rendering {
@@ -180,7 +181,7 @@ pub fn fingerprint(lang: Lang) -> u64 {
         let Ok(sample) = Record::replay(None, moves) else {
             return 0;
         };
-        let text = match super::picture::record_line_of(lang, 1, Color::White, sample.plies()) {
+        let text = match super::record_line::record_line_of(lang, 1, Color::White, sample.plies()) {
             Ok(line) | Err(line) => line,
         };
         let (html, fits) =
