@@ -287,7 +287,7 @@ mod lease_tests {
     /// gives: only the heads of queues, the players with the fewest rows of
     /// the window waiting first, then the newest.
     #[tokio::test]
-    async fn the_weighing_orders_a_window_as_the_claims_sql_did() {
+    async fn the_weighing_orders_a_window_as_the_same_weighing_in_sql_does() {
         use sqlx::Connection as _;
         let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:")
             .await

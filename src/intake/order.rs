@@ -43,7 +43,7 @@ pub fn order_keys(headers: &[u8], cfg: &IntakeConfig) -> Option<OrderKeys> {
 
 /// `anna+chess@example.org` -> `anna@example.org`: a player writing from
 /// several sub-addresses is still one sender, whose mail keeps its order
-/// (and, in the outbox's claim, one recipient with mail waiting).
+/// (and, in the outbox's lease, one recipient with mail waiting).
 pub(crate) fn base_address(address: &str) -> std::borrow::Cow<'_, str> {
     match address.rsplit_once('@') {
         Some((local, domain)) => match local.split_once('+') {

@@ -151,7 +151,7 @@ pub async fn write_file(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), 
 }
 
 /// Writes each `(message_id, raw)` as [`write_file`] does, all with one hop
-/// to tokio's blocking pool: the file outbox writes a claimed batch at
+/// to tokio's blocking pool: the file outbox writes a leased batch at
 /// once. After a failure the rest are not tried (`None`), as after a
 /// transient failure of any transport.
 pub async fn write_files(

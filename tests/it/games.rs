@@ -614,14 +614,14 @@ async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
         .await
         .unwrap();
     assert!(other.due_mail(i64::MAX, 10).await.unwrap().is_empty());
-    let claimed: Vec<(String, Vec<u8>)> = leases
+    let leased: Vec<(String, Vec<u8>)> = leases
         .lease_due(wildt::store::now_secs(), 10, "this", i64::MAX)
         .await
         .unwrap()
         .into_iter()
         .map(|r| (r.message_id, r.raw))
         .collect();
-    assert_eq!(claimed, stored);
+    assert_eq!(leased, stored);
     // Taken once: the lease given back, the next one reads the database.
     t.store.release_leases("this").await.unwrap();
     let again = leases
