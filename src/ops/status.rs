@@ -11,7 +11,6 @@
 use std::path::{Path, PathBuf};
 use std::str::FromStr as _;
 
-use sqlx::Row as _;
 use sqlx::sqlite::SqliteConnectOptions;
 
 use crate::ops::lock::{self, Holder};
@@ -146,52 +145,31 @@ pub async fn read(
         .read_only(true)
         .busy_timeout(std::time::Duration::from_secs(10));
     let mut conn = sqlx::ConnectOptions::connect(&options).await.map_err(db)?;
-    let row = sqlx::query(
-        "SELECT
-           (SELECT MAX(received_at) FROM messages),
-           (SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL),
-           (SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL),
-           (SELECT COUNT(*) FROM outbox WHERE failed_at IS NOT NULL),
-           (SELECT COUNT(*) FROM outbox WHERE failed_at >= ?1),
-           (SELECT last_error FROM outbox WHERE failed_at IS NOT NULL
-              ORDER BY failed_at DESC, id DESC LIMIT 1)",
-    )
-    .bind(now - failed_window_secs)
-    .fetch_one(&mut conn)
-    .await
-    .map_err(db)?;
-    let outbox = Outbox {
-        waiting: row.try_get(1).map_err(db)?,
-        failed: row.try_get(3).map_err(db)?,
-        failed_recently: row.try_get(4).map_err(db)?,
-        failed_window_secs,
-        next_due_at: row.try_get(2).map_err(db)?,
-        last_error: row.try_get(5).map_err(db)?,
+    let store_err = |source| StatusError::Store {
+        path: path.clone(),
+        source,
     };
-    let last_message_at = row.try_get(0).map_err(db)?;
+    let health = crate::store::outbox::health(&mut conn, now - failed_window_secs)
+        .await
+        .map_err(store_err)?;
+    let outbox = Outbox {
+        waiting: health.waiting,
+        failed: health.failed,
+        failed_recently: health.failed_since,
+        failed_window_secs,
+        next_due_at: health.next_due_at,
+        last_error: health.last_error,
+    };
+    let last_message_at = crate::store::messages::last_received_at(&mut conn)
+        .await
+        .map_err(store_err)?;
     let next_deadline = crate::deadlines::next_pending(&mut conn, clock)
         .await
-        .map_err(|source| StatusError::Store {
-            path: path.clone(),
-            source,
-        })?
+        .map_err(store_err)?
         .map(NextDeadline::from);
-    // A database the daemon has not migrated yet has no such table (this
-    // connection is read-only and cannot migrate it): nothing quarantined.
-    let has_failures: i64 = sqlx::query_scalar(
-        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'inbox_failures'",
-    )
-    .fetch_one(&mut conn)
-    .await
-    .map_err(db)?;
-    let quarantined: i64 = if has_failures > 0 {
-        sqlx::query_scalar("SELECT COUNT(*) FROM inbox_failures WHERE quarantined_at IS NOT NULL")
-            .fetch_one(&mut conn)
-            .await
-            .map_err(db)?
-    } else {
-        0
-    };
+    let quarantined = crate::store::failures::quarantined_count(&mut conn)
+        .await
+        .map_err(store_err)?;
     sqlx::Connection::close(conn).await.map_err(db)?;
     keep_owner(&path);
     let problems = problems(&daemon, &outbox, quarantined, next_deadline.as_ref(), now);

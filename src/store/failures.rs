@@ -52,3 +52,20 @@ pub async fn quarantined(conn: &mut SqliteConnection) -> Result<i64, StoreError>
             .await?,
     )
 }
+/// How many messages are in the quarantine. A database not yet migrated
+/// to the quarantine has none (a read-only reader cannot migrate it).
+pub async fn quarantined_count(conn: &mut SqliteConnection) -> Result<i64, StoreError> {
+    let has_table: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'inbox_failures'",
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    if has_table == 0 {
+        return Ok(0);
+    }
+    Ok(
+        sqlx::query_scalar("SELECT COUNT(*) FROM inbox_failures WHERE quarantined_at IS NOT NULL")
+            .fetch_one(conn)
+            .await?,
+    )
+}

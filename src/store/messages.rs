@@ -196,6 +196,13 @@ pub fn insert_into(batch: &mut Batch, m: &MessageRow<'_>) -> Result<(), StoreErr
     batch.bind(m.body_sha256.to_owned())
 }
 
+/// When the newest message was received (Unix seconds); `None` before any.
+pub async fn last_received_at(conn: &mut SqliteConnection) -> Result<Option<i64>, StoreError> {
+    Ok(sqlx::query_scalar("SELECT MAX(received_at) FROM messages")
+        .fetch_one(conn)
+        .await?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

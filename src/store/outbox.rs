@@ -740,6 +740,36 @@ pub async fn failure_facts(
         .transpose()?)
 }
 
+/// The outbox as `wildt status` reports it: mail waiting and when the next
+/// is due, mail failed for good (ever, and since `since`), and the newest
+/// failure's error.
+#[derive(Debug, sqlx::FromRow)]
+pub struct Health {
+    pub waiting: i64,
+    pub next_due_at: Option<i64>,
+    pub failed: i64,
+    pub failed_since: i64,
+    pub last_error: Option<String>,
+}
+
+/// The outbox's [`Health`], failures counted recent from `since`.
+pub async fn health(conn: &mut SqliteConnection, since: i64) -> Result<Health, StoreError> {
+    Ok(sqlx::query_as(
+        "SELECT
+           (SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL)
+             AS waiting,
+           (SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL)
+             AS next_due_at,
+           (SELECT COUNT(*) FROM outbox WHERE failed_at IS NOT NULL) AS failed,
+           (SELECT COUNT(*) FROM outbox WHERE failed_at >= ?1) AS failed_since,
+           (SELECT last_error FROM outbox WHERE failed_at IS NOT NULL
+              ORDER BY failed_at DESC, id DESC LIMIT 1) AS last_error",
+    )
+    .bind(since)
+    .fetch_one(conn)
+    .await?)
+}
+
 #[cfg(test)]
 mod migration_tests {
     use crate::decide::Outcome;
