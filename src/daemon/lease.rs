@@ -88,11 +88,6 @@ impl Leases {
         }
     }
 
-    /// Bytes of outbox bodies kept in memory for this process's sender.
-    pub fn fresh_bytes(&self) -> usize {
-        self.fresh.bytes()
-    }
-
     /// Leases outbox rows due at `now` for `owner` until `until`
     /// ([`lease_due`]), oldest first.
     pub async fn lease_due(

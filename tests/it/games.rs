@@ -566,7 +566,7 @@ async fn mail_to(t: &TempStore, to: &str, from: &str, n: usize, body: &str) -> A
 /// exactly the bytes stored for them, and only by this process: the
 /// stored bodies are damaged before the lease, and the lease still has
 /// them whole; another process (a fresh store on the same database) reads
-/// the damaged rows and leaves them out; a dry run keeps nothing.
+/// the damaged rows and leaves them out; a dry run queues nothing.
 #[tokio::test]
 async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
     let t = temp_store().await;
@@ -630,7 +630,7 @@ async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
         .unwrap();
     assert!(again.is_empty(), "{} sent from memory twice", again.len());
 
-    // A dry run's mails were never committed: nothing of them is kept.
+    // A dry run's mails were never committed: none is queued.
     let black = g.view.player(Color::Black);
     let to = wildt::decide::game_address(&t.config.referee, id, &black.key);
     let raw = format!(
@@ -650,7 +650,11 @@ async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
         panic!("not decided")
     };
     assert_eq!(mails.len(), 2);
-    assert_eq!(leases.fresh_bytes(), 0);
+    let queued: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox")
+        .fetch_one(other.pool())
+        .await
+        .unwrap();
+    assert_eq!(queued, 2, "a dry run's mails were queued");
 }
 
 #[tokio::test]
