@@ -4,7 +4,11 @@
 //! event standing its result gives. [pure: no IO]
 //!
 //! `handle` loads everything a plan is made from ([`Facts`]) before deciding,
-//! and applies the plan after: it writes, and queues the mails.
+//! and applies the plan after: it writes, and queues the mails. An event
+//! game's standing needs its whole section, which only a message that ends
+//! the game uses: the plan says so ([`Plan::ends`]), and `handle` reads the
+//! section for that message alone and has the plan count the standing
+//! ([`Plan::count_standing`]).
 
 use shakmaty::{ByColor, Color};
 
@@ -35,8 +39,6 @@ pub struct Facts<'a> {
     /// game for a request for leave, which is answered against its
     /// players' leaves (`None`: the request is not answered).
     pub clock: Option<ClockFacts>,
-    /// The section an unfinished event game belongs to.
-    pub section: Option<Section>,
     /// When the message arrived (Unix seconds): its move is charged until
     /// then, and a flag that fell before it ends the game first.
     pub arrival: i64,
@@ -83,10 +85,22 @@ pub struct Plan {
     /// Both clocks after a leave granted or cancelled, at `now`: both
     /// players' mails about the leave show them.
     pub leave_clocks: Option<ClockState>,
-    /// The standing of an event game the plan ends (by the forfeit or by
-    /// the decision), counted with its result, for the game-over mails; or
-    /// why the section's table cannot be counted.
+    /// How the plan ends the game (by the forfeit or by the decision), if
+    /// it does.
+    pub ends: Option<GameEnd>,
+    /// The standing of an event game the plan ends, counted with its
+    /// result, for the game-over mails; or why the section's table cannot
+    /// be counted. `None` until [`Plan::count_standing`] is given the
+    /// section.
     pub standing: Option<Result<Standing, CrosstableError>>,
+}
+
+impl Plan {
+    /// Counts the standing of the game `game` of `section` with the result
+    /// the plan gives it; nothing when the plan does not end the game.
+    pub fn count_standing(&mut self, game: i64, section: Option<&Section>) {
+        self.standing = self.ends.and_then(|end| standing(section, game, end));
+    }
 }
 
 /// Plans what becomes of `intake` given `facts`, once the trusted
@@ -97,7 +111,6 @@ pub fn plan(intake: &Intake, facts: Facts<'_>, rules: &Rules, auth: Option<AuthO
         recent,
         sets,
         clock,
-        section,
         arrival,
         now,
     } = facts;
@@ -123,7 +136,7 @@ pub fn plan(intake: &Intake, facts: Facts<'_>, rules: &Rules, auth: Option<AuthO
         }
         _ => None,
     };
-    let (mut clocks, mut leave_clocks, mut standing) = (None, None, None);
+    let (mut clocks, mut leave_clocks, mut ends) = (None, None, None);
     if let Some(g) = game {
         let change = Change {
             before: &g.record,
@@ -142,7 +155,7 @@ pub fn plan(intake: &Intake, facts: Facts<'_>, rules: &Rules, auth: Option<AuthO
                     .map(|leaves| after.state(&rules.clock, first_mover, &leaves, now));
             }
         }
-        standing = change.standing(g.id, section.as_ref());
+        ends = change.ends();
     }
     Plan {
         forfeit,
@@ -150,7 +163,8 @@ pub fn plan(intake: &Intake, facts: Facts<'_>, rules: &Rules, auth: Option<AuthO
         leave,
         clocks,
         leave_clocks,
-        standing,
+        ends,
+        standing: None,
     }
 }
 
@@ -204,19 +218,13 @@ impl Change<'_> {
         clock.after(new_plies, arrival, changed, finished)
     }
 
-    /// The standing of the game `game` in `section`, when the forfeit or
-    /// the message ends it.
-    fn standing(
-        &self,
-        game: i64,
-        section: Option<&Section>,
-    ) -> Option<Result<Standing, CrosstableError>> {
-        let ended = match self.forfeit {
+    /// How the forfeit or the message ends the game, if either does.
+    fn ends(&self) -> Option<GameEnd> {
+        match self.forfeit {
             Some(f) => Some(f.end),
             None if self.before.end.is_none() => self.after.and_then(|a| a.end),
             None => None,
-        };
-        standing(section, game, ended?)
+        }
     }
 }
 
@@ -349,21 +357,23 @@ mod tests {
         }
     }
 
+    /// The plan of White's move, with the standing counted in `section`.
     fn planned(clock: ClockFacts, section: Option<Section>, arrival: i64) -> Plan {
         let game = game_17(&[]);
         let facts = Facts {
             game: Some(&game),
             clock: Some(clock),
-            section,
             arrival,
             ..Facts::default()
         };
-        plan(
+        let mut plan = plan(
             &white_moves(),
             facts,
             &rules(1 << 20, Policy::Key, false),
             None,
-        )
+        );
+        plan.count_standing(game.id, section.as_ref());
+        plan
     }
 
     /// A move that arrives after the first mover's 50 days ran out finds

@@ -134,6 +134,7 @@ pub(super) async fn apply(
         clocks,
         leave_clocks,
         standing,
+        ends: _,
     } = plan;
     if let (Some(f), Some(g)) = (&forfeit, stored.as_mut()) {
         save_forfeit(tx, rules, g, f, standing.as_ref(), read.arrival).await?;
@@ -391,7 +392,8 @@ pub(super) async fn forfeit_only(
     let Some(f) = plan::forfeit_before(&g.view.record, &clock, &rules.clock, arrival) else {
         return Ok(());
     };
-    let standing = plan::standing(loaded.section.as_ref(), g.view.id, f.end);
+    let section = super::load::event_section(tx, &g).await?;
+    let standing = plan::standing(section.as_ref(), g.view.id, f.end);
     save_forfeit(tx, rules, &mut g, &f, standing.as_ref(), arrival).await
 }
 

@@ -1,6 +1,7 @@
 //! What a message's plan is made from, read in its transaction after it
-//! was looked up: its game, the game's clock and section, the claims'
-//! repetition window, the stored sets and the players' leaves.
+//! was looked up: its game, the game's clock, the claims' repetition
+//! window, the stored sets and the players' leaves; and, for a message
+//! that ends an event game, the game's section.
 //! [IO: database]
 
 use shakmaty::ByColor;
@@ -27,8 +28,6 @@ pub(super) struct Loaded {
     /// The game's clock: when it keeps one (a limited time control), and
     /// for a request for leave.
     pub clock: Option<ClockFacts>,
-    /// The section of an unfinished event game.
-    pub section: Option<Section>,
     sets: ByColor<Option<crate::conditional::ConditionalTree>>,
 }
 
@@ -40,7 +39,6 @@ impl Loaded {
             recent: self.history.recent,
             sets: std::mem::take(&mut self.sets),
             clock: self.clock.take(),
-            section: self.section.take(),
             arrival: self.read.arrival,
             now: self.read.now,
         };
@@ -67,21 +65,12 @@ pub(super) async fn load(
         Some(g) => clock_facts(tx, g).await?,
         None => None,
     };
-    // An event game the message (or a flag that fell before it) may end:
-    // its game-over mails end with the player's standing.
-    let section = match &stored {
-        Some(g) if g.event.is_some() && !g.view.record.is_over() => {
-            crate::organise::event::section_of(tx, g.view.id).await?
-        }
-        _ => None,
-    };
     let mut loaded = Loaded {
         read,
         copy: history.copy.take(),
         history,
         stored: None,
         clock,
-        section,
         sets: ByColor::default(),
     };
     // Another copy of a message already decided (two envelope recipients, a
@@ -165,4 +154,17 @@ async fn leave_clock(
         },
         done: Vec::new(),
     }))
+}
+
+/// The section of the event game `g` (`None`: not an event game), read
+/// when a message or a flag ends the game: its game-over mails end with
+/// the player's standing.
+pub async fn event_section(
+    tx: &mut SqliteConnection,
+    g: &StoredGame,
+) -> Result<Option<Section>, StoreError> {
+    match g.event {
+        Some(_) => crate::organise::event::section_of(tx, g.view.id).await,
+        None => Ok(None),
+    }
 }

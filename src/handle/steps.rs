@@ -47,7 +47,14 @@ pub(super) async fn one_message(
         apply::forfeit_only(tx, rules, loaded).await?;
         return Ok(Handled::Duplicate { outcome });
     }
-    let plan = loaded.plan(rules);
+    let mut plan = loaded.plan(rules);
+    // Only a message that ends an event game needs its section.
+    if plan.ends.is_some()
+        && let Some(g) = &loaded.stored
+    {
+        let section = super::load::event_section(tx, g).await?;
+        plan.count_standing(g.view.id, section.as_ref());
+    }
     apply::apply(tx, rules, loaded, plan, pending).await
 }
 
