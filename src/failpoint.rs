@@ -29,3 +29,27 @@ pub fn hit(name: &str, count: usize) {
 #[cfg(not(debug_assertions))]
 #[inline(always)]
 pub fn hit(_name: &str, _count: usize) {}
+
+/// Sleeps if `WILDT_PAUSE` names this point (`<name>:<milliseconds>`): the
+/// tests widen a race window with it, e.g. `lock-probe:20` keeps `status`
+/// between its look at the daemon's lock and closing the file.
+#[cfg(debug_assertions)]
+pub fn pause(name: &str) {
+    use std::sync::OnceLock;
+    static SET: OnceLock<Option<(String, u64)>> = OnceLock::new();
+    let set = SET.get_or_init(|| {
+        let value = std::env::var("WILDT_PAUSE").ok()?;
+        let (point, ms) = value.rsplit_once(':')?;
+        Some((point.to_owned(), ms.parse().ok()?))
+    });
+    if let Some((point, ms)) = set
+        && point == name
+    {
+        std::thread::sleep(std::time::Duration::from_millis(*ms));
+    }
+}
+
+/// Release builds have no pauses.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub fn pause(_name: &str) {}

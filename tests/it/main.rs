@@ -21,6 +21,7 @@ mod languages;
 mod notation;
 mod notation_cli;
 mod ops_cli;
+mod ops_lock;
 mod outbox;
 mod package;
 mod player_names;
