@@ -33,7 +33,7 @@ rig_users() {
   for u in chess@club.example anna@example.org ben@example.net nosub@club.example; do
     echo "$u ${u%%@*}pw"
   done
-  for i in $(seq -w 1 52); do
+  for i in $(seq -w 1 80); do
     echo "p$i@example.org p${i}pw"
   done
 }

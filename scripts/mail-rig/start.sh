@@ -4,7 +4,7 @@
 #   Postfix  SMTP 10025 (STARTTLS offered), SMTPS 10465 -> Dovecot over LMTP
 #   DKIM     provider submission 10587 (SASL; OpenDKIM signs) -> MX 10026
 #            (OpenDKIM verifies, stamps Authentication-Results) -> Dovecot
-# Users: chess@club.example, anna@example.org, ben@example.net, p01..p52@example.org,
+# Users: chess@club.example, anna@example.org, ben@example.net, p01..p80@example.org,
 # each with password <local part>pw. Sub-addresses (user+tag@) land in the user's INBOX.
 # All state under $MAILROOT (default ${TMPDIR:-/tmp}/wildt-mail-rig); writes
 # $MAILROOT/env (export WILDT_RIG_*=...) and prints its path on stdout.
