@@ -21,6 +21,7 @@ mod crash;
 mod fair_intake;
 mod graceful_stop;
 mod many_games;
+mod operator;
 pub mod outage;
 mod seen_elsewhere;
 mod send_rate;
