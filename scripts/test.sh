@@ -23,6 +23,8 @@ need=()
 command -v systemd-analyze >/dev/null || need+=(systemd)
 command -v dpkg-deb >/dev/null || need+=(dpkg)
 command -v dpkg-shlibdeps >/dev/null || need+=(dpkg-dev)
+# tests/it/package.rs runs Debian's package checker on the .deb.
+command -v lintian >/dev/null || need+=(lintian)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 browser=()
 command -v chromium >/dev/null || browser+=(chromium)

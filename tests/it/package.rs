@@ -205,3 +205,53 @@ fn package_carries_a_machine_readable_gpl3_copyright_file() {
         "{copyright}"
     );
 }
+
+/// lintian (Debian's package checker, installed by scripts/test.sh) finds
+/// no error and no warning; the one tag overridden is overridden in
+/// debian/wildt.lintian-overrides with the reason.
+#[test]
+fn package_passes_lintian_with_no_error_or_warning() {
+    let Some(deb) = deb_or_skip() else { return };
+    let out = Command::new("lintian")
+        .args(["--fail-on", "error,warning", "--no-tag-display-limit"])
+        .arg(&deb)
+        .output()
+        .unwrap_or_else(|e| panic!("lintian (apt install lintian; scripts/test.sh does): {e}"));
+    let said = String::from_utf8_lossy(&out.stdout);
+    let tags: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("E: ") || l.starts_with("W: "))
+        .collect();
+    assert!(
+        out.status.success() && tags.is_empty(),
+        "lintian on {}: {tags:#?}\n{said}{}",
+        deb.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The changelog Debian requires of every package is installed, and the
+/// lintian overrides are where lintian reads them.
+#[test]
+fn package_carries_its_debian_changelog_and_lintian_overrides() {
+    let Some(deb) = deb_or_skip() else { return };
+    let root = tempfile::tempdir().unwrap();
+    run(Command::new("dpkg-deb")
+        .arg("-x")
+        .arg(&deb)
+        .arg(root.path()));
+    let changelog = gunzip(root.path(), "usr/share/doc/wildt/changelog.Debian.gz");
+    assert_eq!(changelog, include_str!("../../debian/changelog"));
+    let version = run(Command::new("dpkg-deb")
+        .args(["-f"])
+        .arg(&deb)
+        .arg("Version"));
+    assert!(
+        changelog.starts_with(&format!("wildt ({}) ", version.trim())),
+        "the changelog's first entry is not the package's version {version}: {changelog}"
+    );
+    assert_eq!(
+        read(root.path(), "usr/share/lintian/overrides/wildt"),
+        include_str!("../../debian/wildt.lintian-overrides")
+    );
+}
