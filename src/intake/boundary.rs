@@ -22,6 +22,8 @@ const MIN_FRAME: usize = 3;
 /// A separator's phrase ("Original Message", "Пересланное сообщение") is short.
 const MAX_PHRASE_CHARS: usize = 60;
 const MAX_PHRASE_WORDS: usize = 6;
+/// Phrases between frames on one separator line, at most.
+const MAX_PHRASES: usize = 2;
 /// A header label ("From", "Enviado el", "보낸 사람") is a few words.
 const MAX_LABEL_CHARS: usize = 32;
 const MAX_LABEL_WORDS: usize = 4;
@@ -70,16 +72,22 @@ pub(super) fn is_separator(line: &str) -> bool {
     if lead < MIN_FRAME {
         return false;
     }
-    let rest = &s[s.char_indices().nth(lead).map_or(s.len(), |(i, _)| i)..];
-    let Some(close) = frame_run(rest) else {
-        return false;
-    };
-    let phrase = trim_visible(&rest[..close]);
-    if !is_phrase(phrase) {
-        return false;
+    let mut rest = &s[s.char_indices().nth(lead).map_or(s.len(), |(i, _)| i)..];
+    // Thunderbird's Slovak separator holds two phrases:
+    // `-------- Preposlaná správa --- Forwarded Message --------`.
+    for _ in 0..MAX_PHRASES {
+        let Some(close) = frame_run(rest) else {
+            return false;
+        };
+        if !is_phrase(trim_visible(&rest[..close])) {
+            return false;
+        }
+        rest = trim_visible(rest[close..].trim_start_matches(is_frame));
+        if rest.is_empty() || label_value(rest).is_some() {
+            return true;
+        }
     }
-    let tail = trim_visible(rest[close..].trim_start_matches(|c: char| is_frame(c)));
-    tail.is_empty() || label_value(tail).is_some()
+    false
 }
 
 /// Byte offset of the first run of at least [`MIN_FRAME`] frame characters.
@@ -102,7 +110,8 @@ fn frame_run(s: &str) -> Option<usize> {
     None
 }
 
-/// A few words in any script: letters, no digits, no address or link.
+/// A few words in any script: letters, no digits, no address or link
+/// (Thunderbird's Finnish `Välitetty viesti / Fwd.Msg` has a slash).
 fn is_phrase(p: &str) -> bool {
     !p.is_empty()
         && p.chars().count() <= MAX_PHRASE_CHARS
@@ -110,7 +119,8 @@ fn is_phrase(p: &str) -> bool {
         && p.chars().any(char::is_alphabetic)
         && !p
             .chars()
-            .any(|c| c.is_numeric() || matches!(c, '@' | '/' | ':' | '<' | '>'))
+            .any(|c| c.is_numeric() || matches!(c, '@' | ':' | '<' | '>'))
+        && !p.contains("//")
 }
 
 /// `Label: value` (or `Label：value`, `*Label:* value`, `De : value`) ->
@@ -248,6 +258,9 @@ mod tests {
             "-------- رسالة مُعاد توجيهها --------",
             "\u{200f}-------- پیام بازارسال‌شده --------",
             "═══ Προωθημένο μήνυμα ═══",
+            "-------- Preposlaná správa --- Forwarded Message --------",
+            "-------- Välitetty viesti / Fwd.Msg --------",
+            "--- Treść przekazanej wiadomości ---",
             "----- Forwarded Message ----- From: Ben <ben@example.net> To: Anna <anna@example.org> Sent: Sunday, May 12, 2024, 05:45:00 PM GMT+2 Subject: Re: game",
             "----- Välitetty viesti ----- Lähettäjä: Ben <ben@example.net> Vastaanottaja: Anna",
         ] {
