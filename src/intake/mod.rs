@@ -13,6 +13,7 @@
 //! (`text`), and what is left, plus the subject (`subject`), is read as one
 //! command (`scan`). The accepted words are listed in `KEYWORDS.md`.
 
+mod boundary;
 mod headers;
 pub mod language;
 pub mod order;

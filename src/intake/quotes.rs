@@ -205,6 +205,29 @@ pub(super) fn is_header_block(lines: &[&str], i: usize) -> bool {
     from && others >= 2
 }
 
+/// An attribution in words wildt does not know (`… Ben <ben@example.net> ने
+/// लिखा:`), recognised by its place and shape: a line ending in a colon, holding
+/// a date or an address outside a link, with a `>`-quote starting on the next
+/// line or after one blank line. Only the line itself is dropped; the quote is
+/// dropped line by line, and a reply below it is kept.
+pub(super) fn introduces_quote(lines: &[&str], i: usize) -> bool {
+    let t = super::boundary::trim_visible(lines[i]);
+    if t.len() > MAX_ATTRIBUTION || !t.ends_with([':', '：']) {
+        return false;
+    }
+    let quoted = |j: usize| {
+        lines
+            .get(j)
+            .is_some_and(|l| l.trim_start().starts_with('>'))
+    };
+    let blank = |j: usize| lines.get(j).is_some_and(|l| l.trim().is_empty());
+    if !(quoted(i + 1) || blank(i + 1) && quoted(i + 2)) {
+        return false;
+    }
+    let unlinked = super::boundary::without_links(t);
+    has_date(&unlinked) || super::boundary::has_address(&unlinked)
+}
+
 /// `From: x` -> `from`; `*Von:* x` (bold turned to text) -> `von`; `De : x` ->
 /// `de`; `Enviado el: x` -> `enviado el`. Only letters and inner spaces count.
 fn header_name(trimmed: &str) -> Option<String> {
@@ -278,6 +301,11 @@ fn joined_attribution(lines: &[&str], i: usize) -> Option<usize> {
         if t.starts_with(['>', '|']) && !(n > 0 && (open_angle(&joined) || only_verb(t))) {
             return None;
         }
+        // A move on a line of its own (`13. 5254`) is the player's, never a
+        // piece of a wrapped attribution.
+        if move_shaped(t) {
+            return None;
+        }
         if !joined.is_empty() {
             joined.push(' ');
         }
@@ -288,8 +316,24 @@ fn joined_attribution(lines: &[&str], i: usize) -> Option<usize> {
         if is_attribution(&joined) {
             return Some(n + 1);
         }
+        // A line that ends like an attribution and is none is not the start
+        // of a wrapped one ("Ben wrote a post <link> about it:").
+        if t.ends_with([':', '：']) {
+            return None;
+        }
     }
     None
+}
+
+/// No letters, and four or five digits from 1 to 8 in a row (`13. 5254`,
+/// `12... 37461`): a move's shape. Dates hold a 0 or a 9 (`12.05.2024`), and
+/// times have no four digits in a row.
+fn move_shaped(t: &str) -> bool {
+    if t.chars().any(char::is_alphabetic) {
+        return false;
+    }
+    t.split(|c: char| !c.is_ascii_digit())
+        .any(|run| (4..=5).contains(&run.len()) && run.bytes().all(|b| (b'1'..=b'8').contains(&b)))
 }
 
 /// `> wrote:`: a quoted-looking line holding nothing but the verb.
@@ -352,6 +396,12 @@ fn is_attribution(lower: &str) -> bool {
     // Only a line ending in a colon, a dash frame or the verb can be one; the
     // cheap test first keeps long texts linear with a small factor.
     if body.is_empty() || !(colon || framed || ends_with_verb(body)) {
+        return false;
+    }
+    // An attribution names a date and a person, never a web page: a line
+    // with a link (whose path may hold a date, `…/posts/2017-02-18-how-to`)
+    // is the player's prose.
+    if body.split_whitespace().any(super::boundary::is_link) {
         return false;
     }
     let verb = has_verb(body);
@@ -424,7 +474,7 @@ fn is_cjk(c: char) -> bool {
 
 /// A year (19xx, 20xx: never a move, as 9 and 0 are no file or rank) or a
 /// time of day (`17:45`, `17.45`).
-fn has_date(s: &str) -> bool {
+pub(super) fn has_date(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {

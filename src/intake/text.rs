@@ -11,6 +11,7 @@
 
 use mail_parser::{Message, PartType};
 
+use super::boundary;
 use super::quotes::{self, attribution_len, is_header_block};
 
 /// At most this many inline text parts are read (Apple Mail splits a body around
@@ -197,7 +198,10 @@ pub(super) fn strip_quotes(text: &str) -> String {
             i += 1;
             continue;
         }
-        if is_cut_line(trimmed) || is_header_block(&lines, i) {
+        if is_cut_line(trimmed)
+            || is_header_block(&lines, i)
+            || boundary::is_header_block(&lines, i)
+        {
             break;
         }
         if let Some(len) = attribution_len(&lines, i) {
@@ -214,6 +218,10 @@ pub(super) fn strip_quotes(text: &str) -> String {
             }
             // Nothing marks the quoted text: all of it follows the attribution.
             break;
+        }
+        if quotes::introduces_quote(&lines, i) {
+            i += 1;
+            continue;
         }
         out.push_str(line);
         out.push('\n');
@@ -236,7 +244,9 @@ fn is_cut_line(trimmed: &str) -> bool {
     if trimmed == "--" {
         return true;
     }
-    quotes::is_separator(trimmed) || is_phone_footer(&trimmed.to_lowercase())
+    quotes::is_separator(trimmed)
+        || boundary::is_separator(trimmed)
+        || is_phone_footer(&trimmed.to_lowercase())
 }
 
 /// "Sent from my iPhone" and its relatives in several languages.
@@ -426,5 +436,185 @@ mod tests {
     fn html_divs_become_lines() {
         let text = html_text("<div>13. 5254</div><div>Anna</div>");
         assert!(text.lines().any(|l| l.trim() == "13. 5254"), "{text:?}");
+    }
+
+    #[test]
+    fn a_plain_move_below_a_link_with_a_date_in_its_path_is_read() {
+        // The link's date made the paragraph look like an attribution.
+        let t = "Ben wrote a fine post https://example.org/posts/2017-02-18-how-to-play-the-french/ about it:\n13. 5254\n";
+        assert!(strip_quotes(t).lines().any(|l| l == "13. 5254"), "{t}");
+    }
+
+    #[test]
+    fn a_flattened_older_thread_below_a_quote_is_cut() {
+        for older in [
+            "Ben Miller <ben@example.net> ezt írta (időpont: 2024. máj. 12., V, 17:45):\n13. 7163",
+            "Feladó: Ben <ben@example.net>\nElküldve: 2024. május 12. 17:45\nTárgy: x\n13. 7163",
+            "-------- Továbbított üzenet --------\n13. 7163",
+        ] {
+            let t = format!("13. 5254\n\n> 12... 3746\n> Ben\n\n{older}\n");
+            assert_eq!(strip_quotes(&t).trim(), "13. 5254", "{older}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_attribution_above_a_quote_is_dropped_and_the_reply_below_kept() {
+        let t = "रवि, 12 मई 2024 को 5:45 pm बजे Ben <ben@example.net> ने लिखा:\n\n> 12... 3746\n\n13. 5254\n";
+        assert_eq!(strip_quotes(t).trim(), "13. 5254");
+    }
+
+    mod properties {
+        use proptest::prelude::*;
+
+        use super::super::strip_quotes;
+
+        /// A word in one of the scripts clients write their separators in.
+        fn word() -> impl Strategy<Value = String> {
+            prop_oneof![
+                "[a-zà-ÿ]{2,10}",
+                "[А-Яа-яё]{2,10}",
+                "[α-ω]{2,10}",
+                "[一-龥ぁ-んァ-ン]{2,6}",
+                "[ء-ي]{2,8}",
+                "[א-ת]{2,8}",
+            ]
+        }
+
+        fn phrase() -> impl Strategy<Value = String> {
+            prop::collection::vec(word(), 1..=4).prop_map(|w| w.join(" "))
+        }
+
+        fn frame() -> impl Strategy<Value = String> {
+            (
+                prop::sample::select(vec!['-', '_', '=', '*', '—', '─', '━', '═', '–']),
+                3usize..12,
+            )
+                .prop_map(|(c, n)| std::iter::repeat_n(c, n).collect())
+        }
+
+        /// `Label: value` lines with an address and a date among the values.
+        fn header_block() -> impl Strategy<Value = Vec<String>> {
+            (
+                word(),
+                word(),
+                word(),
+                prop::sample::select(vec![":", "：", " :"]),
+            )
+                .prop_map(|(from, date, to, colon)| {
+                    vec![
+                        format!("{from}{colon} Ben Miller <ben@example.net>"),
+                        format!("{date}{colon} 12.05.2024 17:45"),
+                        format!("{to}{colon} Anna <anna@example.org>"),
+                    ]
+                })
+        }
+
+        /// Prose around a move: words, dates, years, times and links whose
+        /// paths hold dates, never a boundary.
+        fn prose_line() -> impl Strategy<Value = String> {
+            let token = prop_oneof![
+                prop::sample::select(vec![
+                    "the",
+                    "game",
+                    "nice",
+                    "see",
+                    "this",
+                    "post",
+                    "about",
+                    "French",
+                    "blog",
+                    "Ben",
+                    "on",
+                    "le",
+                    "am",
+                    "yesterday",
+                    "until",
+                    "by",
+                    "from",
+                    "see:",
+                ])
+                .prop_map(str::to_owned),
+                (1u32..=28, 1u32..=12, 1990u32..2030)
+                    .prop_map(|(d, m, y)| format!("{d:02}.{m:02}.{y}")),
+                (1990u32..2030, 1u32..=12, 1u32..=28)
+                    .prop_map(|(y, m, d)| format!("{y}-{m:02}-{d:02}")),
+                (1990u32..2030).prop_map(|y| y.to_string()),
+                (0u32..24, 0u32..60).prop_map(|(h, m)| format!("{h}:{m:02}")),
+                (1990u32..2030, 1u32..=12, 1u32..=28, "[a-z]{3,8}").prop_map(|(y, m, d, s)| {
+                    format!("https://example.org/posts/{y}-{m:02}-{d:02}-how-to-{s}/")
+                }),
+                (1990u32..2030, 1u32..=12)
+                    .prop_map(|(y, m)| format!("www.example.com/{y}/{m:02}/x")),
+            ];
+            (prop::collection::vec(token, 1..10), prop::bool::ANY).prop_map(|(t, colon)| {
+                let mut line = t.join(" ");
+                if colon {
+                    line.push(':');
+                }
+                line
+            })
+        }
+
+        /// "Ben wrote … <link>:": a verb and a colon, with the only date in
+        /// the link's path (the false negative of a dated blog link).
+        fn linked_verb_line() -> impl Strategy<Value = String> {
+            (
+                prop::sample::select(vec!["Ben wrote", "Ben writes", "Ben schrieb", "Ben a écrit"]),
+                1990u32..2030,
+                1u32..=12,
+                1u32..=28,
+                "[a-z]{3,8}",
+            )
+                .prop_map(|(who, y, m, d, s)| {
+                    format!("{who} a fine post https://example.org/posts/{y}-{m:02}-{d:02}-how-to-{s}/ about it:")
+                })
+        }
+
+        fn any_line() -> impl Strategy<Value = String> {
+            prop_oneof![4 => prose_line(), 1 => linked_verb_line()]
+        }
+
+        proptest! {
+            #[test]
+            fn a_separator_shaped_line_hides_a_move_below_it(
+                lead in frame(),
+                phrase in phrase(),
+                trail in frame(),
+                starred in prop::bool::ANY,
+                block in prop::option::of(header_block()),
+                same_line in prop::bool::ANY,
+            ) {
+                let mut sep = format!("{lead} {phrase} {trail}");
+                if starred {
+                    sep = format!("*{sep}*");
+                }
+                let mut below = Vec::new();
+                match block {
+                    Some(b) if same_line => sep = format!("{sep} {}", b.join(" ")),
+                    Some(b) => below.extend(b),
+                    None => {}
+                }
+                let text = format!("Anna\n\n{sep}\n{}\n\n13. 5254\n", below.join("\n"));
+                let own = strip_quotes(&text);
+                prop_assert!(!own.contains("5254"), "{text:?} -> {own:?}");
+                prop_assert!(own.contains("Anna"), "{text:?} -> {own:?}");
+            }
+
+            #[test]
+            fn a_move_line_with_no_boundary_above_is_read_whatever_surrounds_it(
+                above in prop::collection::vec(any_line(), 0..6),
+                below in prop::collection::vec(any_line(), 0..6),
+                blank in prop::bool::ANY,
+            ) {
+                let gap = if blank { "\n" } else { "" };
+                let text = format!(
+                    "{}\n{gap}13. 5254\n{gap}{}\n",
+                    above.join("\n"),
+                    below.join("\n")
+                );
+                let own = strip_quotes(&text);
+                prop_assert!(own.lines().any(|l| l == "13. 5254"), "{text:?} -> {own:?}");
+            }
+        }
     }
 }

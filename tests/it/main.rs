@@ -11,6 +11,7 @@ mod clocks;
 mod conditional_maildir;
 mod e2e;
 mod events;
+mod forwards;
 mod game_cli;
 mod games;
 mod group_commit;
