@@ -166,3 +166,53 @@ fn wildt_check_plays_the_move_above_a_boundary_and_finds_none_below_it() {
         wrong.join("\n")
     );
 }
+
+/// The hand-written messages (tests/fixtures/mail/forwards-by-hand): each
+/// through the intake and through the real `wildt check --json`. Above:
+/// `5254` is played; below: no move is found.
+#[test]
+fn hand_written_forwards_and_quotes_play_only_the_players_own_move() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mail/forwards-by-hand");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "eml"))
+        .collect();
+    cases.sort();
+    assert_eq!(cases.len(), 26, "fixtures in {}", dir.display());
+    let work = tempfile::tempdir().unwrap();
+    let cfg = temp_config(work.path());
+    let mut wrong = Vec::new();
+    for path in &cases {
+        let name = name(path);
+        let above = name.ends_with("_above.eml");
+        assert!(above || name.ends_with("_below.eml"), "{name}");
+        let summary = intake::read(&std::fs::read(path).unwrap(), &intake_config()).summary();
+        let read_ok = if above {
+            summary.outcome == "play" && summary.line.as_deref() == Some(&["5254".to_owned()])
+        } else {
+            summary.outcome == "unclear" && summary.kind == Some("nothing_found")
+        };
+        if !read_ok {
+            wrong.push(format!(
+                "{name}: intake {}",
+                serde_json::to_string(&summary).unwrap()
+            ));
+        }
+        let got = check(&cfg, path);
+        let checked_ok = if above {
+            got.0 == "play" && got.2 == "play 5254"
+        } else {
+            got.0 == "unclear" && got.1 == "nothing_found" && got.2.is_null()
+        };
+        if !checked_ok {
+            wrong.push(format!("{name}: check {got:?}"));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} wrong:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}

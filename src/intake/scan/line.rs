@@ -285,8 +285,15 @@ enum ProseRole {
 
 /// What the words just before a number in a sentence say it is.
 fn prose_role(toks: &[Tok], i: usize) -> ProseRole {
+    // The words just before it, in its own sentence only: "I play e4.
+    // Fischer 1972!" does not announce 1972 as a move.
     let before = |n: usize| {
-        toks[i.saturating_sub(n)..i]
+        let window = &toks[i.saturating_sub(n)..i];
+        let sentence = window
+            .iter()
+            .rposition(|t| *t == Tok::Stop)
+            .map_or(window, |stop| &window[stop + 1..]);
+        sentence
             .iter()
             .filter_map(|t| match t {
                 Tok::Word(w) => Some(w.as_str()),
@@ -362,6 +369,16 @@ mod tests {
     #[test]
     fn year_with_nine_in_prose_is_ignored() {
         assert_eq!(play("I learned chess in 1985.\n13. 5254"), ["13.5254"]);
+    }
+
+    #[test]
+    fn a_move_word_in_the_sentence_before_does_not_make_a_year_a_move() {
+        assert_eq!(play("Since 1999 I play e4. Fischer 1972!\n5254"), ["5254"]);
+        // In the same sentence it still does: a slip of the pen is answered.
+        assert!(matches!(
+            unclear("My move is 1972"),
+            Unclear::NotAMove { .. }
+        ));
     }
 
     #[test]
