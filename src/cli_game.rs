@@ -107,12 +107,17 @@ pub enum GameCommand {
         add_days: i64,
     },
     /// Decide an unfinished game (termination: adjudication). Both players
-    /// are mailed the result and the reason.
+    /// are mailed the result and the reason. With `--tablebase` instead, the
+    /// endgame tablebases' verdict on the position is applied (termination:
+    /// tablebase); refused (exit 2) when they cannot decide it.
     Adjudicate {
         id: i64,
-        result: Adjudged,
-        #[arg(long)]
-        reason: String,
+        #[arg(required_unless_present = "tablebase")]
+        result: Option<Adjudged>,
+        #[arg(long, required_unless_present = "tablebase")]
+        reason: Option<String>,
+        #[arg(long, conflicts_with_all = ["result", "reason"])]
+        tablebase: bool,
     },
     /// Give a player a new secret game address; the old one stops working.
     /// The player is mailed the new address.
@@ -236,7 +241,20 @@ pub async fn run(args: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCode
         GameCommand::Rekey(a) => rekey(&o, a).await,
         GameCommand::Leave(a) => leave(&o, a).await,
         GameCommand::Clock { id, seat, add_days } => clock(&o, id, seat, add_days).await,
-        GameCommand::Adjudicate { id, result, reason } => adjudicate(&o, id, result, &reason).await,
+        GameCommand::Adjudicate {
+            id,
+            tablebase: true,
+            ..
+        } => adjudicate_by_tablebase(&o, id).await,
+        GameCommand::Adjudicate {
+            id,
+            result: Some(result),
+            reason: Some(reason),
+            ..
+        } => adjudicate(&o, id, result, &reason).await,
+        GameCommand::Adjudicate { .. } => {
+            anyhow::bail!("give RESULT and --reason, or --tablebase")
+        }
         GameCommand::Pgn { id } => export_pgn(&o, id).await,
     };
     o.store.close().await;
@@ -367,6 +385,14 @@ async fn show(o: &Opened, id: i64, json: bool) -> anyhow::Result<ExitCode> {
     if json {
         let mut v = shown_json(&s, &o.config.referee);
         v["failed_mail"] = serde_json::to_value(&failed)?;
+        if !s.game.view.record.is_over() && o.config.tablebase.is_some() {
+            v["tablebase"] = match tables_say(o, &s.game.view.record)? {
+                Ok(said) => {
+                    json!({"result": said.result.as_str(), "says": said.to_string(), "cursed": said.cursed})
+                }
+                Err(why) => json!({"undecided": why.to_string()}),
+            };
+        }
         print_json(&v)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -393,6 +419,12 @@ async fn show(o: &Opened, id: i64, json: bool) -> anyhow::Result<ExitCode> {
         }
     )?;
     outln!("{}", status_line(r))?;
+    if !r.is_over() && o.config.tablebase.is_some() {
+        match tables_say(o, r)? {
+            Ok(said) => outln!("Tablebases: {said} ({})", said.result.as_str())?,
+            Err(why) => outln!("Tablebases: cannot decide ({why})")?,
+        }
+    }
     if let Some(c) = &s.clock {
         outln!("Time control: {}", c.control)?;
         print!("{}", wildt::reply::clock_lines(Lang::En, c));
@@ -565,6 +597,35 @@ async fn adjudicate(
         result.as_str()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `wildt game adjudicate ID --tablebase`: exits 2 when the tables cannot
+/// decide the position.
+async fn adjudicate_by_tablebase(o: &Opened, id: i64) -> anyhow::Result<ExitCode> {
+    let g = get(&o.store, id).await?;
+    if g.view.record.is_over() {
+        anyhow::bail!("game {id} is already over");
+    }
+    match tables_say(o, &g.view.record)? {
+        Ok(said) => {
+            organise::adjudicate_by_tablebase(&o.store, &o.config.referee, id, said.result).await?;
+            outln!(
+                "Game {id} decided by the tablebases: {} ({said}); both players are mailed.",
+                said.result.as_str()
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(why) => {
+            eprintln!("The tablebases cannot decide game {id}: {why}.");
+            Ok(ExitCode::from(2))
+        }
+    }
+}
+
+/// What the configured tables say about the position of `record`.
+fn tables_say(o: &Opened, record: &wildt::game::Record) -> anyhow::Result<wildt::tablebase::Said> {
+    let rules = wildt::tablebase::syzygy::rules(o.config.tablebase.as_ref())?;
+    Ok(wildt::tablebase::said(rules.tables(), record.position()))
 }
 
 /// `wildt game pgn ID`.

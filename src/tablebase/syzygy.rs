@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use shakmaty::{Chess, Position};
-use shakmaty_syzygy::{SyzygyError, Tablebase};
+use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase};
 
 use super::{SharedTables, TablebaseRules, Tables, Undecided, Wdl};
 
@@ -87,11 +87,11 @@ impl Tables for Syzygy {
         }
         match self.tables.probe_wdl_after_zeroing(pos) {
             Ok(w) => Ok(match w {
-                shakmaty_syzygy::Wdl::Win => Wdl::Win,
+                shakmaty_syzygy::Wdl::Win => self.cursed_by_the_count(pos, Wdl::Win),
                 shakmaty_syzygy::Wdl::CursedWin => Wdl::CursedWin,
                 shakmaty_syzygy::Wdl::Draw => Wdl::Draw,
                 shakmaty_syzygy::Wdl::BlessedLoss => Wdl::BlessedLoss,
-                shakmaty_syzygy::Wdl::Loss => Wdl::Loss,
+                shakmaty_syzygy::Wdl::Loss => self.cursed_by_the_count(pos, Wdl::Loss),
             }),
             Err(SyzygyError::Castling) => Err(Undecided::Castling),
             Err(SyzygyError::TooManyPieces) => Err(Undecided::TooManyPieces { pieces, max }),
@@ -101,6 +101,24 @@ impl Tables for Syzygy {
             Err(SyzygyError::ProbeFailed { material, .. }) => Err(Undecided::Failed {
                 material: material.to_string(),
             }),
+        }
+    }
+}
+
+impl Syzygy {
+    /// A win (or loss) the moves already made without a capture or pawn
+    /// move would turn into a draw under the 50-move rule: ICCF suspends
+    /// the rule here, so it stays a win, and the answer says why. Needs
+    /// the DTZ table; without it (or where DTZ rounding leaves it open)
+    /// the value stays as the WDL table gives it.
+    fn cursed_by_the_count(&self, pos: &Chess, wdl: Wdl) -> Wdl {
+        if pos.halfmoves() == 0 {
+            return wdl;
+        }
+        match (wdl, self.tables.probe_wdl(pos)) {
+            (Wdl::Win, Ok(AmbiguousWdl::CursedWin)) => Wdl::CursedWin,
+            (Wdl::Loss, Ok(AmbiguousWdl::BlessedLoss)) => Wdl::BlessedLoss,
+            _ => wdl,
         }
     }
 }
@@ -116,6 +134,14 @@ pub fn rules(config: Option<&crate::config::TablebaseConfig>) -> Result<Tablebas
         adjudicate: c.adjudicate,
         tables: Some(SharedTables(Arc::new(tables))),
     })
+}
+
+/// The rules of `config` with its tables opened: what the daemon and the
+/// CLI decide by.
+pub fn open_rules(config: &crate::config::Config) -> Result<crate::config::Rules, OpenError> {
+    let mut rules = config.rules();
+    rules.tablebase = self::rules(config.tablebase.as_ref())?;
+    Ok(rules)
 }
 
 /// The tables of `dirs`, for a one-off question (`config check`).
