@@ -827,6 +827,40 @@ fn outbox(raw: RawOutbox) -> Result<OutboxConfig, ConfigError> {
 mod tests {
     use super::*;
 
+    /// `[tablebase]` takes one directory or several, `adjudicate` is
+    /// `claim` (the default) or `auto`; without it tablebases are off.
+    #[test]
+    fn tablebase_paths_and_mode_are_read_and_checked() {
+        use crate::tablebase::Adjudicate;
+        assert_eq!(Config::parse(LOCAL_TOML).unwrap().tablebase, None);
+        let with = |block: &str| Config::parse(&format!("{LOCAL_TOML}\n[tablebase]\n{block}\n"));
+        let one = with("path = \"tb\"").unwrap().tablebase.unwrap();
+        assert_eq!(one.paths, [std::path::PathBuf::from("tb")]);
+        assert_eq!(one.adjudicate, Adjudicate::Claim);
+        let many = with("path = [\"a\", \"b\"]\nadjudicate = \"auto\"")
+            .unwrap()
+            .tablebase
+            .unwrap();
+        assert_eq!(many.paths.len(), 2);
+        assert_eq!(many.adjudicate, Adjudicate::Auto);
+        assert_eq!(
+            Config::parse(&format!(
+                "{LOCAL_TOML}\n[tablebase]\npath = \"tb\"\nadjudicate = \"auto\"\n"
+            ))
+            .unwrap()
+            .rules()
+            .tablebase
+            .adjudicate,
+            Adjudicate::Auto
+        );
+        for bad in ["path = []", "path = \"tb\"\nadjudicate = \"always\""] {
+            assert!(
+                matches!(with(bad), Err(ConfigError::Invalid { .. })),
+                "{bad}"
+            );
+        }
+    }
+
     /// `[inbox] quarantine` defaults to wildt-failed and must be a plain
     /// folder name (it becomes the Maildir subfolder `.NAME`);
     /// `[referee] organiser` is optional and must be an address.

@@ -554,6 +554,8 @@ mod tests {
                 Some("accept a draw") => Command::AcceptDraw,
                 Some("decline a draw") => Command::DeclineDraw,
                 Some("claim a draw") => Command::ClaimDraw,
+                Some("claim a win by tablebase") => TB_WIN,
+                Some("claim a draw by tablebase") => TB_DRAW,
                 Some("show the board") => Command::Status,
                 _ => continue,
             };
