@@ -373,6 +373,30 @@ fn under_auto_a_move_into_the_tables_range_ends_the_game() {
     }
 }
 
+/// Under `auto` a prepared answer counts as a move: Black's conditional
+/// 64... 4541 (Qxd1+) takes the last White piece but a pawn, and the
+/// tables end the game (KPvKQ `7k/8/8/8/8/P7/8/3q2K1 w - - 0 65`: Black
+/// wins).
+#[test]
+fn under_auto_a_prepared_answer_into_the_tables_range_ends_the_game() {
+    let club = club_with(&syzygy(), "adjudicate = \"auto\"");
+    let g = game(&club, "7k/8/8/3q4/8/8/P7/3Q2K1 w - - 0 64", &[]);
+    send(&club, &g, false, "cond", "if 64. 1213 then 64... 4541");
+    club.serve_once();
+    take_outbox(&club);
+    send(&club, &g, true, "move", "64. 1213");
+    club.serve_once();
+    let mails = take_outbox(&club);
+    let shown = club.show(g.id);
+    assert_eq!(shown["moves"].as_array().unwrap().len(), 2, "{shown}");
+    assert_eq!(
+        (&shown["result"], &shown["termination"]),
+        (&Value::from("0-1"), &Value::from("tablebase")),
+        "{:#?}",
+        mails_text(&mails)
+    );
+}
+
 /// Claims in German and Russian are read, and answered in the player's
 /// language.
 #[test]
