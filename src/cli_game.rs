@@ -88,7 +88,8 @@ pub enum GameCommand {
     /// to the opponent).
     Show(ShowArgs),
     /// Record a move (or resign, offer-draw, accept-draw, decline-draw,
-    /// claim-draw) by hand, as for a postcard game.
+    /// claim-draw, claim-tablebase-win, claim-tablebase-draw) by hand, as
+    /// for a postcard game.
     Move(MoveArgs),
     /// Export the game as PGN.
     Pgn { id: i64 },
@@ -450,6 +451,14 @@ fn command_of(mv: &str) -> Result<Command, wildt::notation::ParseError> {
         "accept-draw" => Command::AcceptDraw,
         "decline-draw" => Command::DeclineDraw,
         "claim-draw" => Command::ClaimDraw,
+        "claim-tablebase-win" => Command::ClaimTablebase {
+            claim: wildt::tablebase::Claim::Win,
+            line: Vec::new(),
+        },
+        "claim-tablebase-draw" => Command::ClaimTablebase {
+            claim: wildt::tablebase::Claim::Draw,
+            line: Vec::new(),
+        },
         "status" => Command::Status,
         text => Command::single(text.parse()?),
     })
@@ -468,7 +477,8 @@ async fn play(o: &Opened, a: MoveArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let verdict =
-        organise::play_by_hand_at(&o.store, &o.config.rules(), a.id, seat, &command, at).await?;
+        organise::play_by_hand_at(&o.store, &open_rules(&o.config)?, a.id, seat, &command, at)
+            .await?;
     let g = get(&o.store, a.id).await?;
     if a.json {
         let mut v = game_json(&g, &o.config.referee);
@@ -511,6 +521,12 @@ fn print_verdict(verdict: &Verdict, g: &StoredGame, seat: Color) -> anyhow::Resu
                 MoveNumberText(*number),
                 ply.iccf,
                 ply.san
+            )?;
+        }
+        Verdict::TablebaseClaimed { claim, said, .. } => {
+            outln!(
+                "The claim of a {} stands: the tablebases say: {said}.",
+                claim.as_str()
             )?;
         }
         other => outln!("{other:?}")?,
@@ -626,6 +642,11 @@ async fn adjudicate_by_tablebase(o: &Opened, id: i64) -> anyhow::Result<ExitCode
 fn tables_say(o: &Opened, record: &wildt::game::Record) -> anyhow::Result<wildt::tablebase::Said> {
     let rules = wildt::tablebase::syzygy::rules(o.config.tablebase.as_ref())?;
     Ok(wildt::tablebase::said(rules.tables(), record.position()))
+}
+
+/// The rules with the configured tables opened.
+fn open_rules(config: &wildt::config::Config) -> anyhow::Result<wildt::config::Rules> {
+    Ok(wildt::tablebase::syzygy::open_rules(config)?)
 }
 
 /// `wildt game pgn ID`.

@@ -18,7 +18,7 @@ use crate::game::{Record, RecordError};
 use crate::i18n::Lang;
 use crate::keys::new_key;
 use crate::mail::render::{RenderError, render};
-use crate::referee::{Verdict, judge};
+use crate::referee::{Verdict, judge_with};
 use crate::reply;
 use crate::store::games::NewGameRow;
 use crate::store::players::{self, LangSource};
@@ -277,7 +277,7 @@ pub async fn play_by_hand_at(
     if command.claims_draw() {
         games::read_window(&mut tx, game, &mut stored.view.record).await?;
     }
-    let verdict = judge(&stored.view.record, seat, command);
+    let verdict = judge_with(&stored.view.record, seat, command, &rules.tablebase);
     let mut after = stored.view.record.clone();
     after.apply(&verdict);
     if !matches!(verdict, Verdict::Rejected(_) | Verdict::Status) {

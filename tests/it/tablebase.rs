@@ -512,6 +512,27 @@ fn the_organiser_checks_a_claim_adjudicates_by_the_tables_and_sees_them_configur
         );
     }
 
+    // A postcard game's claim, typed in by the organiser.
+    let postcard = game(&club, KRK, &[]);
+    let out = wildt(
+        &club.cfg,
+        &[
+            "game",
+            "move",
+            &postcard.id.to_string(),
+            "claim-tablebase-win",
+            "--as",
+            "white",
+        ],
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("The claim of a win stands: the tablebases say: White wins."),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(club.show(postcard.id)["termination"], "tablebase");
+
     let out = wildt(&club.cfg, &["config", "check"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
