@@ -552,3 +552,76 @@ fn the_organiser_checks_a_claim_adjudicates_by_the_tables_and_sees_them_configur
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// Over real mail (the rig's Postfix and Dovecot, IMAPS in and SMTP out):
+/// Anna, who reads German, claims the win with a proposed move; the move
+/// is not played, and both players receive the tables' verdict, each in
+/// their language.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claim_with_a_move_by_mail_through_the_rig_reaches_both_players() {
+    use crate::e2e::{Options, Referee, fresh_inboxes, move_mail, player, wait_mails};
+    let rig = rig_or_skip!();
+    let (referee, anna, ben) = (player(42), player(43), player(44));
+    let mut readers = fresh_inboxes(&rig, &[&referee, &anna, &ben]).await;
+    let r = Referee::new(&rig, &referee, Options::default());
+    let mut text = std::fs::read_to_string(&r.config).unwrap();
+    text.push_str(&format!(
+        "\n[tablebase]\npath = {}\n",
+        crate::support::rig::toml_str(&syzygy().display().to_string())
+    ));
+    std::fs::write(&r.config, text).unwrap();
+    let out = r.run(&[
+        "game",
+        "new",
+        "--no-mail",
+        "--white",
+        &anna,
+        "--black",
+        &ben,
+        "--white-lang",
+        "de",
+        "--fen",
+        KQKQ,
+        "--json",
+    ]);
+    let g = json_of(&out);
+    let (id, white_address) = (
+        g["id"].as_i64().unwrap(),
+        g["white"]["address"].as_str().unwrap().to_owned(),
+    );
+    let raw = move_mail(
+        &anna,
+        &white_address,
+        "64. 4145 Ich reklamiere den Gewinn laut Tablebase.",
+    );
+    rig.send(&anna, &white_address, &raw).await;
+    // Wait for the mail to reach the referee's mailbox before one pass.
+    readers[0]
+        .wait_for("INBOX", &crate::e2e::message_id_of(&raw), 1)
+        .await;
+    r.serve_once();
+    let shown = r.show(id);
+    assert_eq!(shown["termination"], "tablebase");
+    assert_eq!(shown["result"], "1-0");
+    assert!(shown["moves"].as_array().unwrap().is_empty(), "{shown}");
+    let within = std::time::Duration::from_secs(20);
+    let over = |m: &crate::e2e::Mail| m.is("game-over") && m.game == Some(id);
+    let de = wait_mails(&mut readers[1], "INBOX", "game over", 1, within, over).await;
+    assert!(
+        de[0].text.contains(
+            "Weiß hat den Gewinn laut Tablebase reklamiert (nach 64. 4145 (Dxd5), der nicht \
+             ausgeführt wird); die Tablebases sagen: Weiß gewinnt."
+        ),
+        "{}",
+        de[0].text
+    );
+    let en = wait_mails(&mut readers[2], "INBOX", "game over", 1, within, over).await;
+    assert!(
+        en[0].text.contains(
+            "White claimed a win by the endgame tablebases after 64. 4145 (Qxd5), which is not \
+             played; the tablebases say: White wins. The claim is correct."
+        ),
+        "{}",
+        en[0].text
+    );
+}
