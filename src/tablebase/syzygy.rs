@@ -80,8 +80,10 @@ impl Tables for Syzygy {
     fn probe(&self, pos: &Chess) -> Result<Wdl, Undecided> {
         let pieces = pos.board().occupied().count();
         let max = self.tables.max_pieces();
-        // The crate says "too many pieces" only beyond its own limit when
-        // no table of that size is open; the answer names both counts.
+        // The crate resolves a position one piece beyond its tables by
+        // searching its captures; a claim stands only on a position the
+        // tables hold (a capture is claimed with the move), so more pieces
+        // than the largest table are refused first, naming both counts.
         if pieces > max {
             return Err(Undecided::TooManyPieces { pieces, max });
         }

@@ -13,10 +13,11 @@
 //! - KQvKQ `7k/8/8/3q4/8/8/8/3Q2K1 w - - 0 64`: after the proposed 64. 4145
 //!   (Qxd5) KQvK, White wins;
 //! - KRvK `8/8/8/4k3/8/8/8/R3K3 w - - 80 100`: 40 moves already made without
-//!   a capture or pawn move and DTZ 27: a cursed win by the count (the 3-4
-//!   piece tables hold no cursed win of their own: none of 3 million
-//!   random positions of each 4-piece material with pawns or minor pieces
-//!   was one), a win under ICCF;
+//!   a capture or pawn move and DTZ 27: a cursed win by the count, a win
+//!   under ICCF. The 3-4 piece tables seem to hold no cursed win of their
+//!   own: probing 3 million random placements in each of KBNvK, KNNvK,
+//!   KRvKB, KRvKN, KQvKR, KQvKQ, KPvKP, KBvKP, KNvKP, KRvKP, KQvKP, KBPvK,
+//!   KNPvK, KRPvK and KPPvK found none;
 //! - `4k3/8/8/8/8/8/8/R3K3 w Q - 0 1`: castling still possible;
 //! - `4k3/8/8/8/8/8/PP6/R3K3 w - - 0 1`: five pieces.
 
