@@ -387,11 +387,12 @@ async fn show(o: &Opened, id: i64, json: bool) -> anyhow::Result<ExitCode> {
         let mut v = shown_json(&s, &o.config.referee);
         v["failed_mail"] = serde_json::to_value(&failed)?;
         if !s.game.view.record.is_over() && o.config.tablebase.is_some() {
-            v["tablebase"] = match tables_say(o, &s.game.view.record)? {
-                Ok(said) => {
+            v["tablebase"] = match tables_say(o, &s.game.view.record) {
+                Ok(Ok(said)) => {
                     json!({"result": said.result.as_str(), "says": said.to_string(), "cursed": said.cursed})
                 }
-                Err(why) => json!({"undecided": why.to_string()}),
+                Ok(Err(why)) => json!({"undecided": why.to_string()}),
+                Err(e) => json!({"error": e.to_string()}),
             };
         }
         print_json(&v)?;
@@ -421,9 +422,12 @@ async fn show(o: &Opened, id: i64, json: bool) -> anyhow::Result<ExitCode> {
     )?;
     outln!("{}", status_line(r))?;
     if !r.is_over() && o.config.tablebase.is_some() {
-        match tables_say(o, r)? {
-            Ok(said) => outln!("Tablebases: {said} ({})", said.result.as_str())?,
-            Err(why) => outln!("Tablebases: cannot decide ({why})")?,
+        // A directory that cannot be read is said, not an error: the
+        // game is still shown.
+        match tables_say(o, r) {
+            Ok(Ok(said)) => outln!("Tablebases: {said} ({})", said.result.as_str())?,
+            Ok(Err(why)) => outln!("Tablebases: cannot decide ({why})")?,
+            Err(e) => outln!("Tablebases: cannot be read ({e})")?,
         }
     }
     if let Some(c) = &s.clock {
