@@ -131,12 +131,13 @@ pub fn run(cmd: OpsCommand, config: &ConfigArgs) -> anyhow::Result<ExitCode> {
 /// `wildt status`: exits 1 when something needs the operator.
 fn status(config: &ConfigArgs, json: bool, failed_window_hours: u32) -> anyhow::Result<ExitCode> {
     let config = config.load()?;
-    let mut status = crate::runtime()?.block_on(wildt::ops::status::read(
-        &config.database_url,
-        i64::from(failed_window_hours) * 3600,
-        &config.clock.rules,
-    ))?;
-    status.tablebase = wildt::ops::status::tablebase(config.tablebase.as_ref());
+    let status = crate::runtime()?
+        .block_on(wildt::ops::status::read(
+            &config.database_url,
+            i64::from(failed_window_hours) * 3600,
+            &config.clock.rules,
+        ))?
+        .with_tablebase(config.tablebase.as_ref());
     print_status(&status, json)?;
     Ok(if status.ok {
         ExitCode::SUCCESS

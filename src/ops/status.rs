@@ -94,6 +94,8 @@ pub enum ProblemKind {
     DeadlineOverdue,
     /// Inbox messages that could not be handled were put in the quarantine.
     Quarantined,
+    /// `[tablebase] path` cannot be read: the daemon does not start.
+    TablebaseUnreadable,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -136,6 +138,22 @@ pub struct TablebaseStatus {
     pub max_pieces: usize,
     /// Why the directories could not be read.
     pub error: Option<String>,
+}
+
+impl Status {
+    /// Adds what `[tablebase]` of the configuration holds; directories
+    /// that cannot be read are a problem (the daemon would not start).
+    pub fn with_tablebase(mut self, config: Option<&crate::config::TablebaseConfig>) -> Status {
+        self.tablebase = tablebase(config);
+        if let Some(e) = &self.tablebase.error {
+            self.problems.push(Problem {
+                kind: ProblemKind::TablebaseUnreadable,
+                detail: format!("{e}: fix [tablebase] path (see `wildt config check`)"),
+            });
+            self.ok = false;
+        }
+        self
+    }
 }
 
 /// The tablebases of `config`, listed (no table is opened).

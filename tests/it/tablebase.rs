@@ -626,3 +626,24 @@ async fn a_claim_with_a_move_by_mail_through_the_rig_reaches_both_players() {
         en[0].text
     );
 }
+
+/// A `[tablebase] path` that names no directory is an error to `config
+/// check` and a problem to `status`, each saying which path.
+#[test]
+fn an_unreadable_tablebase_directory_is_an_error_and_a_problem() {
+    let missing = tempfile::tempdir().unwrap().path().join("no-such-dir");
+    let club = club_with(&missing, "");
+    game(&club, KQK, &[]);
+    let out = wildt(&club.cfg, &["config", "check"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(&format!("tablebase directory {}", missing.display())),
+        "{text}"
+    );
+    let out = wildt(&club.cfg, &["status", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["problems"][0]["kind"], "tablebase_unreadable", "{v}");
+    assert_eq!(v["tablebase"]["on"], true);
+}
