@@ -56,6 +56,10 @@ cargo deny --locked check licenses bans sources
 command -v cargo-deb >/dev/null || cargo install cargo-deb --locked --version 3.8.0
 WILDT_DEB=$(pwd)/$(scripts/package.sh --profile dev)
 export WILDT_DEB
+# tests/it/tablebase.rs probes the complete 3-4 piece Syzygy set kept in the
+# shared directory beside the project.
+WILDT_SYZYGY=${WILDT_SYZYGY:-$(git rev-parse --show-toplevel 2>/dev/null || pwd)/../shared/syzygy}
+export WILDT_SYZYGY
 # Everything but the e2e scenarios, then those (in parallel, with their
 # output), then the ones that stop servers, alone.
 cargo test --locked -- --skip e2e::

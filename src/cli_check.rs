@@ -17,7 +17,7 @@ pub async fn run(args: &ConfigArgs, file: &Path, json: bool) -> anyhow::Result<E
     let raw = std::fs::read(file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     let handled = handle_message(
         &o.store,
-        &o.config.rules(),
+        &wildt::tablebase::syzygy::open_rules(&o.config)?,
         &Source::Cli,
         &raw,
         raw.len(),
@@ -68,6 +68,13 @@ impl Checked<'_> {
     fn command(&self) -> Option<String> {
         let summary = &self.summary;
         match (&summary.line, summary.outcome) {
+            (line, "claim_tablebase") => Some(format!(
+                "claim {} by tablebase{}",
+                summary.tablebase_claim.unwrap_or("?"),
+                line.as_ref()
+                    .map(|l| format!(" with {} (not played)", l.join(" ")))
+                    .unwrap_or_default()
+            )),
             (Some(line), _) => Some(format!(
                 "play {}{}",
                 line.join(" "),
@@ -106,6 +113,7 @@ impl Checked<'_> {
             "detail": decision.detail,
             "rate_limited": self.letters.rate_limited,
             "conditionals": conditionals_json(decision),
+            "tablebase": tablebase_json(decision),
             "sender_auth": decision.auth.as_ref().map(|a| json!({
                 "passed": a.passed(),
                 "verdict": a.to_string(),
@@ -195,4 +203,41 @@ fn conditionals_text(decision: &wildt::decide::Decision) -> Option<String> {
             "not looked at (the rest of the message is not one clear command)".to_owned()
         }
     })
+}
+
+/// What the tables made of a tablebase claim in the message: upheld or
+/// refused, and what they say (or why they cannot say); `null` for any
+/// other message.
+fn tablebase_json(decision: &wildt::decide::Decision) -> Value {
+    use wildt::referee::{Rejection, Verdict};
+    match &decision.verdict {
+        Some(Verdict::TablebaseClaimed {
+            claim,
+            said,
+            end,
+            proposed,
+            ..
+        }) => json!({
+            "claim": claim.as_str(),
+            "upheld": true,
+            "says": said.to_string(),
+            "result": end.result_text(),
+            "proposed": proposed.as_ref().map(|p| p.ply.iccf.to_string()),
+        }),
+        Some(Verdict::Rejected(
+            why @ Rejection::TablebaseClaimRefused {
+                claim,
+                said,
+                proposed,
+            },
+        )) => json!({
+            "claim": claim.as_str(),
+            "upheld": false,
+            "says": said.as_ref().ok().map(ToString::to_string),
+            "undecided": said.as_ref().err().map(ToString::to_string),
+            "answer": why.to_string(),
+            "proposed": proposed.as_ref().map(|p| p.ply.iccf.to_string()),
+        }),
+        _ => Value::Null,
+    }
 }

@@ -88,7 +88,8 @@ pub enum GameCommand {
     /// to the opponent).
     Show(ShowArgs),
     /// Record a move (or resign, offer-draw, accept-draw, decline-draw,
-    /// claim-draw) by hand, as for a postcard game.
+    /// claim-draw, claim-tablebase-win, claim-tablebase-draw) by hand, as
+    /// for a postcard game.
     Move(MoveArgs),
     /// Export the game as PGN.
     Pgn { id: i64 },
@@ -107,12 +108,17 @@ pub enum GameCommand {
         add_days: i64,
     },
     /// Decide an unfinished game (termination: adjudication). Both players
-    /// are mailed the result and the reason.
+    /// are mailed the result and the reason. With `--tablebase` instead, the
+    /// endgame tablebases' verdict on the position is applied (termination:
+    /// tablebase); refused (exit 2) when they cannot decide it.
     Adjudicate {
         id: i64,
-        result: Adjudged,
-        #[arg(long)]
-        reason: String,
+        #[arg(required_unless_present = "tablebase")]
+        result: Option<Adjudged>,
+        #[arg(long, required_unless_present = "tablebase")]
+        reason: Option<String>,
+        #[arg(long, conflicts_with_all = ["result", "reason"])]
+        tablebase: bool,
     },
     /// Give a player a new secret game address; the old one stops working.
     /// The player is mailed the new address.
@@ -236,7 +242,20 @@ pub async fn run(args: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCode
         GameCommand::Rekey(a) => rekey(&o, a).await,
         GameCommand::Leave(a) => leave(&o, a).await,
         GameCommand::Clock { id, seat, add_days } => clock(&o, id, seat, add_days).await,
-        GameCommand::Adjudicate { id, result, reason } => adjudicate(&o, id, result, &reason).await,
+        GameCommand::Adjudicate {
+            id,
+            tablebase: true,
+            ..
+        } => adjudicate_by_tablebase(&o, id).await,
+        GameCommand::Adjudicate {
+            id,
+            result: Some(result),
+            reason: Some(reason),
+            ..
+        } => adjudicate(&o, id, result, &reason).await,
+        GameCommand::Adjudicate { .. } => {
+            anyhow::bail!("give RESULT and --reason, or --tablebase")
+        }
         GameCommand::Pgn { id } => export_pgn(&o, id).await,
     };
     o.store.close().await;
@@ -367,6 +386,15 @@ async fn show(o: &Opened, id: i64, json: bool) -> anyhow::Result<ExitCode> {
     if json {
         let mut v = shown_json(&s, &o.config.referee);
         v["failed_mail"] = serde_json::to_value(&failed)?;
+        if !s.game.view.record.is_over() && o.config.tablebase.is_some() {
+            v["tablebase"] = match tables_say(o, &s.game.view.record) {
+                Ok(Ok(said)) => {
+                    json!({"result": said.result.as_str(), "says": said.to_string(), "cursed": said.cursed})
+                }
+                Ok(Err(why)) => json!({"undecided": why.to_string()}),
+                Err(e) => json!({"error": e.to_string()}),
+            };
+        }
         print_json(&v)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -393,6 +421,15 @@ async fn show(o: &Opened, id: i64, json: bool) -> anyhow::Result<ExitCode> {
         }
     )?;
     outln!("{}", status_line(r))?;
+    if !r.is_over() && o.config.tablebase.is_some() {
+        // A directory that cannot be read is said, not an error: the
+        // game is still shown.
+        match tables_say(o, r) {
+            Ok(Ok(said)) => outln!("Tablebases: {said} ({})", said.result.as_str())?,
+            Ok(Err(why)) => outln!("Tablebases: cannot decide ({why})")?,
+            Err(e) => outln!("Tablebases: cannot be read ({e})")?,
+        }
+    }
     if let Some(c) = &s.clock {
         outln!("Time control: {}", c.control)?;
         print!("{}", wildt::reply::clock_lines(Lang::En, c));
@@ -418,6 +455,14 @@ fn command_of(mv: &str) -> Result<Command, wildt::notation::ParseError> {
         "accept-draw" => Command::AcceptDraw,
         "decline-draw" => Command::DeclineDraw,
         "claim-draw" => Command::ClaimDraw,
+        "claim-tablebase-win" => Command::ClaimTablebase {
+            claim: wildt::tablebase::Claim::Win,
+            line: Vec::new(),
+        },
+        "claim-tablebase-draw" => Command::ClaimTablebase {
+            claim: wildt::tablebase::Claim::Draw,
+            line: Vec::new(),
+        },
         "status" => Command::Status,
         text => Command::single(text.parse()?),
     })
@@ -436,7 +481,8 @@ async fn play(o: &Opened, a: MoveArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let verdict =
-        organise::play_by_hand_at(&o.store, &o.config.rules(), a.id, seat, &command, at).await?;
+        organise::play_by_hand_at(&o.store, &open_rules(&o.config)?, a.id, seat, &command, at)
+            .await?;
     let g = get(&o.store, a.id).await?;
     if a.json {
         let mut v = game_json(&g, &o.config.referee);
@@ -479,6 +525,12 @@ fn print_verdict(verdict: &Verdict, g: &StoredGame, seat: Color) -> anyhow::Resu
                 MoveNumberText(*number),
                 ply.iccf,
                 ply.san
+            )?;
+        }
+        Verdict::TablebaseClaimed { claim, said, .. } => {
+            outln!(
+                "The claim of a {} stands: the tablebases say: {said}.",
+                claim.as_str()
             )?;
         }
         other => outln!("{other:?}")?,
@@ -565,6 +617,40 @@ async fn adjudicate(
         result.as_str()
     )?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `wildt game adjudicate ID --tablebase`: exits 2 when the tables cannot
+/// decide the position.
+async fn adjudicate_by_tablebase(o: &Opened, id: i64) -> anyhow::Result<ExitCode> {
+    let g = get(&o.store, id).await?;
+    if g.view.record.is_over() {
+        anyhow::bail!("game {id} is already over");
+    }
+    match tables_say(o, &g.view.record)? {
+        Ok(said) => {
+            organise::adjudicate_by_tablebase(&o.store, &o.config.referee, id, said.result).await?;
+            outln!(
+                "Game {id} decided by the tablebases: {} ({said}); both players are mailed.",
+                said.result.as_str()
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(why) => {
+            eprintln!("The tablebases cannot decide game {id}: {why}.");
+            Ok(ExitCode::from(2))
+        }
+    }
+}
+
+/// What the configured tables say about the position of `record`.
+fn tables_say(o: &Opened, record: &wildt::game::Record) -> anyhow::Result<wildt::tablebase::Said> {
+    let rules = wildt::tablebase::syzygy::rules(o.config.tablebase.as_ref())?;
+    Ok(wildt::tablebase::said(rules.tables(), record.position()))
+}
+
+/// The rules with the configured tables opened.
+fn open_rules(config: &wildt::config::Config) -> anyhow::Result<wildt::config::Rules> {
+    Ok(wildt::tablebase::syzygy::open_rules(config)?)
 }
 
 /// `wildt game pgn ID`.

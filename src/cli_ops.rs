@@ -131,11 +131,13 @@ pub fn run(cmd: OpsCommand, config: &ConfigArgs) -> anyhow::Result<ExitCode> {
 /// `wildt status`: exits 1 when something needs the operator.
 fn status(config: &ConfigArgs, json: bool, failed_window_hours: u32) -> anyhow::Result<ExitCode> {
     let config = config.load()?;
-    let status = crate::runtime()?.block_on(wildt::ops::status::read(
-        &config.database_url,
-        i64::from(failed_window_hours) * 3600,
-        &config.clock.rules,
-    ))?;
+    let status = crate::runtime()?
+        .block_on(wildt::ops::status::read(
+            &config.database_url,
+            i64::from(failed_window_hours) * 3600,
+            &config.clock.rules,
+        ))?
+        .with_tablebase(config.tablebase.as_ref());
     print_status(&status, json)?;
     Ok(if status.ok {
         ExitCode::SUCCESS
@@ -303,6 +305,17 @@ fn print_status(s: &wildt::ops::status::Status, json: bool) -> anyhow::Result<()
     };
     outln!("next deadline: {deadline}")?;
     outln!("quarantined:   {}", s.quarantined)?;
+    let tb = &s.tablebase;
+    match (&tb.error, tb.on) {
+        (_, false) => outln!("tablebases:    off")?,
+        (Some(e), true) => outln!("tablebases:    on, but {e}")?,
+        (None, true) => outln!(
+            "tablebases:    on ({} tables, up to {} pieces; adjudicate = {})",
+            tb.tables,
+            tb.max_pieces,
+            tb.adjudicate.unwrap_or("claim")
+        )?,
+    }
     for p in &s.problems {
         outln!("PROBLEM:       {}", p.detail)?;
     }

@@ -43,6 +43,14 @@ pub enum Command {
     ClaimDraw,
     /// Asks for the board and the record; changes nothing.
     Status,
+    /// "claim win by tablebase", "64. 5242 claim tablebase win": a claim
+    /// the endgame tablebases judge (ICCF), on the position on the board or
+    /// on the one after the move written with it (`line`), which is never
+    /// played: a correct claim ends the game, a wrong one leaves it as it was.
+    ClaimTablebase {
+        claim: crate::tablebase::Claim,
+        line: Vec<WrittenMove>,
+    },
 }
 
 impl Command {

@@ -46,6 +46,7 @@ struct RawConfig {
     #[serde(default)]
     clock: RawClock,
     publish: Option<RawPublish>,
+    tablebase: Option<RawTablebase>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -56,6 +57,54 @@ struct RawClock {
     leave_days_per_year: Option<u32>,
     reminder_after_days: Option<Vec<u32>>,
     warn_days_left: Option<u32>,
+}
+
+/// `[tablebase]`: one directory (`path = "…"`) or several (`path = […]`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTablebase {
+    path: RawPaths,
+    adjudicate: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum RawPaths {
+    One(std::path::PathBuf),
+    Many(Vec<std::path::PathBuf>),
+}
+
+/// `[tablebase]`: the Syzygy directories, and whether the referee ends
+/// games by them on its own (`auto`) or only on a player's claim.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TablebaseConfig {
+    pub paths: Vec<std::path::PathBuf>,
+    pub adjudicate: crate::tablebase::Adjudicate,
+}
+
+fn tablebase(raw: Option<RawTablebase>) -> Result<Option<TablebaseConfig>, ConfigError> {
+    let Some(raw) = raw else { return Ok(None) };
+    let paths = match raw.path {
+        RawPaths::One(p) => vec![p],
+        RawPaths::Many(p) => p,
+    };
+    if paths.is_empty() {
+        return Err(invalid(
+            "tablebase.path",
+            "names no directory (leave [tablebase] out to turn tablebases off)",
+        ));
+    }
+    let adjudicate = match raw.adjudicate.as_deref() {
+        None | Some("claim") => crate::tablebase::Adjudicate::Claim,
+        Some("auto") => crate::tablebase::Adjudicate::Auto,
+        Some(other) => {
+            return Err(invalid(
+                "tablebase.adjudicate",
+                format!("{other:?}: must be \"claim\" or \"auto\""),
+            ));
+        }
+    };
+    Ok(Some(TablebaseConfig { paths, adjudicate }))
 }
 
 #[derive(Debug, Deserialize)]
@@ -419,6 +468,8 @@ pub struct Config {
     pub security: Security,
     pub clock: ClockConfig,
     pub publish: Option<PublishConfig>,
+    /// `[tablebase]`; `None`: off.
+    pub tablebase: Option<TablebaseConfig>,
 }
 
 /// The `[clock]` table: the control of a new game unless `game new --time`
@@ -480,6 +531,7 @@ impl Config {
             security: security(raw.security)?,
             clock: clock(raw.clock)?,
             publish: raw.publish.map(|p| PublishConfig { path: p.path }),
+            tablebase: tablebase(raw.tablebase)?,
         })
     }
 }
@@ -529,6 +581,8 @@ pub struct Rules {
     pub limits: Limits,
     pub security: Security,
     pub clock: crate::clock::ClockRules,
+    /// The tablebases' mode and, once the edge has opened them, the tables.
+    pub tablebase: crate::tablebase::TablebaseRules,
 }
 
 impl Config {
@@ -545,6 +599,15 @@ impl Config {
             limits: self.limits.clone(),
             security: self.security.clone(),
             clock: self.clock.rules.clone(),
+            // The tables are files: the edge opens them and sets them here.
+            tablebase: crate::tablebase::TablebaseRules {
+                adjudicate: self
+                    .tablebase
+                    .as_ref()
+                    .map(|t| t.adjudicate)
+                    .unwrap_or_default(),
+                tables: None,
+            },
         }
     }
 }
@@ -763,6 +826,40 @@ fn outbox(raw: RawOutbox) -> Result<OutboxConfig, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `[tablebase]` takes one directory or several, `adjudicate` is
+    /// `claim` (the default) or `auto`; without it tablebases are off.
+    #[test]
+    fn tablebase_paths_and_mode_are_read_and_checked() {
+        use crate::tablebase::Adjudicate;
+        assert_eq!(Config::parse(LOCAL_TOML).unwrap().tablebase, None);
+        let with = |block: &str| Config::parse(&format!("{LOCAL_TOML}\n[tablebase]\n{block}\n"));
+        let one = with("path = \"tb\"").unwrap().tablebase.unwrap();
+        assert_eq!(one.paths, [std::path::PathBuf::from("tb")]);
+        assert_eq!(one.adjudicate, Adjudicate::Claim);
+        let many = with("path = [\"a\", \"b\"]\nadjudicate = \"auto\"")
+            .unwrap()
+            .tablebase
+            .unwrap();
+        assert_eq!(many.paths.len(), 2);
+        assert_eq!(many.adjudicate, Adjudicate::Auto);
+        assert_eq!(
+            Config::parse(&format!(
+                "{LOCAL_TOML}\n[tablebase]\npath = \"tb\"\nadjudicate = \"auto\"\n"
+            ))
+            .unwrap()
+            .rules()
+            .tablebase
+            .adjudicate,
+            Adjudicate::Auto
+        );
+        for bad in ["path = []", "path = \"tb\"\nadjudicate = \"always\""] {
+            assert!(
+                matches!(with(bad), Err(ConfigError::Invalid { .. })),
+                "{bad}"
+            );
+        }
+    }
 
     /// `[inbox] quarantine` defaults to wildt-failed and must be a plain
     /// folder name (it becomes the Maildir subfolder `.NAME`);

@@ -30,7 +30,7 @@ use crate::game::Record;
 use crate::i18n::Lang;
 use crate::intake::{Disposition, Intake, Reading, Unclear};
 use crate::notation::{IccfMove, IllegalMove, MoveError, ParseError, parse_move};
-use crate::referee::{Rejection, Verdict, judge};
+use crate::referee::{Rejection, Verdict, judge_with};
 
 /// A player's seat as stored: registered address, display name and secret key.
 #[derive(Debug, Clone)]
@@ -421,7 +421,13 @@ fn by_seat(
                 })
             }
         }
-        (Some(k), Some(s)) if k == s => judged(game, k, reading, intake.conditionals.as_ref()),
+        (Some(k), Some(s)) if k == s => judged(
+            game,
+            k,
+            reading,
+            intake.conditionals.as_ref(),
+            &rules.tablebase,
+        ),
         (Some(_), Some(s)) => Decision::new(
             Outcome::OtherSeatKey,
             format!("{from} used the other seat's address"),
@@ -489,10 +495,11 @@ fn judged(
     seat: Color,
     reading: &Reading,
     conditionals: Option<&Result<ConditionalText, ConditionalParseError>>,
+    tablebase: &crate::tablebase::TablebaseRules,
 ) -> Decision {
     let record = &game.record;
     let verdict = match reading {
-        Reading::Command(c) => judge(record, seat, c),
+        Reading::Command(c) => judge_with(record, seat, c, tablebase),
         // Conditions alone: checked against the game as it stands.
         Reading::Unclear(Unclear::NothingFound) if conditionals.is_some() => {
             let mut d = Decision::new(Outcome::Conditionals, "conditional moves");
@@ -531,7 +538,7 @@ fn judged(
     after.apply(&verdict);
     let outcome = match &verdict {
         Verdict::Moved { .. } => Outcome::Moved,
-        Verdict::Ended { .. } => Outcome::Ended,
+        Verdict::Ended { .. } | Verdict::TablebaseClaimed { .. } => Outcome::Ended,
         Verdict::DrawOffered { .. } => Outcome::DrawOffered,
         Verdict::DrawDeclined { .. } => Outcome::DrawDeclined,
         Verdict::Status => Outcome::Status,
@@ -548,6 +555,14 @@ fn judged(
         }
         Verdict::Rejected(why) => why.to_string(),
         Verdict::Ended { end, .. } => format!("{} {}", end.result, end.termination.as_str()),
+        Verdict::TablebaseClaimed {
+            claim, said, end, ..
+        } => format!(
+            "{} {} (claim of a {} upheld: {said})",
+            end.result,
+            end.termination.as_str(),
+            claim.as_str()
+        ),
         other => format!("{other:?}"),
     };
     let mut d = Decision::new(outcome, detail);

@@ -48,6 +48,7 @@ pub fn rules(max_message_bytes: usize, policy: Policy, trusted: bool) -> Rules {
             policy,
         },
         clock: crate::clock::ClockRules::default(),
+        tablebase: crate::tablebase::TablebaseRules::default(),
     }
 }
 

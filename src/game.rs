@@ -37,6 +37,9 @@ pub enum Termination {
     /// Struck from the event by the organiser (ICCF: a player withdrew before
     /// playing half the games). Stored with result `*`; see [`GameEnd`].
     Annulled,
+    /// Decided by the endgame tablebases: a player's claim the tables
+    /// upheld, the referee's own adjudication, or the organiser's.
+    Tablebase,
 }
 
 impl Termination {
@@ -53,6 +56,7 @@ impl Termination {
             Termination::Adjudication => "adjudication",
             Termination::Forfeit => "forfeit",
             Termination::Annulled => "annulled",
+            Termination::Tablebase => "tablebase",
         }
     }
 
@@ -69,6 +73,7 @@ impl Termination {
             Termination::Adjudication,
             Termination::Forfeit,
             Termination::Annulled,
+            Termination::Tablebase,
         ]
         .into_iter()
         .find(|t| t.as_str() == text)

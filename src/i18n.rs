@@ -444,6 +444,25 @@ keys! {
     // The player chose a language ("language: deutsch").
     SubjectLanguageSet = "subject-language-set" [],
     LanguageSet = "language-set" [],
+
+    // tablebase claims and adjudication
+    TerminationTablebase = "termination-tablebase" [],
+    TbOnTheBoard = "tb-on-the-board" [],
+    TbAfterMove = "tb-after-move" [move: Text, san: Text],
+    TbSaysWin = "tb-says-win" [color: Color],
+    TbSaysWinCursed = "tb-says-win-cursed" [color: Color],
+    TbSaysDraw = "tb-says-draw" [],
+    TbUndecidedOff = "tb-undecided-off" [],
+    TbUndecidedCastling = "tb-undecided-castling" [],
+    TbUndecidedTooManyPieces = "tb-undecided-too-many-pieces" [pieces: Count, max: Count],
+    TbUndecidedMissingTable = "tb-undecided-missing-table" [material: Text],
+    TbUndecidedFailed = "tb-undecided-failed" [material: Text],
+    TbClaimedWin = "tb-claimed-win" [color: Color, position: Text, said: Text],
+    TbClaimedDraw = "tb-claimed-draw" [color: Color, position: Text, said: Text],
+    RejectTbWin = "reject-tb-win" [position: Text, said: Text],
+    RejectTbDraw = "reject-tb-draw" [position: Text, said: Text],
+    RejectTbUndecided = "reject-tb-undecided" [position: Text, why: Text],
+    TbAdjudicated = "tb-adjudicated" [said: Text],
 }
 
 /// A value for a message variable.

@@ -20,6 +20,7 @@
 //! - [`html`]     the HTML part: board table, record                     [pure]
 //! - [`lines`]    SMTP's line rules for a part: CRLF, 998 octets, 7-bit   [pure]
 //! - [`site`]     the public site's pages and PGN files (no address, no key) [pure]
+//! - [`tablebase`] what the endgame tables say; tablebase claims judged   [pure]
 //! - [`i18n`]     languages, translated messages, SAN in each language's letters [pure]
 //! - [`config`]   TOML -> validated Config -> Rules
 //! - [`handle`]   the use case "a message arrives": load, plan, apply, queue [IO]
@@ -84,3 +85,4 @@ pub mod shutdown;
 pub mod site;
 #[cfg(feature = "server")]
 pub mod store;
+pub mod tablebase;

@@ -18,7 +18,7 @@ use crate::game::{Record, RecordError};
 use crate::i18n::Lang;
 use crate::keys::new_key;
 use crate::mail::render::{RenderError, render};
-use crate::referee::{Verdict, judge};
+use crate::referee::{Verdict, judge_with};
 use crate::reply;
 use crate::store::games::NewGameRow;
 use crate::store::players::{self, LangSource};
@@ -277,7 +277,7 @@ pub async fn play_by_hand_at(
     if command.claims_draw() {
         games::read_window(&mut tx, game, &mut stored.view.record).await?;
     }
-    let verdict = judge(&stored.view.record, seat, command);
+    let verdict = judge_with(&stored.view.record, seat, command, &rules.tablebase);
     let mut after = stored.view.record.clone();
     after.apply(&verdict);
     if !matches!(verdict, Verdict::Rejected(_) | Verdict::Status) {
@@ -398,7 +398,38 @@ pub async fn adjudicate(
     result: crate::game::GameResult,
     reason: &str,
 ) -> Result<(), OrganiseError> {
-    use crate::game::{GameEnd, Termination};
+    let end = crate::game::GameEnd {
+        result,
+        termination: crate::game::Termination::Adjudication,
+    };
+    end_game(store, referee, game, end, Some(reason)).await
+}
+
+/// The organiser applies the endgame tablebases' verdict `result` to an
+/// unfinished game (termination tablebase); both players are mailed it in
+/// their languages.
+pub async fn adjudicate_by_tablebase(
+    store: &Store,
+    referee: &RefereeConfig,
+    game: i64,
+    result: crate::game::GameResult,
+) -> Result<(), OrganiseError> {
+    let end = crate::game::GameEnd {
+        result,
+        termination: crate::game::Termination::Tablebase,
+    };
+    end_game(store, referee, game, end, None).await
+}
+
+/// Ends an unfinished game by the organiser's hand with `end`, and mails
+/// both players: the organiser's `reason`, or (`None`) how it ended.
+async fn end_game(
+    store: &Store,
+    referee: &RefereeConfig,
+    game: i64,
+    end: crate::game::GameEnd,
+    reason: Option<&str>,
+) -> Result<(), OrganiseError> {
     let mut tx = store.begin().await?;
     let g = games::load(&mut tx, game)
         .await?
@@ -406,10 +437,6 @@ pub async fn adjudicate(
     if g.view.record.is_over() {
         return Err(OrganiseError::Over(game));
     }
-    let end = GameEnd {
-        result,
-        termination: Termination::Adjudication,
-    };
     let mut after = g.view.record.clone();
     after.end = Some(end);
     after.draw_offer = None;
@@ -424,8 +451,9 @@ pub async fn adjudicate(
     .await?;
     let mut view = g.view.clone();
     view.record = after;
-    let mails = reply::with_game(&view, referee, |ctx| {
-        reply::adjudicated_mails(ctx, end, reason)
+    let mails = reply::with_game(&view, referee, |ctx| match reason {
+        Some(reason) => reply::adjudicated_mails(ctx, end, reason),
+        None => reply::game_over_mails(ctx, ctx.record, end),
     });
     queue(&mut tx, referee, &g, &mails).await?;
     tx.commit().await?;

@@ -12,6 +12,9 @@ use shakmaty::{Color, Position};
 use crate::command::{Command, MoveNumber, WrittenMove};
 use crate::game::{GameEnd, GameResult, MoveNumberText, Record, Termination, fen_of};
 use crate::notation::{ColorName, IccfMove, IllegalMove, Ply};
+use crate::tablebase::{
+    self, Claim, Judgement, Resolved, Said, TablebaseRules, Tables, judge_claim,
+};
 
 // The effect of a verdict is written here, beside the verdict, so the record
 // (in `game`) needs to know nothing of the referee.
@@ -40,7 +43,7 @@ impl Record {
             }
             Verdict::DrawOffered { by } => self.draw_offer = Some(*by),
             Verdict::DrawDeclined { .. } => self.draw_offer = None,
-            Verdict::Ended { end, .. } => {
+            Verdict::Ended { end, .. } | Verdict::TablebaseClaimed { end, .. } => {
                 self.end = Some(*end);
                 self.draw_offer = None;
             }
@@ -79,9 +82,26 @@ pub enum Verdict {
         by: Color,
         end: GameEnd,
     },
+    /// A claim by the endgame tablebases that the tables uphold: the game
+    /// ends with their result; a proposed move is not played.
+    TablebaseClaimed {
+        by: Color,
+        claim: Claim,
+        /// The move the claim was made with, judged but not played.
+        proposed: Option<Proposed>,
+        said: Resolved,
+        end: GameEnd,
+    },
     /// Board and record requested: nothing changes.
     Status,
     Rejected(Rejection),
+}
+
+/// The move a tablebase claim was made with: judged, never played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proposed {
+    pub number: MoveNumber,
+    pub ply: Ply,
 }
 
 /// Why a command was not carried out, as data for the answer.
@@ -123,6 +143,13 @@ pub enum Rejection {
     ClaimRefused {
         repetitions: usize,
         halfmoves: u32,
+    },
+    /// A tablebase claim the tables do not uphold, with what they say
+    /// (or why they cannot say); a proposed move stays unplayed.
+    TablebaseClaimRefused {
+        claim: Claim,
+        proposed: Option<Proposed>,
+        said: Said,
     },
 }
 
@@ -196,12 +223,51 @@ impl fmt::Display for Rejection {
                 halfmoves: *halfmoves,
             }
             .fmt(f),
+            Rejection::TablebaseClaimRefused {
+                claim,
+                proposed,
+                said,
+            } => {
+                let position = match proposed {
+                    None => "in the position on the board".to_owned(),
+                    Some(p) => format!(
+                        "after {} {} ({}), which is not played",
+                        MoveNumberText(p.number),
+                        p.ply.iccf,
+                        p.ply.san
+                    ),
+                };
+                match said {
+                    Ok(r) => write!(
+                        f,
+                        "a {} cannot be claimed {position}: the tablebases say: {r}",
+                        claim.as_str()
+                    ),
+                    Err(why) => write!(
+                        f,
+                        "nothing can be claimed by the tablebases {position}: {why}"
+                    ),
+                }
+            }
         }
     }
 }
 
-/// Judges `command` from the player of `seat` against `record`.
+/// Judges `command` from the player of `seat` against `record`, with no
+/// endgame tables (a tablebase claim is refused: nothing can decide it).
 pub fn judge(record: &Record, seat: Color, command: &Command) -> Verdict {
+    judge_with(record, seat, command, &TablebaseRules::default())
+}
+
+/// Judges `command` as [`judge`] does, with the endgame tables of
+/// `tablebase`: they decide a tablebase claim, and under `auto` they end
+/// the game as soon as a move reaches a position they resolve.
+pub fn judge_with(
+    record: &Record,
+    seat: Color,
+    command: &Command,
+    tablebase: &TablebaseRules,
+) -> Verdict {
     // Asking for the board changes nothing, so it is answered after the end
     // too: with the final position and the result.
     if *command == Command::Status {
@@ -237,6 +303,9 @@ pub fn judge(record: &Record, seat: Color, command: &Command) -> Verdict {
             None => Verdict::Rejected(Rejection::NoDrawOffer),
         },
         Command::ClaimDraw => claim(record, seat),
+        Command::ClaimTablebase { claim, line } => {
+            claim_tablebase(record, seat, *claim, line, tablebase.tables())
+        }
         Command::Play {
             line,
             offer_draw,
@@ -248,8 +317,68 @@ pub fn judge(record: &Record, seat: Color, command: &Command) -> Verdict {
             PlayExtras {
                 offer_draw: *offer_draw,
                 claim_draw: *claim_draw,
+                auto: tablebase.auto(),
             },
         ),
+    }
+}
+
+/// A claim by the endgame tablebases (ICCF): on the position on the board,
+/// or on the one after the move written with it, which is judged like any
+/// move but never played. Only the player on move may claim.
+fn claim_tablebase(
+    record: &Record,
+    seat: Color,
+    claim: Claim,
+    line: &[WrittenMove],
+    tables: Option<&dyn Tables>,
+) -> Verdict {
+    if record.turn() != seat {
+        return Verdict::Rejected(Rejection::NotYourTurn {
+            to_move: record.turn(),
+        });
+    }
+    let mut pos = record.position().clone();
+    let mut proposed = None;
+    if !line.is_empty() {
+        let mv = match new_move(record, line) {
+            Ok(mv) => mv,
+            Err(rejection) => return Verdict::Rejected(rejection),
+        };
+        let number = record.next_number();
+        let m = match mv.to_move(&pos) {
+            Ok(m) => m,
+            Err(why) => {
+                return Verdict::Rejected(Rejection::Illegal { number, mv, why });
+            }
+        };
+        let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
+        pos.play_unchecked(m);
+        proposed = Some(Proposed {
+            number,
+            ply: Ply {
+                iccf: mv,
+                san: san.into(),
+            },
+        });
+    }
+    let said = tablebase::said(tables, &pos);
+    match judge_claim(seat, claim, &said) {
+        Judgement::Upheld(r) => Verdict::TablebaseClaimed {
+            by: seat,
+            claim,
+            proposed,
+            said: r,
+            end: GameEnd {
+                result: r.result,
+                termination: Termination::Tablebase,
+            },
+        },
+        Judgement::Refused => Verdict::Rejected(Rejection::TablebaseClaimRefused {
+            claim,
+            proposed,
+            said,
+        }),
     }
 }
 
@@ -351,7 +480,7 @@ fn plies_of(record: &Record, line: &[WrittenMove]) -> Result<Vec<usize>, MoveNum
 /// A move, with the record echoed around it if the player likes: every
 /// written move but the new one must be the record's move at its ply, in
 /// whatever order the player wrote them.
-fn play(record: &Record, seat: Color, line: &[WrittenMove], extras: PlayExtras) -> Verdict {
+fn play(record: &Record, seat: Color, line: &[WrittenMove], extras: PlayExtras<'_>) -> Verdict {
     if line.is_empty() {
         return Verdict::Status;
     }
@@ -446,13 +575,23 @@ fn moved(
     seat: Color,
     mv: IccfMove,
     m: shakmaty::Move,
-    extras: PlayExtras,
+    extras: PlayExtras<'_>,
 ) -> Verdict {
     let pos = record.position();
     let san = shakmaty::san::SanPlus::from_move(pos.clone(), m).to_string();
     let mut after = pos.clone();
     after.play_unchecked(m);
     let mut end = end_on_the_board(&after, seat);
+    // Under `adjudicate = "auto"` a position the tables resolve ends the
+    // game at once, as a mate does.
+    if let (None, Some(tables)) = (end, extras.auto)
+        && let Ok(r) = tablebase::said(Some(tables), &after)
+    {
+        end = Some(GameEnd {
+            result: r.result,
+            termination: Termination::Tablebase,
+        });
+    }
     // A claim with the intended move (FIDE 9.2.1.1, 9.3.1) is judged on the
     // position after it. A wrong claim cannot be withdrawn, but the move
     // stands and the game goes on (FIDE 9.2.3); unlike over the board
@@ -511,9 +650,11 @@ fn end_on_the_board(after: &shakmaty::Chess, mover: Color) -> Option<GameEnd> {
 
 /// What may come with a move.
 #[derive(Debug, Clone, Copy)]
-struct PlayExtras {
+struct PlayExtras<'t> {
     offer_draw: bool,
     claim_draw: bool,
+    /// The tables, when they end games on their own (`adjudicate = "auto"`).
+    auto: Option<&'t dyn Tables>,
 }
 
 #[cfg(test)]
@@ -1111,5 +1252,129 @@ mod tests {
             &play_line(vec![numbered(12, true, "5755")]),
         );
         assert!(matches!(v, Verdict::Moved { .. }), "{v:?}");
+    }
+
+    /// Tables that call every position a win for the side to move.
+    #[derive(Debug)]
+    struct WinForTheMover;
+
+    impl Tables for WinForTheMover {
+        fn probe(&self, _: &shakmaty::Chess) -> Result<tablebase::Wdl, tablebase::Undecided> {
+            Ok(tablebase::Wdl::Win)
+        }
+    }
+
+    fn tables(adjudicate: tablebase::Adjudicate) -> TablebaseRules {
+        TablebaseRules {
+            adjudicate,
+            tables: Some(tablebase::SharedTables(std::sync::Arc::new(WinForTheMover))),
+        }
+    }
+
+    /// KR v K, White to move.
+    const KRK: &str = "8/8/8/4k3/8/8/8/R3K3 w - - 0 60";
+
+    fn claim(claim: Claim, line: Vec<WrittenMove>) -> Command {
+        Command::ClaimTablebase { claim, line }
+    }
+
+    #[test]
+    fn an_upheld_tablebase_claim_ends_the_game_with_the_tables_result() {
+        let mut r = Record::new(Some(KRK)).unwrap();
+        let v = judge_with(
+            &r,
+            Color::White,
+            &claim(Claim::Win, vec![]),
+            &tables(tablebase::Adjudicate::Claim),
+        );
+        assert!(matches!(v, Verdict::TablebaseClaimed { .. }), "{v:?}");
+        r.apply(&v);
+        assert_eq!(
+            r.end,
+            Some(GameEnd {
+                result: GameResult::WhiteWins,
+                termination: Termination::Tablebase
+            })
+        );
+    }
+
+    #[test]
+    fn a_tablebase_claim_with_a_move_is_judged_after_it_and_the_move_is_not_played() {
+        let mut r = Record::new(Some(KRK)).unwrap();
+        // After 1. Ra1-a2 Black is on move, and the tables give the mover
+        // (Black) the win: White's win claim is refused.
+        let v = judge_with(
+            &r,
+            Color::White,
+            &claim(Claim::Win, vec![w("1112")]),
+            &tables(tablebase::Adjudicate::Claim),
+        );
+        let Verdict::Rejected(Rejection::TablebaseClaimRefused {
+            proposed: Some(p),
+            said: Ok(said),
+            ..
+        }) = &v
+        else {
+            panic!("{v:?}")
+        };
+        assert_eq!(p.ply.iccf, mv("1112"));
+        assert_eq!(said.result, GameResult::BlackWins);
+        r.apply(&v);
+        assert_eq!(r.ply_count(), 0);
+        assert!(r.end.is_none());
+    }
+
+    #[test]
+    fn only_the_player_on_move_may_claim_by_the_tablebases() {
+        let r = Record::new(Some(KRK)).unwrap();
+        let v = judge_with(
+            &r,
+            Color::Black,
+            &claim(Claim::Win, vec![]),
+            &tables(tablebase::Adjudicate::Claim),
+        );
+        assert_eq!(
+            v,
+            Verdict::Rejected(Rejection::NotYourTurn {
+                to_move: Color::White
+            })
+        );
+    }
+
+    #[test]
+    fn without_tables_a_tablebase_claim_is_refused_and_says_why() {
+        let r = Record::new(Some(KRK)).unwrap();
+        let v = judge(&r, Color::White, &claim(Claim::Win, vec![]));
+        let Verdict::Rejected(why) = v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(
+            why.to_string(),
+            "nothing can be claimed by the tablebases in the position on the board: \
+             the referee has no tablebases"
+        );
+    }
+
+    #[test]
+    fn under_auto_a_move_into_a_resolved_position_ends_the_game() {
+        let r = Record::new(Some(KRK)).unwrap();
+        let v = judge_with(
+            &r,
+            Color::White,
+            &Command::single(mv("1112")),
+            &tables(tablebase::Adjudicate::Auto),
+        );
+        let Verdict::Moved { end: Some(end), .. } = v else {
+            panic!("{v:?}")
+        };
+        assert_eq!(end.termination, Termination::Tablebase);
+        // Under `claim` the same move only moves.
+        let v = judge_with(
+            &r,
+            Color::White,
+            &Command::single(mv("1112")),
+            &tables(tablebase::Adjudicate::Claim),
+        );
+        assert!(matches!(v, Verdict::Moved { end: None, .. }), "{v:?}");
     }
 }

@@ -369,3 +369,35 @@ greeting = Dobrý den, { $name },
 
 subject-language-set = jazyk: čeština
 language-set = Od této chvíle vám wildt píše česky. Jiný jazyk zvolíte odpovědí s řádkem jako „jazyk: English“.
+
+## Reklamace a rozhodnutí podle databází koncovek
+
+termination-tablebase = databáze koncovek (tablebase)
+tb-on-the-board = v pozici na šachovnici
+tb-after-move = po { $move } ({ $san }), který se nehraje
+tb-says-win = { $color ->
+        [white] bílý vyhrává
+       *[black] černý vyhrává
+    }
+tb-says-win-cursed = { $color ->
+        [white] bílý vyhrává
+       *[black] černý vyhrává
+    } (nad rámec pravidla 50 tahů, které ICCF zde ruší)
+tb-says-draw = remíza
+tb-undecided-off = rozhodčí nemá databáze koncovek
+tb-undecided-castling = rošáda je ještě možná a databáze takovou pozici neobsahují
+tb-undecided-too-many-pieces = kamenů na šachovnici: { $pieces }; databáze rozhodčího sahají do { $max }
+tb-undecided-missing-table = rozhodčí nemá tabulku pro { $material }
+tb-undecided-failed = tabulku rozhodčího pro { $material } nelze přečíst
+tb-claimed-win = { $color ->
+        [white] Bílý
+       *[black] Černý
+    } reklamoval výhru podle tablebase ({ $position }); databáze říkají: { $said }. Reklamace je oprávněná.
+tb-claimed-draw = { $color ->
+        [white] Bílý
+       *[black] Černý
+    } reklamoval remízu podle tablebase ({ $position }); databáze říkají: { $said }. Reklamace je oprávněná.
+reject-tb-win = výhru nelze reklamovat ({ $position }): databáze říkají: { $said }
+reject-tb-draw = remízu nelze reklamovat ({ $position }): databáze říkají: { $said }
+reject-tb-undecided = podle tablebase nelze nic reklamovat ({ $position }): { $why }
+tb-adjudicated = Rozhodčí rozhodl partii podle databází koncovek: { $said }.

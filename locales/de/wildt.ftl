@@ -366,3 +366,35 @@ greeting = Hallo { $name },
 
 subject-language-set = Sprache: Deutsch
 language-set = Ab jetzt schreibt Ihnen wildt auf Deutsch. Für eine andere Sprache antworten Sie mit einer Zeile wie „Sprache: English“.
+
+## Tablebase-Reklamationen und -Entscheidungen
+
+termination-tablebase = Endspieldatenbanken (Tablebases)
+tb-on-the-board = in der Stellung auf dem Brett
+tb-after-move = nach { $move } ({ $san }), der nicht ausgeführt wird
+tb-says-win = { $color ->
+        [white] Weiß
+       *[black] Schwarz
+    } gewinnt
+tb-says-win-cursed = { $color ->
+        [white] Weiß
+       *[black] Schwarz
+    } gewinnt (jenseits der 50-Züge-Regel, die die ICCF hier aussetzt)
+tb-says-draw = Remis
+tb-undecided-off = der Schiedsrichter hat keine Tablebases
+tb-undecided-castling = Rochade ist noch möglich, und Tablebases enthalten keine solche Stellung
+tb-undecided-too-many-pieces = Steine auf dem Brett: { $pieces }; die Tablebases des Schiedsrichters reichen bis { $max }
+tb-undecided-missing-table = der Schiedsrichter hat keine Tabelle für { $material }
+tb-undecided-failed = die Tabelle des Schiedsrichters für { $material } konnte nicht gelesen werden
+tb-claimed-win = { $color ->
+        [white] Weiß
+       *[black] Schwarz
+    } hat den Gewinn laut Tablebase reklamiert ({ $position }); die Tablebases sagen: { $said }. Die Reklamation ist berechtigt.
+tb-claimed-draw = { $color ->
+        [white] Weiß
+       *[black] Schwarz
+    } hat Remis laut Tablebase reklamiert ({ $position }); die Tablebases sagen: { $said }. Die Reklamation ist berechtigt.
+reject-tb-win = Gewinn kann nicht reklamiert werden ({ $position }): die Tablebases sagen: { $said }
+reject-tb-draw = Remis kann nicht reklamiert werden ({ $position }): die Tablebases sagen: { $said }
+reject-tb-undecided = laut Tablebase kann nichts reklamiert werden ({ $position }): { $why }
+tb-adjudicated = Der Schiedsrichter hat die Partie nach den Endspieldatenbanken entschieden: { $said }.

@@ -364,3 +364,35 @@ greeting = Hello { $name },
 
 subject-language-set = language: English
 language-set = From now on wildt writes to you in English. To choose another language, reply with a line such as "language: deutsch".
+
+## Tablebase claims and adjudication
+
+termination-tablebase = the endgame tablebases
+tb-on-the-board = in the position on the board
+tb-after-move = after { $move } ({ $san }), which is not played
+tb-says-win = { $color ->
+        [white] White
+       *[black] Black
+    } wins
+tb-says-win-cursed = { $color ->
+        [white] White
+       *[black] Black
+    } wins (beyond the 50-move rule, which ICCF suspends here)
+tb-says-draw = draw
+tb-undecided-off = the referee has no tablebases
+tb-undecided-castling = castling is still possible, and tablebases hold no such position
+tb-undecided-too-many-pieces = the position has { $pieces } pieces and the referee's tables hold at most { $max }
+tb-undecided-missing-table = the referee has no table for { $material }
+tb-undecided-failed = the referee's table for { $material } could not be read
+tb-claimed-win = { $color ->
+        [white] White
+       *[black] Black
+    } claimed a win by the endgame tablebases { $position }; the tablebases say: { $said }. The claim is correct.
+tb-claimed-draw = { $color ->
+        [white] White
+       *[black] Black
+    } claimed a draw by the endgame tablebases { $position }; the tablebases say: { $said }. The claim is correct.
+reject-tb-win = a win cannot be claimed { $position }: the tablebases say: { $said }
+reject-tb-draw = a draw cannot be claimed { $position }: the tablebases say: { $said }
+reject-tb-undecided = nothing can be claimed by the tablebases { $position }: { $why }
+tb-adjudicated = The referee ended the game by the endgame tablebases: { $said }.

@@ -357,3 +357,35 @@ greeting = Hola, { $name }:
 
 subject-language-set = idioma: español
 language-set = A partir de ahora, wildt le escribe en español. Para elegir otro idioma, responda con una línea como «idioma: English».
+
+## Reclamaciones y adjudicación por las tablas de finales
+
+termination-tablebase = las tablas de finales (tablebases)
+tb-on-the-board = en la posición del tablero
+tb-after-move = tras { $move } ({ $san }), que no se juega
+tb-says-win = ganan las { $color ->
+        [white] blancas
+       *[black] negras
+    }
+tb-says-win-cursed = ganan las { $color ->
+        [white] blancas
+       *[black] negras
+    } (más allá de la regla de los 50 movimientos, que la ICCF suspende aquí)
+tb-says-draw = tablas
+tb-undecided-off = el árbitro no tiene tablas de finales
+tb-undecided-castling = el enroque aún es posible, y las tablas no contienen tal posición
+tb-undecided-too-many-pieces = piezas en el tablero: { $pieces }; las tablas del árbitro llegan hasta { $max }
+tb-undecided-missing-table = el árbitro no tiene la tabla de { $material }
+tb-undecided-failed = no se pudo leer la tabla del árbitro de { $material }
+tb-claimed-win = { $color ->
+        [white] Las blancas han
+       *[black] Las negras han
+    } reclamado la victoria por las tablas de finales ({ $position }); las tablas dicen: { $said }. La reclamación es correcta.
+tb-claimed-draw = { $color ->
+        [white] Las blancas han
+       *[black] Las negras han
+    } reclamado tablas por las tablas de finales ({ $position }); las tablas dicen: { $said }. La reclamación es correcta.
+reject-tb-win = no se puede reclamar la victoria ({ $position }): las tablas dicen: { $said }
+reject-tb-draw = no se pueden reclamar tablas ({ $position }): las tablas dicen: { $said }
+reject-tb-undecided = no se puede reclamar nada por las tablas de finales ({ $position }): { $why }
+tb-adjudicated = El árbitro ha decidido la partida por las tablas de finales: { $said }.

@@ -361,3 +361,35 @@ greeting = Bonjour { $name },
 
 subject-language-set = langue : français
 language-set = Désormais, wildt vous écrit en français. Pour choisir une autre langue, répondez avec une ligne comme « langue : English ».
+
+## Réclamations et arbitrage par les tables de finales
+
+termination-tablebase = les tables de finales (tablebases)
+tb-on-the-board = dans la position sur l'échiquier
+tb-after-move = après { $move } ({ $san }), qui n'est pas joué
+tb-says-win = les { $color ->
+        [white] Blancs
+       *[black] Noirs
+    } gagnent
+tb-says-win-cursed = les { $color ->
+        [white] Blancs
+       *[black] Noirs
+    } gagnent (au-delà de la règle des 50 coups, que l'ICCF suspend ici)
+tb-says-draw = nulle
+tb-undecided-off = l'arbitre n'a pas de tables de finales
+tb-undecided-castling = le roque est encore possible, et les tables ne contiennent pas de telle position
+tb-undecided-too-many-pieces = pièces sur l'échiquier : { $pieces } ; les tables de l'arbitre vont jusqu'à { $max }
+tb-undecided-missing-table = l'arbitre n'a pas de table pour { $material }
+tb-undecided-failed = la table de l'arbitre pour { $material } n'a pas pu être lue
+tb-claimed-win = Les { $color ->
+        [white] Blancs
+       *[black] Noirs
+    } ont réclamé le gain par les tables de finales ({ $position }) ; les tables disent : { $said }. La réclamation est fondée.
+tb-claimed-draw = Les { $color ->
+        [white] Blancs
+       *[black] Noirs
+    } ont réclamé la nulle par les tables de finales ({ $position }) ; les tables disent : { $said }. La réclamation est fondée.
+reject-tb-win = le gain ne peut pas être réclamé ({ $position }) : les tables disent : { $said }
+reject-tb-draw = la nulle ne peut pas être réclamée ({ $position }) : les tables disent : { $said }
+reject-tb-undecided = rien ne peut être réclamé par les tables ({ $position }) : { $why }
+tb-adjudicated = L'arbitre a décidé la partie par les tables de finales : { $said }.

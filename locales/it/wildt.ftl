@@ -357,3 +357,35 @@ greeting = Buongiorno { $name },
 
 subject-language-set = lingua: italiano
 language-set = D'ora in poi wildt le scrive in italiano. Per scegliere un'altra lingua, risponda con una riga come «lingua: English».
+
+## Richieste e aggiudicazione con le tablebase
+
+termination-tablebase = le tablebase dei finali
+tb-on-the-board = nella posizione sulla scacchiera
+tb-after-move = dopo { $move } ({ $san }), che non viene giocata
+tb-says-win = vince il { $color ->
+        [white] Bianco
+       *[black] Nero
+    }
+tb-says-win-cursed = vince il { $color ->
+        [white] Bianco
+       *[black] Nero
+    } (oltre la regola delle 50 mosse, che l'ICCF qui sospende)
+tb-says-draw = patta
+tb-undecided-off = l'arbitro non ha tablebase
+tb-undecided-castling = l'arrocco è ancora possibile, e le tablebase non contengono tali posizioni
+tb-undecided-too-many-pieces = pezzi sulla scacchiera: { $pieces }; le tablebase dell'arbitro arrivano a { $max }
+tb-undecided-missing-table = l'arbitro non ha la tabella per { $material }
+tb-undecided-failed = non è stato possibile leggere la tabella dell'arbitro per { $material }
+tb-claimed-win = Il { $color ->
+        [white] Bianco
+       *[black] Nero
+    } ha richiesto la vittoria per tablebase ({ $position }); le tablebase dicono: { $said }. La richiesta è fondata.
+tb-claimed-draw = Il { $color ->
+        [white] Bianco
+       *[black] Nero
+    } ha richiesto la patta per tablebase ({ $position }); le tablebase dicono: { $said }. La richiesta è fondata.
+reject-tb-win = non si può richiedere la vittoria ({ $position }): le tablebase dicono: { $said }
+reject-tb-draw = non si può richiedere la patta ({ $position }): le tablebase dicono: { $said }
+reject-tb-undecided = nulla si può richiedere per tablebase ({ $position }): { $why }
+tb-adjudicated = L'arbitro ha deciso la partita con le tablebase: { $said }.

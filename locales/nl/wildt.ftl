@@ -364,3 +364,35 @@ greeting = Beste { $name },
 
 subject-language-set = taal: Nederlands
 language-set = Vanaf nu schrijft wildt u in het Nederlands. Voor een andere taal antwoordt u met een regel als "taal: English".
+
+## Claims en beslissingen volgens de eindspeldatabanken
+
+termination-tablebase = de eindspeldatabanken (tablebases)
+tb-on-the-board = in de stelling op het bord
+tb-after-move = na { $move } ({ $san }), die niet wordt gespeeld
+tb-says-win = { $color ->
+        [white] wit
+       *[black] zwart
+    } wint
+tb-says-win-cursed = { $color ->
+        [white] wit
+       *[black] zwart
+    } wint (voorbij de 50-zettenregel, die de ICCF hier opschort)
+tb-says-draw = remise
+tb-undecided-off = de arbiter heeft geen tablebases
+tb-undecided-castling = rokeren is nog mogelijk, en tablebases bevatten zo'n stelling niet
+tb-undecided-too-many-pieces = stukken op het bord: { $pieces }; de tablebases van de arbiter gaan tot { $max }
+tb-undecided-missing-table = de arbiter heeft geen tabel voor { $material }
+tb-undecided-failed = de tabel van de arbiter voor { $material } kon niet worden gelezen
+tb-claimed-win = { $color ->
+        [white] Wit
+       *[black] Zwart
+    } heeft winst volgens de tablebase geclaimd ({ $position }); de tablebases zeggen: { $said }. De claim is terecht.
+tb-claimed-draw = { $color ->
+        [white] Wit
+       *[black] Zwart
+    } heeft remise volgens de tablebase geclaimd ({ $position }); de tablebases zeggen: { $said }. De claim is terecht.
+reject-tb-win = winst kan niet worden geclaimd ({ $position }): de tablebases zeggen: { $said }
+reject-tb-draw = remise kan niet worden geclaimd ({ $position }): de tablebases zeggen: { $said }
+reject-tb-undecided = volgens de tablebase kan niets worden geclaimd ({ $position }): { $why }
+tb-adjudicated = De arbiter heeft de partij volgens de eindspeldatabanken beslist: { $said }.

@@ -367,3 +367,35 @@ greeting = Dzień dobry, { $name },
 
 subject-language-set = język: polski
 language-set = Od teraz wildt pisze do Ciebie po polsku. Aby wybrać inny język, odpowiedz wierszem w rodzaju „język: English”.
+
+## Reklamacje i rozstrzygnięcia według baz końcówek
+
+termination-tablebase = bazy końcówek (tablebase)
+tb-on-the-board = w pozycji na szachownicy
+tb-after-move = po { $move } ({ $san }), który nie zostaje wykonany
+tb-says-win = { $color ->
+        [white] białe wygrywają
+       *[black] czarne wygrywają
+    }
+tb-says-win-cursed = { $color ->
+        [white] białe wygrywają
+       *[black] czarne wygrywają
+    } (poza regułą 50 posunięć, którą ICCF tu zawiesza)
+tb-says-draw = remis
+tb-undecided-off = sędzia nie ma baz końcówek
+tb-undecided-castling = roszada jest jeszcze możliwa, a bazy końcówek nie zawierają takiej pozycji
+tb-undecided-too-many-pieces = bierek na szachownicy: { $pieces }; bazy sędziego sięgają do { $max }
+tb-undecided-missing-table = sędzia nie ma tablicy dla { $material }
+tb-undecided-failed = nie udało się odczytać tablicy sędziego dla { $material }
+tb-claimed-win = { $color ->
+        [white] Białe zareklamowały
+       *[black] Czarne zareklamowały
+    } wygraną według tablebase ({ $position }); bazy mówią: { $said }. Reklamacja jest zasadna.
+tb-claimed-draw = { $color ->
+        [white] Białe zareklamowały
+       *[black] Czarne zareklamowały
+    } remis według tablebase ({ $position }); bazy mówią: { $said }. Reklamacja jest zasadna.
+reject-tb-win = nie można zareklamować wygranej ({ $position }): bazy mówią: { $said }
+reject-tb-draw = nie można zareklamować remisu ({ $position }): bazy mówią: { $said }
+reject-tb-undecided = według tablebase nie można niczego zareklamować ({ $position }): { $why }
+tb-adjudicated = Sędzia rozstrzygnął partię według baz końcówek: { $said }.

@@ -357,3 +357,35 @@ greeting = Olá, { $name },
 
 subject-language-set = língua: português
 language-set = A partir de agora, o wildt escreve-lhe em português. Para escolher outra língua, responda com uma linha como «língua: English».
+
+## Reivindicações e adjudicação pelas tablebases
+
+termination-tablebase = as tablebases de finais
+tb-on-the-board = na posição do tabuleiro
+tb-after-move = após { $move } ({ $san }), que não é jogado
+tb-says-win = as { $color ->
+        [white] brancas
+       *[black] pretas
+    } ganham
+tb-says-win-cursed = as { $color ->
+        [white] brancas
+       *[black] pretas
+    } ganham (para além da regra dos 50 lances, que a ICCF aqui suspende)
+tb-says-draw = empate
+tb-undecided-off = o árbitro não tem tablebases
+tb-undecided-castling = o roque ainda é possível, e as tablebases não contêm tal posição
+tb-undecided-too-many-pieces = peças no tabuleiro: { $pieces }; as tablebases do árbitro vão até { $max }
+tb-undecided-missing-table = o árbitro não tem a tabela de { $material }
+tb-undecided-failed = não foi possível ler a tabela do árbitro de { $material }
+tb-claimed-win = As { $color ->
+        [white] brancas
+       *[black] pretas
+    } reivindicaram a vitória pelas tablebases ({ $position }); as tablebases dizem: { $said }. A reivindicação é válida.
+tb-claimed-draw = As { $color ->
+        [white] brancas
+       *[black] pretas
+    } reivindicaram o empate pelas tablebases ({ $position }); as tablebases dizem: { $said }. A reivindicação é válida.
+reject-tb-win = não é possível reivindicar a vitória ({ $position }): as tablebases dizem: { $said }
+reject-tb-draw = não é possível reivindicar o empate ({ $position }): as tablebases dizem: { $said }
+reject-tb-undecided = nada pode ser reivindicado pelas tablebases ({ $position }): { $why }
+tb-adjudicated = O árbitro decidiu a partida pelas tablebases: { $said }.

@@ -373,3 +373,35 @@ greeting = Здравствуйте, { $name }!
 
 subject-language-set = язык: русский
 language-set = Теперь wildt пишет вам по-русски. Чтобы выбрать другой язык, ответьте строкой вида «язык: English».
+
+## Требования и присуждение по таблицам эндшпиля
+
+termination-tablebase = таблицы эндшпиля
+tb-on-the-board = в позиции на доске
+tb-after-move = после { $move } ({ $san }), ход не делается
+tb-says-win = { $color ->
+        [white] выигрывают белые
+       *[black] выигрывают чёрные
+    }
+tb-says-win-cursed = { $color ->
+        [white] выигрывают белые
+       *[black] выигрывают чёрные
+    } (за пределами правила 50 ходов, которое ИКЧФ здесь не применяет)
+tb-says-draw = ничья
+tb-undecided-off = у судьи нет таблиц эндшпиля
+tb-undecided-castling = рокировка ещё возможна, а таких позиций в таблицах нет
+tb-undecided-too-many-pieces = фигур на доске: { $pieces }; таблицы судьи содержат не более { $max }
+tb-undecided-missing-table = у судьи нет таблицы для { $material }
+tb-undecided-failed = таблицу судьи для { $material } не удалось прочитать
+tb-claimed-win = { $color ->
+        [white] Белые потребовали
+       *[black] Чёрные потребовали
+    } победу по таблицам ({ $position }); таблицы говорят: { $said }. Требование обосновано.
+tb-claimed-draw = { $color ->
+        [white] Белые потребовали
+       *[black] Чёрные потребовали
+    } ничью по таблицам ({ $position }); таблицы говорят: { $said }. Требование обосновано.
+reject-tb-win = победу требовать нельзя ({ $position }): таблицы говорят: { $said }
+reject-tb-draw = ничью требовать нельзя ({ $position }): таблицы говорят: { $said }
+reject-tb-undecided = по таблицам ничего требовать нельзя ({ $position }): { $why }
+tb-adjudicated = Судья решил партию по таблицам эндшпиля: { $said }.

@@ -54,6 +54,8 @@ pub enum DaemonError {
     /// The transport could not be opened (the prefix says which side).
     #[error("outbox: {0}")]
     Outbox(TransportError),
+    #[error(transparent)]
+    Tablebase(#[from] crate::tablebase::syzygy::OpenError),
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -115,7 +117,8 @@ pub async fn run(
     shutdown: impl Future<Output = ()>,
 ) -> Result<RunReport, DaemonError> {
     let store = Store::open(&config.database_url).await?;
-    let rules = config.rules();
+    // The tables are listed once and shared by every message of the run.
+    let rules = crate::tablebase::syzygy::open_rules(&config)?;
     let transport = Transport::open(&config.outbox)
         .await
         .map_err(DaemonError::Outbox)?;

@@ -28,7 +28,8 @@ use crate::conditional::{
 };
 use crate::game::Record;
 use crate::notation::IccfMove;
-use crate::referee::{Verdict, judge};
+use crate::referee::{Verdict, judge_with};
+use crate::tablebase::TablebaseRules;
 
 use super::{Decision, GameView};
 
@@ -140,8 +141,15 @@ impl Sequel {
 /// Plays out the stored sets `stored` (each seat's, as loaded in the
 /// message's transaction) after `decision` on `game`, and records the result
 /// in `decision.sequel`. The sender's set change in the decision comes first:
-/// a new set replaces the stored one before anything is played.
-pub fn follow(decision: &mut Decision, game: &GameView, stored: ByColor<Option<ConditionalTree>>) {
+/// a new set replaces the stored one before anything is played. Under
+/// `adjudicate = "auto"` (`tablebase`) a prepared answer that reaches a
+/// position the tables resolve ends the game as a player's move does.
+pub fn follow(
+    decision: &mut Decision,
+    game: &GameView,
+    stored: ByColor<Option<ConditionalTree>>,
+    tablebase: &TablebaseRules,
+) {
     let Some(seat) = decision.seat else {
         return;
     };
@@ -192,7 +200,7 @@ pub fn follow(decision: &mut Decision, game: &GameView, stored: ByColor<Option<C
                         Cleared::NoOfferToAccept { number, opponent }
                     }
                     (_, Some(command)) => {
-                        let verdict = judge(&record, responder, &command);
+                        let verdict = judge_with(&record, responder, &command, tablebase);
                         if matches!(verdict, Verdict::Rejected(_)) {
                             Cleared::Stale
                         } else {
@@ -277,7 +285,7 @@ mod tests {
             &rules,
             None,
         );
-        follow(&mut d, &game, stored);
+        follow(&mut d, &game, stored, &TablebaseRules::default());
         d
     }
 

@@ -127,7 +127,7 @@ pub fn plan(intake: &Intake, facts: Facts<'_>, rules: &Rules, auth: Option<AuthO
     let game = forfeited.as_ref().or(game);
     let mut decision = decide(intake, game, recent, rules, auth);
     if let (Some(g), Some(_)) = (game, decision.seat) {
-        conditional::follow(&mut decision, g, sets);
+        conditional::follow(&mut decision, g, sets, &rules.tablebase);
     }
     let leave = match (&decision.leave, decision.seat, &clock) {
         (Some(req), Some(seat), Some(c)) => {

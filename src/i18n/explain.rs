@@ -10,10 +10,12 @@
 use shakmaty::Color;
 
 use super::{Arg, Key, Lang, color_arg, piece_arg, text};
+use crate::game::GameResult;
 use crate::game::{MoveNumberText, Record, Termination};
 use crate::intake::Unclear;
 use crate::notation::{CastlingBlock, IccfMove, IllegalMove, ParseError};
-use crate::referee::Rejection;
+use crate::referee::{Proposed, Rejection};
+use crate::tablebase::{Claim, Resolved, Undecided};
 
 fn list(moves: &[IccfMove]) -> String {
     moves
@@ -45,6 +47,7 @@ fn termination_key(t: Termination) -> Key {
         Termination::Adjudication => Key::TerminationAdjudication,
         Termination::Forfeit => Key::TerminationForfeit,
         Termination::Annulled => Key::TerminationAnnulled,
+        Termination::Tablebase => Key::TerminationTablebase,
     }
 }
 
@@ -140,6 +143,90 @@ pub fn rejection(lang: Lang, why: &Rejection) -> String {
                 ("repetitions", (*repetitions).into()),
                 ("moves", (*halfmoves / 2).into()),
             ],
+        ),
+        Rejection::TablebaseClaimRefused {
+            claim,
+            proposed,
+            said,
+        } => {
+            let position = ("position", tb_position(lang, proposed.as_ref()).into());
+            match said {
+                Ok(r) => text(
+                    lang,
+                    match claim {
+                        Claim::Win => Key::RejectTbWin,
+                        Claim::Draw => Key::RejectTbDraw,
+                    },
+                    &[position, ("said", tb_said(lang, r).into())],
+                ),
+                Err(why) => text(
+                    lang,
+                    Key::RejectTbUndecided,
+                    &[position, ("why", tb_undecided(lang, why).into())],
+                ),
+            }
+        }
+    }
+}
+
+/// Where a tablebase claim was judged: on the board, or after the move
+/// proposed with it (not played).
+pub fn tb_position(lang: Lang, proposed: Option<&Proposed>) -> String {
+    match proposed {
+        None => text(lang, Key::TbOnTheBoard, &[]),
+        Some(p) => text(
+            lang,
+            Key::TbAfterMove,
+            &[
+                (
+                    "move",
+                    format!("{} {}", MoveNumberText(p.number), p.ply.iccf).into(),
+                ),
+                ("san", crate::i18n::san::localize(&p.ply.san, lang).into()),
+            ],
+        ),
+    }
+}
+
+/// What the tables say about a resolved position.
+pub fn tb_said(lang: Lang, r: &Resolved) -> String {
+    match (r.result, r.cursed) {
+        (GameResult::Draw, _) => text(lang, Key::TbSaysDraw, &[]),
+        (result, cursed) => {
+            let winner = if result == GameResult::WhiteWins {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let key = if cursed {
+                Key::TbSaysWinCursed
+            } else {
+                Key::TbSaysWin
+            };
+            text(lang, key, &[("color", color_arg(winner))])
+        }
+    }
+}
+
+/// Why the tables cannot decide a position.
+pub fn tb_undecided(lang: Lang, why: &Undecided) -> String {
+    match why {
+        Undecided::Off => text(lang, Key::TbUndecidedOff, &[]),
+        Undecided::Castling => text(lang, Key::TbUndecidedCastling, &[]),
+        Undecided::TooManyPieces { pieces, max } => text(
+            lang,
+            Key::TbUndecidedTooManyPieces,
+            &[("pieces", (*pieces).into()), ("max", (*max).into())],
+        ),
+        Undecided::MissingTable { material } => text(
+            lang,
+            Key::TbUndecidedMissingTable,
+            &[("material", material.as_str().into())],
+        ),
+        Undecided::Failed { material } => text(
+            lang,
+            Key::TbUndecidedFailed,
+            &[("material", material.as_str().into())],
         ),
     }
 }
@@ -347,7 +434,9 @@ pub fn what_to_do(lang: Lang, why: &Rejection, record: &Record, seat: Color) -> 
         Rejection::NoDrawOffer | Rejection::OwnDrawOffer => {
             text(lang, Key::TodoOfferDrawYourself, &[])
         }
-        Rejection::ClaimRefused { .. } => text(lang, Key::TodoPlayOn, &[]),
+        Rejection::ClaimRefused { .. } | Rejection::TablebaseClaimRefused { .. } => {
+            text(lang, Key::TodoPlayOn, &[])
+        }
     }
 }
 
@@ -441,6 +530,57 @@ mod tests {
             Rejection::NoDrawOffer,
             Rejection::OwnDrawOffer,
         ];
+        let proposed = Proposed {
+            number: n(64, false),
+            ply: crate::notation::Ply {
+                iccf: mv("5242"),
+                san: "Rb2".into(),
+            },
+        };
+        let refused = |claim, proposed: Option<Proposed>, said| Rejection::TablebaseClaimRefused {
+            claim,
+            proposed,
+            said,
+        };
+        let white = |cursed| {
+            Ok(Resolved {
+                result: GameResult::WhiteWins,
+                cursed,
+            })
+        };
+        v.extend([
+            refused(Claim::Win, None, white(false)),
+            refused(Claim::Draw, Some(proposed.clone()), white(true)),
+            refused(
+                Claim::Win,
+                None,
+                Ok(Resolved {
+                    result: GameResult::Draw,
+                    cursed: false,
+                }),
+            ),
+            refused(Claim::Win, None, Err(Undecided::Off)),
+            refused(Claim::Win, None, Err(Undecided::Castling)),
+            refused(
+                Claim::Draw,
+                Some(proposed),
+                Err(Undecided::TooManyPieces { pieces: 6, max: 4 }),
+            ),
+            refused(
+                Claim::Win,
+                None,
+                Err(Undecided::MissingTable {
+                    material: "KRPvKR".into(),
+                }),
+            ),
+            refused(
+                Claim::Win,
+                None,
+                Err(Undecided::Failed {
+                    material: "KQvK".into(),
+                }),
+            ),
+        ]);
         v.extend(illegal_samples().into_iter().map(|why| Rejection::Illegal {
             number: n(1, false),
             mv: mv("5254"),
@@ -544,7 +684,9 @@ mod tests {
                 "to offer a draw yourself, write \"offer draw\" (with your move if you like)."
                     .to_owned()
             }
-            Rejection::ClaimRefused { .. } => "play on: send your move.".to_owned(),
+            Rejection::ClaimRefused { .. } | Rejection::TablebaseClaimRefused { .. } => {
+                "play on: send your move.".to_owned()
+            }
         }
     }
 

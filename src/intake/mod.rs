@@ -417,7 +417,7 @@ pub struct Summary {
     pub key: Option<String>,
     pub to_bare_referee: bool,
     /// `automatic`, `too_large`, `play`, `resign`, `offer_draw`, `accept_draw`,
-    /// `decline_draw`, `claim_draw`, `status` or `unclear`.
+    /// `decline_draw`, `claim_draw`, `claim_tablebase`, `status` or `unclear`.
     pub outcome: &'static str,
     /// For `automatic`: the [`AutoReason`] in snake case.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -433,6 +433,9 @@ pub struct Summary {
     /// For `play`: the move came with a draw claim, judged after the move.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub claim_draw: Option<bool>,
+    /// For `claim_tablebase`: `win` or `draw`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tablebase_claim: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<usize>,
     /// The plain-words explanation (Display) for `automatic` and `unclear`.
@@ -472,6 +475,7 @@ impl Intake {
             line: None,
             offer_draw: None,
             claim_draw: None,
+            tablebase_claim: None,
             size: None,
             explanation: None,
         };
@@ -510,6 +514,13 @@ impl Intake {
                     Command::DeclineDraw => "decline_draw",
                     Command::ClaimDraw => "claim_draw",
                     Command::Status => "status",
+                    Command::ClaimTablebase { claim, line } => {
+                        if !line.is_empty() {
+                            s.line = Some(line.iter().map(written_move_text).collect());
+                        }
+                        s.tablebase_claim = Some(claim.as_str());
+                        "claim_tablebase"
+                    }
                 };
             }
         }

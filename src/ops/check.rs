@@ -69,6 +69,52 @@ pub fn has_errors(findings: &[Finding]) -> bool {
     findings.iter().any(|f| f.level == Level::Error)
 }
 
+/// `[tablebase] path`: the directories are listed, the tables counted and
+/// the largest piece count named (the files themselves are read only when
+/// a position is probed).
+fn tablebase_finding(path: &Path, text: &str, tb: &crate::config::TablebaseConfig) -> Finding {
+    let at = place(path, line_of_key(text, "tablebase.path"));
+    match crate::tablebase::syzygy::inventory(&tb.paths) {
+        Err(e) => Finding::error(
+            format!("{at}{e}"),
+            "point tablebase.path at the directories holding the Syzygy files              (*.rtbw, *.rtbz), or leave [tablebase] out",
+        ),
+        Ok(inv) if inv.wdl == 0 => Finding::error(
+            format!(
+                "{at}tablebase.path: no Syzygy table (*.rtbw) in {}",
+                list_paths(&tb.paths)
+            ),
+            "download the Syzygy tables (the 3-4-5 piece set is about 1 GB) into that              directory, or leave [tablebase] out",
+        ),
+        Ok(inv) => {
+            let what = format!(
+                "{at}tablebase.path: {} WDL and {} DTZ tables, up to {} pieces, in {};                  adjudicate = \"{}\"",
+                inv.wdl,
+                inv.dtz,
+                inv.max_pieces,
+                list_paths(&tb.paths),
+                tb.adjudicate.as_str()
+            );
+            if inv.max_pieces < 5 {
+                Finding::warning(
+                    what,
+                    "claims are decided only up to that many pieces; the 3-4-5 piece                      set (about 1 GB) covers most endgames players claim",
+                )
+            } else {
+                Finding::ok(what)
+            }
+        }
+    }
+}
+
+fn list_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Reads and checks the configuration at `path`, then the files it names.
 pub fn check_file(path: &Path) -> Offline {
     let text = match std::fs::read_to_string(path) {
@@ -126,6 +172,9 @@ pub fn check_text(path: &Path, text: &str) -> Offline {
             ),
             "point inbox.path at the Maildir your MTA delivers to",
         ));
+    }
+    if let Some(tb) = &config.tablebase {
+        findings.push(tablebase_finding(path, text, tb));
     }
     if config.referee.domain.ends_with(".example") {
         findings.push(Finding::warning(

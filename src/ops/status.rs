@@ -94,6 +94,8 @@ pub enum ProblemKind {
     DeadlineOverdue,
     /// Inbox messages that could not be handled were put in the quarantine.
     Quarantined,
+    /// `[tablebase] path` cannot be read: the daemon does not start.
+    TablebaseUnreadable,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
@@ -119,6 +121,60 @@ pub struct Status {
     pub problems: Vec<Problem>,
     /// When this was read (Unix seconds).
     pub now: i64,
+    /// Whether the referee decides tablebase claims (`[tablebase]`), and
+    /// with what tables; set by [`tablebase`] from the configuration.
+    pub tablebase: TablebaseStatus,
+}
+
+/// `[tablebase]` as `status` shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+pub struct TablebaseStatus {
+    pub on: bool,
+    /// `claim` or `auto`.
+    pub adjudicate: Option<&'static str>,
+    pub paths: Vec<PathBuf>,
+    /// WDL tables found (one per material).
+    pub tables: usize,
+    pub max_pieces: usize,
+    /// Why the directories could not be read.
+    pub error: Option<String>,
+}
+
+impl Status {
+    /// Adds what `[tablebase]` of the configuration holds; directories
+    /// that cannot be read are a problem (the daemon would not start).
+    pub fn with_tablebase(mut self, config: Option<&crate::config::TablebaseConfig>) -> Status {
+        self.tablebase = tablebase(config);
+        if let Some(e) = &self.tablebase.error {
+            self.problems.push(Problem {
+                kind: ProblemKind::TablebaseUnreadable,
+                detail: format!("{e}: fix [tablebase] path (see `wildt config check`)"),
+            });
+            self.ok = false;
+        }
+        self
+    }
+}
+
+/// The tablebases of `config`, listed (no table is opened).
+pub fn tablebase(config: Option<&crate::config::TablebaseConfig>) -> TablebaseStatus {
+    let Some(c) = config else {
+        return TablebaseStatus::default();
+    };
+    let mut s = TablebaseStatus {
+        on: true,
+        adjudicate: Some(c.adjudicate.as_str()),
+        paths: c.paths.clone(),
+        ..TablebaseStatus::default()
+    };
+    match crate::tablebase::syzygy::inventory(&c.paths) {
+        Ok(inv) => {
+            s.tables = inv.wdl;
+            s.max_pieces = inv.max_pieces;
+        }
+        Err(e) => s.error = Some(e.to_string()),
+    }
+    s
 }
 
 /// Reads the health of the deployment whose database is `database_url`,
@@ -183,6 +239,7 @@ pub async fn read(
         quarantined,
         problems,
         now,
+        tablebase: TablebaseStatus::default(),
     })
 }
 

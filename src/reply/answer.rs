@@ -42,6 +42,34 @@ pub fn verdict_mails(
             moved_mails(game, seat, &played, *end, after, answering)
         }
         Verdict::Ended { by, end } => ended_mails(game, seat, *by, *end, after, answering),
+        Verdict::TablebaseClaimed {
+            by,
+            claim,
+            proposed,
+            said,
+            end,
+        } => {
+            let how = |lang: Lang| {
+                let key = match claim {
+                    crate::tablebase::Claim::Win => Key::TbClaimedWin,
+                    crate::tablebase::Claim::Draw => Key::TbClaimedDraw,
+                };
+                let line = i18n::text(
+                    lang,
+                    key,
+                    &[
+                        ("color", color_arg(*by)),
+                        (
+                            "position",
+                            explain::tb_position(lang, proposed.as_ref()).into(),
+                        ),
+                        ("said", explain::tb_said(lang, said).into()),
+                    ],
+                );
+                format!("{line}\n")
+            };
+            answering_one(game, seat, game_over(game, after, *end, how), answering)
+        }
         Verdict::DrawOffered { by } => notice_pair(
             game,
             seat,
@@ -176,7 +204,42 @@ fn moved_mails(
         &outro,
     ));
     if let Some(end) = end {
-        mails.extend(game_over(game, after, end, |_| String::new()));
+        mails.extend(game_over(game, after, end, |lang| adjudicated(lang, end)));
+    }
+    mails
+}
+
+/// The line opening the game-over mails when the referee's tables ended
+/// the game (`adjudicate = "auto"`, or the organiser); empty otherwise.
+fn adjudicated(lang: Lang, end: GameEnd) -> String {
+    if end.termination != crate::game::Termination::Tablebase {
+        return String::new();
+    }
+    let said = crate::tablebase::Resolved {
+        result: end.result,
+        cursed: false,
+    };
+    format!(
+        "{}\n",
+        i18n::text(
+            lang,
+            Key::TbAdjudicated,
+            &[("said", explain::tb_said(lang, &said).into())]
+        )
+    )
+}
+
+/// `mails` with the one to `seat` answering its message.
+fn answering_one(
+    game: &GameContext<'_>,
+    seat: Color,
+    mut mails: Vec<OutMail>,
+    answering: Option<&str>,
+) -> Vec<OutMail> {
+    for m in &mut mails {
+        if m.to == game.seat(seat).email {
+            m.in_reply_to = answering.map(str::to_owned);
+        }
     }
     mails
 }
@@ -351,7 +414,7 @@ fn game_over(
 /// The game-over mails to both players when the game ended without a
 /// message (a time forfeit decided by the referee's clock, a ruling).
 pub fn game_over_mails(game: &GameContext<'_>, after: &Record, end: GameEnd) -> Vec<OutMail> {
-    game_over(game, after, end, |_| String::new())
+    game_over(game, after, end, |lang| adjudicated(lang, end))
 }
 
 #[cfg(test)]

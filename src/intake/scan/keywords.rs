@@ -10,6 +10,7 @@
 //! is a `Command` without data, so no enum of its own is needed.
 
 use crate::command::Command;
+use crate::tablebase::Claim;
 
 use super::tokens::Tok;
 use super::{Around, Findings, short};
@@ -81,10 +82,27 @@ pub(super) fn name(command: &Command) -> &'static str {
         Command::DeclineDraw => "decline draw",
         Command::ClaimDraw => "claim draw",
         Command::Status => "status",
+        Command::ClaimTablebase {
+            claim: Claim::Win, ..
+        } => "claim win by tablebase",
+        Command::ClaimTablebase {
+            claim: Claim::Draw, ..
+        } => "claim draw by tablebase",
         // No phrase stands for a move: a mixed text quotes its move as written.
         Command::Play { .. } => "move",
     }
 }
+
+/// A win claimed by the tablebases (the move, if any, is added by `conclude`).
+const TB_WIN: Command = Command::ClaimTablebase {
+    claim: Claim::Win,
+    line: Vec::new(),
+};
+/// A draw claimed by the tablebases.
+const TB_DRAW: Command = Command::ClaimTablebase {
+    claim: Claim::Draw,
+    line: Vec::new(),
+};
 
 /// Phrases, as words after fillers are dropped; `?` stands for a question mark.
 /// Kept in sync with `KEYWORDS.md`.
@@ -159,6 +177,44 @@ const PHRASES: &[(&[&str], Command)] = &[
     (&["reklamuję", "remis"], Command::ClaimDraw),
     (&["reklamuji", "remízu"], Command::ClaimDraw),
     (&["требую", "ничью"], Command::ClaimDraw),
+    // claim by the endgame tablebases (ICCF): the claim, the result and the
+    // tables named together, so that no draw claim becomes one by accident
+    (&["claim", "win", "by", "tablebase"], TB_WIN),
+    (&["claim", "win", "by", "tablebases"], TB_WIN),
+    (&["claims", "win", "by", "tablebase"], TB_WIN),
+    (&["claim", "tablebase", "win"], TB_WIN),
+    (&["claim", "draw", "by", "tablebase"], TB_DRAW),
+    (&["claim", "draw", "by", "tablebases"], TB_DRAW),
+    (&["claims", "draw", "by", "tablebase"], TB_DRAW),
+    (&["claim", "tablebase", "draw"], TB_DRAW),
+    (&["reklamiere", "gewinn", "laut", "tablebase"], TB_WIN),
+    (
+        &["reklamiere", "den", "gewinn", "laut", "tablebase"],
+        TB_WIN,
+    ),
+    (&["beanspruche", "gewinn", "laut", "tablebase"], TB_WIN),
+    (&["reklamiere", "remis", "laut", "tablebase"], TB_DRAW),
+    (&["beanspruche", "remis", "laut", "tablebase"], TB_DRAW),
+    (&["réclame", "gain", "par", "tablebase"], TB_WIN),
+    (&["réclame", "nulle", "par", "tablebase"], TB_DRAW),
+    (&["reclamo", "victoria", "por", "tablebase"], TB_WIN),
+    (&["reclamo", "tablas", "por", "tablebase"], TB_DRAW),
+    (&["reclamo", "vittoria", "per", "tablebase"], TB_WIN),
+    (&["richiedo", "vittoria", "per", "tablebase"], TB_WIN),
+    (&["reclamo", "patta", "per", "tablebase"], TB_DRAW),
+    (&["richiedo", "patta", "per", "tablebase"], TB_DRAW),
+    (&["claim", "winst", "volgens", "tablebase"], TB_WIN),
+    (&["claim", "remise", "volgens", "tablebase"], TB_DRAW),
+    (&["reivindico", "vitória", "por", "tablebase"], TB_WIN),
+    (&["reclamo", "vitória", "por", "tablebase"], TB_WIN),
+    (&["reivindico", "empate", "por", "tablebase"], TB_DRAW),
+    (&["reclamo", "empate", "por", "tablebase"], TB_DRAW),
+    (&["reklamuję", "wygraną", "według", "tablebase"], TB_WIN),
+    (&["reklamuję", "remis", "według", "tablebase"], TB_DRAW),
+    (&["reklamuji", "výhru", "podle", "tablebase"], TB_WIN),
+    (&["reklamuji", "remízu", "podle", "tablebase"], TB_DRAW),
+    (&["требую", "победу", "по", "таблицам"], TB_WIN),
+    (&["требую", "ничью", "по", "таблицам"], TB_DRAW),
     // offer
     (&["offer", "draw"], Command::OfferDraw),
     (&["offers", "draw"], Command::OfferDraw),
@@ -247,7 +303,7 @@ const MAX_PHRASES_PER_SENTENCE: usize = 8;
 fn binding(k: &Command) -> bool {
     matches!(
         k,
-        Command::Resign | Command::AcceptDraw | Command::ClaimDraw
+        Command::Resign | Command::AcceptDraw | Command::ClaimDraw | Command::ClaimTablebase { .. }
     )
 }
 
@@ -498,6 +554,8 @@ mod tests {
                 Some("accept a draw") => Command::AcceptDraw,
                 Some("decline a draw") => Command::DeclineDraw,
                 Some("claim a draw") => Command::ClaimDraw,
+                Some("claim a win by tablebase") => TB_WIN,
+                Some("claim a draw by tablebase") => TB_DRAW,
                 Some("show the board") => Command::Status,
                 _ => continue,
             };
@@ -820,6 +878,78 @@ mod tests {
             decide("", Some("Draw offer"), TEST_LIMIT),
             Reading::Command(Command::OfferDraw)
         );
+    }
+
+    #[test]
+    fn tablebase_claims_in_every_language_name_the_claim() {
+        let win = || Command::ClaimTablebase {
+            claim: Claim::Win,
+            line: vec![],
+        };
+        let draw = || Command::ClaimTablebase {
+            claim: Claim::Draw,
+            line: vec![],
+        };
+        for (text, want) in [
+            ("claim win by tablebase", win()),
+            ("I claim a win by tablebase.", win()),
+            ("Claim tablebase win", win()),
+            ("claim draw by tablebase", draw()),
+            ("I claim a draw by the tablebases", draw()),
+            ("Ich reklamiere Gewinn laut Tablebase.", win()),
+            ("Ich reklamiere den Gewinn laut Tablebase.", win()),
+            ("Ich reklamiere Remis laut Tablebase", draw()),
+            ("Je réclame le gain par tablebase", win()),
+            ("Reclamo la victoria por tablebase", win()),
+            ("Richiedo la vittoria per tablebase", win()),
+            ("Ik claim winst volgens tablebase", win()),
+            ("Reivindico a vitória por tablebase", win()),
+            ("Reklamuję wygraną według tablebase", win()),
+            ("Reklamuji výhru podle tablebase", win()),
+            ("Требую победу по таблицам.", win()),
+            ("Требую ничью по таблицам", draw()),
+        ] {
+            assert_eq!(command(text), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_tablebase_claim_with_a_move_keeps_the_move_to_be_judged() {
+        assert_eq!(
+            decide("64. 5242 claim tablebase win", None, TEST_LIMIT),
+            Reading::Command(Command::ClaimTablebase {
+                claim: Claim::Win,
+                line: vec![WrittenMove {
+                    number: Some(MoveNumber {
+                        number: 64,
+                        black: false
+                    }),
+                    mv: "5242".parse().unwrap()
+                }],
+            })
+        );
+    }
+
+    /// A tablebase claim cannot be undone: the rule for such commands holds.
+    #[test]
+    fn a_tablebase_claim_in_a_question_a_condition_or_the_subject_is_asked_about() {
+        for text in [
+            "Should I claim a win by tablebase?",
+            "If you play on, I claim a win by tablebase.",
+            "I will not claim a draw by tablebase.",
+            "He wrote \"claim win by tablebase\"",
+        ] {
+            assert!(matches!(unclear(text), Unclear::Uncertain { .. }), "{text}");
+        }
+        let r = decide("", Some("claim win by tablebase"), TEST_LIMIT);
+        assert!(
+            matches!(r, Reading::Unclear(Unclear::Uncertain { .. })),
+            "{r:?}"
+        );
+        assert!(matches!(
+            unclear("13. 5254 draw? claim win by tablebase"),
+            Unclear::MixedCommands { .. }
+        ));
     }
 
     #[test]

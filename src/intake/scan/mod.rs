@@ -171,9 +171,15 @@ fn conclude(f: Findings) -> Reading {
         }
         let mut offer_draw = false;
         let mut claim_draw = false;
+        let mut tablebase = None;
         let mut others = Vec::new();
         for kw in &f.keywords {
             match kw {
+                // ICCF: a tablebase claim may come with a proposed move,
+                // judged but never played.
+                Command::ClaimTablebase { claim, .. } if tablebase.is_none() => {
+                    tablebase = Some(*claim);
+                }
                 Command::OfferDraw => offer_draw = true,
                 // FIDE 9.2.1.1: the claim may come with the move that makes
                 // the repetition or the 50th move.
@@ -192,6 +198,17 @@ fn conclude(f: Findings) -> Reading {
             let mut found = vec![super::written_move_text(last)];
             found.extend(others);
             return unclear(Unclear::MixedCommands { found });
+        }
+        if let Some(claim) = tablebase {
+            // A tablebase claim ends the game or leaves it as it was: a
+            // draw offer or claim beside it could mean either.
+            if offer_draw || claim_draw {
+                let mut found = vec![super::written_move_text(last)];
+                found.extend(f.keywords.iter().map(|k| keywords::name(k).to_owned()));
+                found.dedup();
+                return unclear(Unclear::MixedCommands { found });
+            }
+            return Reading::Command(Command::ClaimTablebase { claim, line });
         }
         return Reading::Command(Command::Play {
             line,
