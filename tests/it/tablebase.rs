@@ -562,7 +562,7 @@ fn the_organiser_checks_a_claim_adjudicates_by_the_tables_and_sees_them_configur
 async fn a_claim_with_a_move_by_mail_through_the_rig_reaches_both_players() {
     use crate::e2e::{Options, Referee, fresh_inboxes, move_mail, player, wait_mails};
     let rig = rig_or_skip!();
-    let (referee, anna, ben) = (player(42), player(43), player(44));
+    let (referee, anna, ben) = (player(70), player(71), player(72));
     let mut readers = fresh_inboxes(&rig, &[&referee, &anna, &ben]).await;
     let r = Referee::new(&rig, &referee, Options::default());
     let mut text = std::fs::read_to_string(&r.config).unwrap();

@@ -9,7 +9,8 @@
 //! their INBOXes first. Accounts: whole_game p05-p07, many_games p08-p12,
 //! bad_input p13-p16, crash p17-p21, outage (SMTP) p22-p24, outage (IMAP)
 //! p25-p27, uidvalidity p28-p30, graceful_stop p31-p35, sender_auth p36-p38,
-//! two_games p39-p40 with p03-p04, operator p67-p69, seen_elsewhere p01-p02 (black is the
+//! two_games p39-p40 with p03-p04, operator p67-p69, tablebase (its mail test)
+//! p70-p72, seen_elsewhere p01-p02 (black is the
 //! referee's own account: its relays are not counted).
 //!
 //! The disruptive scenarios (they stop the rig's servers) live in
