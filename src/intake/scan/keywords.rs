@@ -215,6 +215,55 @@ const PHRASES: &[(&[&str], Command)] = &[
     (&["reklamuji", "remízu", "podle", "tablebase"], TB_DRAW),
     (&["требую", "победу", "по", "таблицам"], TB_WIN),
     (&["требую", "ничью", "по", "таблицам"], TB_DRAW),
+    // the same as players also write it: "TB", the tables' German and
+    // Russian names, "Sieg", "selon les tables"
+    (&["claim", "win", "tablebase"], TB_WIN),
+    (&["claim", "draw", "tablebase"], TB_DRAW),
+    (&["claim", "tb", "win"], TB_WIN),
+    (&["claim", "tb", "draw"], TB_DRAW),
+    (&["claim", "win", "by", "tb"], TB_WIN),
+    (&["claim", "draw", "by", "tb"], TB_DRAW),
+    (&["reklamiere", "sieg", "laut", "tablebase"], TB_WIN),
+    (&["beanspruche", "sieg", "laut", "tablebase"], TB_WIN),
+    (&["reklamiere", "den", "sieg", "laut", "tablebase"], TB_WIN),
+    (&["beanspruche", "den", "sieg", "laut", "tablebase"], TB_WIN),
+    (
+        &["beanspruche", "den", "gewinn", "laut", "tablebase"],
+        TB_WIN,
+    ),
+    (
+        &["reklamiere", "gewinn", "laut", "endspieldatenbank"],
+        TB_WIN,
+    ),
+    (
+        &["beanspruche", "gewinn", "laut", "endspieldatenbank"],
+        TB_WIN,
+    ),
+    (&["reklamiere", "sieg", "laut", "endspieldatenbank"], TB_WIN),
+    (
+        &["beanspruche", "sieg", "laut", "endspieldatenbank"],
+        TB_WIN,
+    ),
+    (
+        &["reklamiere", "remis", "laut", "endspieldatenbank"],
+        TB_DRAW,
+    ),
+    (
+        &["beanspruche", "remis", "laut", "endspieldatenbank"],
+        TB_DRAW,
+    ),
+    (&["réclame", "victoire", "par", "tablebase"], TB_WIN),
+    (&["réclame", "gain", "selon", "les", "tables"], TB_WIN),
+    (&["réclame", "victoire", "selon", "les", "tables"], TB_WIN),
+    (&["réclame", "nulle", "selon", "les", "tables"], TB_DRAW),
+    (
+        &["требую", "победу", "по", "эндшпильным", "таблицам"],
+        TB_WIN,
+    ),
+    (
+        &["требую", "ничью", "по", "эндшпильным", "таблицам"],
+        TB_DRAW,
+    ),
     // offer
     (&["offer", "draw"], Command::OfferDraw),
     (&["offers", "draw"], Command::OfferDraw),
@@ -539,6 +588,40 @@ mod tests {
         assert_eq!(command("I claim a draw"), Command::ClaimDraw);
         assert_eq!(command("status"), Command::Status);
         assert_eq!(command("Show board"), Command::Status);
+    }
+
+    /// Tablebase claims as players also write them: "TB", German's
+    /// "Endspieldatenbank" and "Sieg", Russian's "эндшпильным таблицам",
+    /// French's "selon les tables"; a negated or conditional one is asked about.
+    #[test]
+    fn tablebase_claims_as_players_also_write_them_are_read() {
+        for (text, win) in [
+            ("claim win tablebase", true),
+            ("I claim the win by TB", true),
+            ("claim TB draw", false),
+            ("Ich beanspruche den Sieg laut Tablebase", true),
+            ("Ich reklamiere Gewinn laut Endspieldatenbank", true),
+            ("Ich beanspruche Remis laut Endspieldatenbank", false),
+            ("требую победу по эндшпильным таблицам", true),
+            ("je réclame la nulle selon les tables", false),
+        ] {
+            let claim = if win { Claim::Win } else { Claim::Draw };
+            assert!(
+                matches!(command(text), Command::ClaimTablebase { claim: c, .. } if c == claim),
+                "{text}: {:?}",
+                command(text)
+            );
+        }
+        for text in [
+            "I don't claim a win by TB",
+            "If you move, I claim win by tablebase",
+        ] {
+            assert!(
+                matches!(unclear(text), Unclear::Uncertain { .. }),
+                "{text}: {:?}",
+                unclear(text)
+            );
+        }
     }
 
     /// Every example in the user-facing word list is read as its row says.
