@@ -605,3 +605,53 @@ fn the_same_move_by_mail_and_by_xfcc_at_once_is_applied_once() {
     }
     assert_eq!(x.mails_to(BEN, GAMES).len(), GAMES, "one relay per game");
 }
+
+/// The password in a password mail.
+fn password_in(mail: &str) -> String {
+    let at = mail.find("(Xfcc): ").expect("a password line") + "(Xfcc): ".len();
+    mail[at..].split_whitespace().next().unwrap().to_owned()
+}
+
+/// A player who writes "xfcc password" to their game address gets a new
+/// random password by mail, which works and replaces the old one; the
+/// organiser's `--xfcc-password-random` mails one too.
+#[test]
+fn new_random_passwords_are_mailed_and_replace_the_old_ones() {
+    let mut game = None;
+    let x = start("", None, |c| game = Some(new_game(c, &[])));
+    let game = game.unwrap();
+    x.club.deliver(
+        "pw-1",
+        &mail(ANNA, &game.white, "pw-1@example.org", "xfcc password"),
+    );
+    let to_anna = x.mails_to(ANNA, 1);
+    assert!(to_anna[0].contains("your Xfcc password"), "{}", to_anna[0]);
+    let new = password_in(&to_anna[0]);
+    assert_ne!(new, ANNA_PW);
+    assert_eq!(x.get_my_games(ANNA, &new).status, 200);
+    assert_eq!(
+        x.get_my_games(ANNA, ANNA_PW).status,
+        500,
+        "the old one is gone"
+    );
+
+    let out = wildt(
+        &x.club.cfg,
+        &["player", "set", BEN, "--xfcc-password-random"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Mail queued by another process goes when the sender next wakes: a
+    // move's mails wake it.
+    assert_eq!(x.make_a_move((ANNA, &new), 1, 1, "d4", &[], ""), "Success");
+    let to_ben = x.mails_to(BEN, 2);
+    let pw_mail = to_ben
+        .iter()
+        .find(|m| m.contains("(Xfcc): "))
+        .expect("the password mail");
+    assert_eq!(x.get_my_games(BEN, &password_in(pw_mail)).status, 200);
+    assert_eq!(x.get_my_games(BEN, BEN_PW).status, 500);
+}
