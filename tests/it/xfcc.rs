@@ -270,7 +270,7 @@ fn get_my_games_answers_each_player_in_the_asmx_shape() {
          <site>club.example</site><myTurn>true</myTurn><hasWhite>true</hasWhite>\
          <daysPlayer>50</daysPlayer><hoursPlayer>0</hoursPlayer><minutesPlayer>0</minutesPlayer>\
          <daysOpponent>50</daysOpponent><hoursOpponent>0</hoursOpponent><minutesOpponent>0</minutesOpponent>\
-         <drawOffered>false</drawOffered><moves></moves><setup>false</setup><result>Ongoing</result>\
+         <moves></moves><drawOffered>false</drawOffered><result>Ongoing</result><setup>false</setup>\
          <eventDate>{today}T00:00:00</eventDate><timeControl>10/50</timeControl></XfccGame>\
          </GetMyGamesResult></GetMyGamesResponse></soap:Body></soap:Envelope>"
     );
@@ -318,6 +318,12 @@ fn a_move_by_xfcc_reaches_the_opponent_by_mail_with_its_message() {
     let b = x.get_my_games(BEN, BEN_PW);
     assert!(b.body.contains("<myTurn>true</myTurn>"), "{}", b.body);
     assert!(b.body.contains("<moves>1.e4</moves>"), "{}", b.body);
+    // Without a time control the clocks show 999 days, never a falling flag.
+    assert!(
+        b.body.contains("<daysPlayer>999</daysPlayer>"),
+        "{}",
+        b.body
+    );
     assert!(
         b.body
             .contains("<message>Good luck &amp; have &lt;b&gt;fun&lt;/b&gt;</message>"),
@@ -332,7 +338,7 @@ fn a_move_by_xfcc_reaches_the_opponent_by_mail_with_its_message() {
     let a = x.get_my_games(ANNA, ANNA_PW);
     assert!(
         a.body
-            .contains("<drawOffered>true</drawOffered><moves>1.e4 Nf6</moves>")
+            .contains("<moves>1.e4 Nf6</moves><drawOffered>true</drawOffered>")
     );
     assert_eq!(
         x.make_a_move((ANNA, ANNA_PW), 1, 2, "", &["acceptDraw"], ""),
