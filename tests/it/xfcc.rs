@@ -661,3 +661,146 @@ fn new_random_passwords_are_mailed_and_replace_the_old_ones() {
     assert_eq!(x.get_my_games(BEN, &password_in(pw_mail)).status, 200);
     assert_eq!(x.get_my_games(BEN, BEN_PW).status, 500);
 }
+
+/// With `tls_cert`/`tls_key` the server speaks TLS itself (rustls): a
+/// GetMyGames over TLS is answered, and the WSDL names an https address.
+#[test]
+fn tls_is_served_directly_when_a_certificate_is_configured() {
+    let certs = tempfile::tempdir().unwrap();
+    let (cert, key) = (certs.path().join("cert.pem"), certs.path().join("key.pem"));
+    let made = Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        ])
+        .args([
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost",
+        ])
+        // rustls refuses a self-signed certificate without these two
+        // (CaUsedAsEndEntity), as the mail rig's setup says.
+        .args(["-addext", "basicConstraints=critical,CA:FALSE"])
+        .args(["-addext", "extendedKeyUsage=serverAuth"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .stderr(Stdio::null())
+        .status()
+        .expect("openssl must be installed (the mail rig's setup installs it)");
+    assert!(made.success());
+    let extra = format!(
+        "tls_cert = \"{}\"\ntls_key = \"{}\"",
+        cert.display(),
+        key.display()
+    );
+    let x = start(&extra, None, |c| {
+        new_game(c, &[]);
+    });
+    let pem = std::fs::read(&cert).unwrap();
+    let mut roots = rustls::RootCertStore::empty();
+    for c in rustls_pemfile::certs(&mut pem.as_slice()) {
+        roots.add(c.unwrap()).unwrap();
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let over_tls = |request: &str| {
+        let conn = rustls::ClientConnection::new(
+            std::sync::Arc::new(config.clone()),
+            "localhost".try_into().unwrap(),
+        )
+        .unwrap();
+        let tcp = TcpStream::connect(("127.0.0.1", x.port)).unwrap();
+        tcp.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut tls = rustls::StreamOwned::new(conn, tcp);
+        tls.write_all(request.as_bytes()).unwrap();
+        let mut raw = Vec::new();
+        // The server may close without a close_notify: what came is kept.
+        let _ = tls.read_to_end(&mut raw);
+        String::from_utf8_lossy(&raw).into_owned()
+    };
+    let body = envelope(&format!(
+        "<GetMyGames xmlns=\"{NS}\"><username>{ANNA}</username><password>{ANNA_PW}</password></GetMyGames>"
+    ));
+    let answer = over_tls(&format!(
+        "POST /xfccbasic.asmx HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml; charset=\"utf-8\"\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("<XfccGame><id>1</id>"), "{answer}");
+    let wsdl = over_tls(
+        "GET /xfccbasic.asmx?wsdl HTTP/1.1\r\nHost: localhost:8443\r\nConnection: close\r\n\r\n",
+    );
+    assert!(
+        wsdl.contains("https://localhost:8443/xfccbasic.asmx"),
+        "{wsdl}"
+    );
+    // Plain HTTP to the TLS port gets no HTTP answer, and the server goes on.
+    let mut plain = TcpStream::connect(("127.0.0.1", x.port)).unwrap();
+    plain
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    plain
+        .write_all(b"GET /xfccbasic.asmx?wsdl HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut raw = Vec::new();
+    let _ = plain.read_to_end(&mut raw);
+    assert!(
+        !raw.starts_with(b"HTTP/"),
+        "{}",
+        String::from_utf8_lossy(&raw)
+    );
+    assert!(over_tls(&format!(
+        "POST /xfccbasic.asmx HTTP/1.1\r\nHost: localhost\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ))
+    .starts_with("HTTP/1.1 200"));
+}
+
+/// A client that sends half a request head and then nothing is cut off
+/// after `request_timeout_secs`; a SIGTERM stops the daemon cleanly (exit
+/// 0) while another such client holds a connection open.
+#[test]
+fn a_stalled_client_is_cut_off_and_sigterm_still_stops_the_daemon() {
+    let mut x = start("request_timeout_secs = 1", None, |c| {
+        new_game(c, &[]);
+    });
+    let stalled = |port: u16| {
+        let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+        s.write_all(b"POST /xfccbasic.asmx HTTP/1.1\r\nHost: x\r\n")
+            .unwrap();
+        s
+    };
+    let mut slow = stalled(x.port);
+    let mut rest = Vec::new();
+    // Closed by the server (a read of 0 bytes, or a reset), never answered.
+    let _ = slow.read_to_end(&mut rest);
+    assert!(!rest.starts_with(b"HTTP/1.1 200"));
+    assert_eq!(x.get_my_games(ANNA, ANNA_PW).status, 200);
+
+    let _held = stalled(x.port);
+    let term = Command::new("kill")
+        .args(["-TERM", &x.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = x.child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "serve did not stop on SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status:?}");
+    assert!(
+        TcpStream::connect(("127.0.0.1", x.port)).is_err(),
+        "the port is closed"
+    );
+}
