@@ -63,7 +63,13 @@ struct State {
     /// Wakes the outbox worker once a move's mails are committed.
     wake: Arc<Notify>,
     tls: bool,
+    /// Password checks run at once: each takes Argon2's 19 MiB, so a burst
+    /// of logins waits here instead of taking the machine's memory.
+    checks: Semaphore,
 }
+
+/// Password checks run at once (see [`State::checks`]).
+const CHECKS_AT_ONCE: usize = 4;
 
 /// A bound listener, not yet serving.
 pub struct Server {
@@ -99,6 +105,7 @@ impl Server {
             config: config.clone(),
             wake,
             tls: tls.is_some(),
+            checks: Semaphore::new(CHECKS_AT_ONCE),
         });
         Ok(Server {
             listener,
@@ -399,11 +406,12 @@ fn host(req: &Request<Incoming>, state: &State) -> String {
 }
 
 /// Whether `c` names an account and its password. A user or a peer over
-/// the failed-login limit fails unchecked; an unknown user is checked
+/// the failed-login limit fails unchecked (and uncounted: the block ends
+/// an hour after the failures that set it); an unknown user is checked
 /// against a decoy hash, so that both take the time of a real check.
 async fn authenticate(state: &State, c: &Credentials, peer: IpAddr) -> Result<bool, StoreError> {
-    if c.username.is_empty() || state.failures.blocked(&c.username, peer) {
-        state.failures.failed(&c.username, peer);
+    if state.failures.blocked(&c.username, peer) {
+        debug!(%peer, "xfcc: login refused unchecked: over the failed-login limit");
         return Ok(false);
     }
     let stored = {
@@ -413,12 +421,20 @@ async fn authenticate(state: &State, c: &Credentials, peer: IpAddr) -> Result<bo
     let known = stored.is_some();
     let hash = stored.unwrap_or_else(|| decoy_hash().to_owned());
     let password = c.password.clone();
+    // The semaphore is never closed.
+    let permit = state.checks.acquire().await.ok();
     // Argon2 takes tens of milliseconds of CPU: off the async threads.
     let ok = tokio::task::spawn_blocking(move || verify(&password, &hash))
         .await
         .unwrap_or(false)
-        && known;
+        && known
+        && !c.username.is_empty();
+    drop(permit);
     if !ok {
+        // For the organiser's log (and fail2ban): who and from where, never
+        // the password; the name quoted and cut, as it is the client's text.
+        let user: String = c.username.chars().take(100).collect();
+        warn!(user = ?user, %peer, "xfcc: a login failed");
         state.failures.failed(&c.username, peer);
     }
     Ok(ok)
