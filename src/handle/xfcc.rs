@@ -169,6 +169,7 @@ pub async fn handle_xfcc_move(
         )
         .await?;
     }
+    crate::failpoint::hit("xfcc-before-commit", 1);
     tx.commit().await?;
     Ok(XfccHandled {
         result,

@@ -87,6 +87,21 @@ impl Server {
         rules: Rules,
         wake: Arc<Notify>,
     ) -> Result<Server, ServerError> {
+        let state = Arc::new(State {
+            store,
+            rules,
+            failures: FailedLogins::new(config.failed_logins_per_hour),
+            config: config.clone(),
+            wake,
+            tls: config.tls.is_some(),
+            checks: Semaphore::new(CHECKS_AT_ONCE),
+        });
+        Server::listen(state).await
+    }
+
+    /// Binds the address and reads the TLS files of `state`'s configuration.
+    async fn listen(state: Arc<State>) -> Result<Server, ServerError> {
+        let config = &state.config;
         let tls = match &config.tls {
             Some((cert, key)) => Some(acceptor(cert, key)?),
             None => None,
@@ -98,20 +113,45 @@ impl Server {
                     addr: config.listen,
                     source,
                 })?;
-        let state = Arc::new(State {
-            store,
-            rules,
-            failures: FailedLogins::new(config.failed_logins_per_hour),
-            config: config.clone(),
-            wake,
-            tls: tls.is_some(),
-            checks: Semaphore::new(CHECKS_AT_ONCE),
-        });
         Ok(Server {
             listener,
             tls,
             state,
         })
+    }
+
+    /// Runs the server until `stop` turns true, as the daemon's other tasks
+    /// run: should the accept loop ever panic, it is logged and the server
+    /// listens again after a pause that doubles up to a minute, instead of
+    /// Xfcc ending silently while mail goes on.
+    pub async fn supervise(self, stop: watch::Receiver<bool>) {
+        let state = self.state.clone();
+        let mut next = Some(self);
+        let mut pause = Duration::from_secs(1);
+        loop {
+            let server = match next.take() {
+                Some(s) => s,
+                None => match Server::listen(state.clone()).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        error!(error = %e, "xfcc: cannot listen again; retrying");
+                        if wait_or_stop(pause, &stop).await {
+                            return;
+                        }
+                        pause = (pause * 2).min(Duration::from_secs(60));
+                        continue;
+                    }
+                },
+            };
+            match tokio::spawn(server.run(stop.clone())).await {
+                Ok(()) => return,
+                Err(e) => error!(error = %e, "xfcc: the server failed; listening again"),
+            }
+            if wait_or_stop(pause, &stop).await {
+                return;
+            }
+            pause = (pause * 2).min(Duration::from_secs(60));
+        }
     }
 
     /// The address listened on.
@@ -172,6 +212,15 @@ impl Server {
             warn!("xfcc: stopped with connections still open");
         }
         info!("xfcc: stopped");
+    }
+}
+
+/// Waits `pause`; true when a stop was asked for meanwhile (or before).
+async fn wait_or_stop(pause: Duration, stop: &watch::Receiver<bool>) -> bool {
+    let mut watching = stop.clone();
+    tokio::select! {
+        _ = watching.wait_for(|s| *s) => true,
+        () = tokio::time::sleep(pause) => *stop.borrow(),
     }
 }
 

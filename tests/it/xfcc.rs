@@ -53,23 +53,31 @@ fn start(extra: &str, now: Option<&str>, games: impl FnOnce(&Club)) -> Xfcc {
     set_password(&club, ANNA, ANNA_PW);
     set_password(&club, BEN, BEN_PW);
     games(&club);
-    let log = std::fs::File::create(club.dir.path().join("serve.log")).unwrap();
+    let env: Vec<(&str, &str)> = now.map(|n| ("WILDT_NOW", n)).into_iter().collect();
+    let child = serve(&club, port, &env);
+    Xfcc { club, port, child }
+}
+
+/// `wildt serve` on `club` with `env`, once its Xfcc port answers.
+fn serve(club: &Club, port: u16, env: &[(&str, &str)]) -> Child {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(club.dir.path().join("serve.log"))
+        .unwrap();
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_wildt"));
     cmd.args(["serve", "--config"])
         .arg(&club.cfg)
         .stdout(Stdio::null())
-        .stderr(log);
-    if let Some(now) = now {
-        cmd.env("WILDT_NOW", now);
-    }
+        .stderr(log)
+        .envs(env.iter().copied());
     let child = cmd.spawn().unwrap();
-    let x = Xfcc { club, port, child };
     let deadline = Instant::now() + Duration::from_secs(30);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(Instant::now() < deadline, "the Xfcc server never listened");
         std::thread::sleep(Duration::from_millis(50));
     }
-    x
+    child
 }
 
 fn set_password(club: &Club, email: &str, password: &str) {
@@ -803,4 +811,50 @@ fn a_stalled_client_is_cut_off_and_sigterm_still_stops_the_daemon() {
         TcpStream::connect(("127.0.0.1", x.port)).is_err(),
         "the port is closed"
     );
+}
+
+/// A MakeAMove is one transaction: a daemon killed after the move was
+/// decided and its mails written, before the commit, leaves no move and no
+/// mail; started again, the same call is taken once.
+#[test]
+fn a_move_cut_off_before_its_commit_leaves_nothing_and_is_taken_when_sent_again() {
+    let mut x = start("", None, |c| {
+        new_game(c, &[]);
+    });
+    x.child.kill().unwrap();
+    x.child.wait().unwrap();
+    x.child = serve(
+        &x.club,
+        x.port,
+        &[("WILDT_FAILPOINT", "xfcc-before-commit:1")],
+    );
+    let body = envelope(&format!(
+        "<MakeAMove xmlns=\"{NS}\"><username>{ANNA}</username><password>{ANNA_PW}</password>\
+         <gameId>1</gameId><movecount>1</movecount><myMove>e4</myMove></MakeAMove>"
+    ));
+    let mut s = TcpStream::connect(("127.0.0.1", x.port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    s.write_all(
+        format!(
+            "POST /xfccbasic.asmx HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    let _ = s.read_to_end(&mut answer);
+    assert!(answer.is_empty(), "{}", String::from_utf8_lossy(&answer));
+    let status = x.child.wait().unwrap();
+    assert!(!status.success(), "the failpoint ended the daemon");
+    assert_eq!(x.plies(1), 0);
+    assert!(x.club.outbox().is_empty());
+
+    x.child = serve(&x.club, x.port, &[]);
+    assert_eq!(
+        x.make_a_move((ANNA, ANNA_PW), 1, 1, "e4", &[], ""),
+        "Success"
+    );
+    assert_eq!(x.plies(1), 1);
+    assert_eq!(x.mails_to(BEN, 1).len(), 1);
 }
