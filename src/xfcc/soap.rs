@@ -610,6 +610,29 @@ mod tests {
         ));
     }
 
+    proptest::proptest! {
+        /// Any bytes get an answer (a call or an error), never a panic.
+        #[test]
+        fn any_bytes_are_answered_without_a_panic(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2048)
+        ) {
+            // The property is that this returns at all, whatever it says.
+            let _answer = parse(&bytes);
+        }
+
+        /// Any printable password, escaped as a client escapes it, reads
+        /// back as it was typed.
+        #[test]
+        fn any_password_reads_back_as_typed(password in "\\PC{0,64}") {
+            let xml = envelope(&format!(
+                "<GetMyGames xmlns=\"{NS}\"><username>a@b.c</username><password>{}</password></GetMyGames>",
+                escape(password.as_str())
+            ));
+            let call = parse(xml.as_bytes()).unwrap();
+            proptest::prop_assert_eq!(&call.credentials().password, &password);
+        }
+    }
+
     #[test]
     fn credentials_never_show_the_password_in_debug_output() {
         let c = Credentials {
