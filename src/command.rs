@@ -51,6 +51,9 @@ pub enum Command {
         claim: crate::tablebase::Claim,
         line: Vec<WrittenMove>,
     },
+    /// Asks for a new random Xfcc password, mailed back; changes nothing in
+    /// the game (the keyed game address is the proof of the player).
+    XfccPassword,
 }
 
 impl Command {

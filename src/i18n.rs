@@ -463,6 +463,11 @@ keys! {
     RejectTbDraw = "reject-tb-draw" [position: Text, said: Text],
     RejectTbUndecided = "reject-tb-undecided" [position: Text, why: Text],
     TbAdjudicated = "tb-adjudicated" [said: Text],
+    // Xfcc: a player's note with a move sent from a chess GUI, and the
+    // password mail.
+    XfccNote = "xfcc-note" [note: Text],
+    SubjectXfccPassword = "subject-xfcc-password" [],
+    XfccPassword = "xfcc-password" [user: Text, password: Text],
 }
 
 /// A value for a message variable.

@@ -401,3 +401,12 @@ reject-tb-win = výhru nelze reklamovat ({ $position }): databáze říkají: { 
 reject-tb-draw = remízu nelze reklamovat ({ $position }): databáze říkají: { $said }
 reject-tb-undecided = podle tablebase nelze nic reklamovat ({ $position }): { $why }
 tb-adjudicated = Rozhodčí rozhodl partii podle databází koncovek: { $said }.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Zpráva od soupeře: { $note }
+subject-xfcc-password = vaše heslo Xfcc
+xfcc-password =
+    Vaše nové heslo pro hraní ze šachového programu (Xfcc): { $password }
+    Uživatelské jméno: { $user }
+    Dřívější heslo už neplatí. Nové získáte, když napíšete "xfcc password" na kteroukoli adresu své partie.

@@ -398,3 +398,12 @@ reject-tb-win = Gewinn kann nicht reklamiert werden ({ $position }): die Tableba
 reject-tb-draw = Remis kann nicht reklamiert werden ({ $position }): die Tablebases sagen: { $said }
 reject-tb-undecided = laut Tablebase kann nichts reklamiert werden ({ $position }): { $why }
 tb-adjudicated = Der Schiedsrichter hat die Partie nach den Endspieldatenbanken entschieden: { $said }.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Nachricht Ihres Gegners: { $note }
+subject-xfcc-password = Ihr Xfcc-Passwort
+xfcc-password =
+    Ihr neues Passwort für das Spielen aus einem Schachprogramm (Xfcc): { $password }
+    Benutzername: { $user }
+    Ein früheres Passwort gilt nicht mehr. Für ein neues schreiben Sie "xfcc password" an eine Ihrer Partieadressen.

@@ -396,3 +396,12 @@ reject-tb-win = a win cannot be claimed { $position }: the tablebases say: { $sa
 reject-tb-draw = a draw cannot be claimed { $position }: the tablebases say: { $said }
 reject-tb-undecided = nothing can be claimed by the tablebases { $position }: { $why }
 tb-adjudicated = The referee ended the game by the endgame tablebases: { $said }.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Your opponent's message: { $note }
+subject-xfcc-password = your Xfcc password
+xfcc-password =
+    Your new password for playing from a chess program (Xfcc): { $password }
+    User name: { $user }
+    Any password you had before no longer works. To get another one, write "xfcc password" to any of your game addresses.

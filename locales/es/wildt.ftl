@@ -389,3 +389,12 @@ reject-tb-win = no se puede reclamar la victoria ({ $position }): las tablas dic
 reject-tb-draw = no se pueden reclamar tablas ({ $position }): las tablas dicen: { $said }
 reject-tb-undecided = no se puede reclamar nada por las tablas de finales ({ $position }): { $why }
 tb-adjudicated = El árbitro ha decidido la partida por las tablas de finales: { $said }.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Mensaje de su rival: { $note }
+subject-xfcc-password = su contraseña Xfcc
+xfcc-password =
+    Su nueva contraseña para jugar desde un programa de ajedrez (Xfcc): { $password }
+    Usuario: { $user }
+    La contraseña anterior ya no sirve. Para obtener otra, escriba "xfcc password" a cualquiera de sus direcciones de partida.

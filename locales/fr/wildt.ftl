@@ -393,3 +393,12 @@ reject-tb-win = le gain ne peut pas être réclamé ({ $position }) : les tables
 reject-tb-draw = la nulle ne peut pas être réclamée ({ $position }) : les tables disent : { $said }
 reject-tb-undecided = rien ne peut être réclamé par les tables ({ $position }) : { $why }
 tb-adjudicated = L'arbitre a décidé la partie par les tables de finales : { $said }.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Message de votre adversaire : { $note }
+subject-xfcc-password = votre mot de passe Xfcc
+xfcc-password =
+    Votre nouveau mot de passe pour jouer depuis un logiciel d'échecs (Xfcc) : { $password }
+    Nom d'utilisateur : { $user }
+    L'ancien mot de passe ne fonctionne plus. Pour en obtenir un autre, écrivez "xfcc password" à l'une de vos adresses de partie.

@@ -389,3 +389,12 @@ reject-tb-win = non si può richiedere la vittoria ({ $position }): le tablebase
 reject-tb-draw = non si può richiedere la patta ({ $position }): le tablebase dicono: { $said }
 reject-tb-undecided = nulla si può richiedere per tablebase ({ $position }): { $why }
 tb-adjudicated = L'arbitro ha deciso la partita con le tablebase: { $said }.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Messaggio del tuo avversario: { $note }
+subject-xfcc-password = la tua password Xfcc
+xfcc-password =
+    La tua nuova password per giocare da un programma di scacchi (Xfcc): { $password }
+    Nome utente: { $user }
+    La password precedente non vale più. Per averne un'altra, scrivi "xfcc password" a uno qualsiasi dei tuoi indirizzi di partita.

@@ -396,3 +396,12 @@ reject-tb-win = winst kan niet worden geclaimd ({ $position }): de tablebases ze
 reject-tb-draw = remise kan niet worden geclaimd ({ $position }): de tablebases zeggen: { $said }
 reject-tb-undecided = volgens de tablebase kan niets worden geclaimd ({ $position }): { $why }
 tb-adjudicated = De arbiter heeft de partij volgens de eindspeldatabanken beslist: { $said }.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Bericht van uw tegenstander: { $note }
+subject-xfcc-password = uw Xfcc-wachtwoord
+xfcc-password =
+    Uw nieuwe wachtwoord om vanuit een schaakprogramma te spelen (Xfcc): { $password }
+    Gebruikersnaam: { $user }
+    Een eerder wachtwoord werkt niet meer. Voor een nieuw wachtwoord schrijft u "xfcc password" naar een van uw partijadressen.

@@ -399,3 +399,12 @@ reject-tb-win = nie można zareklamować wygranej ({ $position }): bazy mówią:
 reject-tb-draw = nie można zareklamować remisu ({ $position }): bazy mówią: { $said }
 reject-tb-undecided = według tablebase nie można niczego zareklamować ({ $position }): { $why }
 tb-adjudicated = Sędzia rozstrzygnął partię według baz końcówek: { $said }.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Wiadomość od przeciwnika: { $note }
+subject-xfcc-password = twoje hasło Xfcc
+xfcc-password =
+    Twoje nowe hasło do gry z programu szachowego (Xfcc): { $password }
+    Nazwa użytkownika: { $user }
+    Poprzednie hasło już nie działa. Aby dostać nowe, napisz "xfcc password" na dowolny adres swojej partii.

@@ -389,3 +389,12 @@ reject-tb-win = não é possível reivindicar a vitória ({ $position }): as tab
 reject-tb-draw = não é possível reivindicar o empate ({ $position }): as tablebases dizem: { $said }
 reject-tb-undecided = nada pode ser reivindicado pelas tablebases ({ $position }): { $why }
 tb-adjudicated = O árbitro decidiu a partida pelas tablebases: { $said }.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Mensagem do seu adversário: { $note }
+subject-xfcc-password = a sua senha Xfcc
+xfcc-password =
+    A sua nova senha para jogar a partir de um programa de xadrez (Xfcc): { $password }
+    Utilizador: { $user }
+    A senha anterior deixou de funcionar. Para obter outra, escreva "xfcc password" para qualquer um dos seus endereços de partida.

@@ -405,3 +405,12 @@ reject-tb-win = победу требовать нельзя ({ $position }): т
 reject-tb-draw = ничью требовать нельзя ({ $position }): таблицы говорят: { $said }
 reject-tb-undecided = по таблицам ничего требовать нельзя ({ $position }): { $why }
 tb-adjudicated = Судья решил партию по таблицам эндшпиля: { $said }.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Сообщение соперника: { $note }
+subject-xfcc-password = ваш пароль Xfcc
+xfcc-password =
+    Ваш новый пароль для игры из шахматной программы (Xfcc): { $password }
+    Имя пользователя: { $user }
+    Прежний пароль больше не действует. Чтобы получить новый, напишите "xfcc password" на любой из адресов ваших партий.

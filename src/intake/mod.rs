@@ -521,6 +521,7 @@ impl Intake {
                         s.tablebase_claim = Some(claim.as_str());
                         "claim_tablebase"
                     }
+                    Command::XfccPassword => "xfcc_password",
                 };
             }
         }

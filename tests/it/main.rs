@@ -31,3 +31,4 @@ mod serve_maildir;
 mod smtp_transport;
 mod systemd;
 mod tablebase;
+mod xfcc;
