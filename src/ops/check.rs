@@ -176,6 +176,9 @@ pub fn check_text(path: &Path, text: &str) -> Offline {
     if let Some(tb) = &config.tablebase {
         findings.push(tablebase_finding(path, text, tb));
     }
+    if let Some(xfcc) = &config.xfcc {
+        findings.push(xfcc_finding(path, text, xfcc));
+    }
     if config.referee.domain.ends_with(".example") {
         findings.push(Finding::warning(
             format!(
@@ -315,6 +318,42 @@ fn secret_finding(path: &Path, text: &str, secret: &Secret) -> Finding {
     }
 }
 
+/// `[xfcc]`: TLS files that the server could not load are an error; plain
+/// HTTP on an address other than loopback is a warning, since passwords
+/// would cross the network in clear.
+fn xfcc_finding(path: &Path, text: &str, xfcc: &crate::config::XfccConfig) -> Finding {
+    let url = |scheme: &str| format!("{scheme}://{}/xfccbasic.asmx", xfcc.listen);
+    match &xfcc.tls {
+        Some((cert, key)) => match crate::xfcc::server::acceptor(cert, key) {
+            Ok(_) => Finding::ok(format!(
+                "xfcc: serves TLS at {} ({} and {} load)",
+                url("https"),
+                cert.display(),
+                key.display()
+            )),
+            Err(e) => Finding::error(
+                format!("{}{e}", place(path, line_of_key(text, "xfcc.tls_cert"))),
+                "point xfcc.tls_cert at the PEM certificate chain and xfcc.tls_key at its \
+                 PEM private key, both readable by wildt",
+            ),
+        },
+        None if !xfcc.listen.ip().is_loopback() => Finding::warning(
+            format!(
+                "{}xfcc.listen: {} serves plain HTTP beyond this machine: players' \
+                 passwords would cross the network in clear",
+                place(path, line_of_key(text, "xfcc.listen")),
+                xfcc.listen
+            ),
+            "listen on 127.0.0.1 behind a reverse proxy that serves TLS (README, Xfcc), \
+             or set xfcc.tls_cert and xfcc.tls_key",
+        ),
+        None => Finding::ok(format!(
+            "xfcc: serves plain HTTP at {} for a reverse proxy with TLS in front",
+            url("http")
+        )),
+    }
+}
+
 fn ca_files(config: &Config) -> Vec<(&'static str, &PathBuf)> {
     let mut out = Vec::new();
     if let InboxConfig::Imap(imap) = &config.inbox
@@ -430,6 +469,42 @@ mod tests {
             Path::new("/run/credentials/wildt.service/smtp-password")
         );
         assert_eq!(found.len(), 1);
+    }
+
+    #[test]
+    fn xfcc_tls_files_that_do_not_load_are_an_error_and_plain_http_beyond_loopback_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("wildt.toml");
+        let with = |table: &str| {
+            check_text(
+                &path,
+                &format!("{}\n[xfcc]\n{table}\n", crate::config::LOCAL_TOML),
+            )
+            .findings
+        };
+        let missing = with(
+            "listen = \"127.0.0.1:8080\"\ntls_cert = \"/nonexistent/c.pem\"\ntls_key = \"/nonexistent/k.pem\"",
+        );
+        let error = missing
+            .iter()
+            .find(|f| f.level == Level::Error)
+            .expect("an error");
+        assert!(error.what.contains("/nonexistent/c.pem"), "{error:?}");
+        assert!(error.fix.contains("xfcc.tls_cert"), "{error:?}");
+        let open = with("listen = \"0.0.0.0:8080\"");
+        assert!(
+            open.iter()
+                .any(|f| f.level == Level::Warning && f.what.contains("in clear")),
+            "{open:?}"
+        );
+        let proxied = with("listen = \"127.0.0.1:8080\"");
+        assert!(
+            proxied
+                .iter()
+                .any(|f| f.level == Level::Ok
+                    && f.what.contains("http://127.0.0.1:8080/xfccbasic.asmx")),
+            "{proxied:?}"
+        );
     }
 
     #[test]

@@ -224,7 +224,9 @@ async fn wait_or_stop(pause: Duration, stop: &watch::Receiver<bool>) -> bool {
     }
 }
 
-fn acceptor(cert: &Path, key: &Path) -> Result<tokio_rustls::TlsAcceptor, ServerError> {
+/// The TLS acceptor of the PEM certificate chain and key (`config check`
+/// reads them through it too).
+pub(crate) fn acceptor(cert: &Path, key: &Path) -> Result<tokio_rustls::TlsAcceptor, ServerError> {
     let tls_err = |what, path: &Path, why: String| ServerError::Tls {
         what,
         path: path.display().to_string(),
