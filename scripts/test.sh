@@ -54,6 +54,10 @@ cargo deny --locked check licenses bans sources
 command -v cargo-deb >/dev/null || cargo install cargo-deb --locked --version 3.8.0
 WILDT_DEB=$(pwd)/$(scripts/package.sh --profile dev)
 export WILDT_DEB
+# The power-cut tests (tests/it/powercut) run wildt on LazyFS: its build
+# dependencies, fuse3 and the build itself (into the target directory),
+# before the tests that mount it.
+scripts/lazyfs.sh build >/dev/null
 # Everything but the e2e scenarios, then those (in parallel, with their
 # output), then the ones that stop servers, alone.
 cargo test --locked -- --skip e2e::

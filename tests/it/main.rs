@@ -24,6 +24,7 @@ mod ops_cli;
 mod outbox;
 mod package;
 mod player_names;
+mod powercut;
 mod serve_delivery;
 mod serve_maildir;
 mod smtp_transport;
