@@ -70,7 +70,7 @@ async fn power_cuts_on_the_maildir_and_file_outbox_lose_no_move_and_no_reply() {
     while club.deliver_next(WAVE) > 0 {}
     let line = club.serve_once();
     let state = assert_whole(&club, true, "the last run").await;
-    super::assert_tally_clean("powercut");
+    club.assert_tally_clean("powercut");
     assert_eq!(state.messages.len(), club.delivered.len(), "{line}");
     assert!(
         state.new.is_empty(),

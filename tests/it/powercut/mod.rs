@@ -41,6 +41,7 @@ pub struct Club {
     pub delivered: Vec<Delivered>,
     /// Spawns of `wildt serve` so far (each has its own log).
     serves: usize,
+    tally: std::sync::Mutex<Tally>,
 }
 
 pub struct Game {
@@ -88,6 +89,7 @@ impl Club {
             games: Vec::new(),
             delivered: Vec::new(),
             serves: 0,
+            tally: Default::default(),
         };
         for i in 0..games {
             let out = Command::new(env!("CARGO_BIN_EXE_wildt"))
@@ -528,14 +530,14 @@ pub fn run_and_cut(club: &mut Club, cut: Cut, delay: Duration) -> bool {
 }
 
 /// The state must be whole after the cut; panics with what broke. With
-/// `WILDT_POWERCUT_TALLY=1` it only counts the cuts that broke each kind
-/// of invariant ([`Tally`]), so that a run before a fix says how many
-/// cuts fail and how.
+/// `WILDT_POWERCUT_TALLY=1` it only counts, in the club's [`Tally`], the
+/// cuts that break each kind of invariant, so that a run before a fix
+/// says how many cuts fail and how.
 pub async fn assert_whole(club: &Club, file_outbox: bool, what: &str) -> State {
     let state = club.read().await;
     let broken = state.broken(club, file_outbox);
     if tallying() {
-        tally(&broken);
+        club.tally.lock().unwrap().add(&broken);
         return state;
     }
     assert!(
@@ -552,37 +554,57 @@ fn tallying() -> bool {
     std::env::var("WILDT_POWERCUT_TALLY").is_ok_and(|v| v == "1")
 }
 
-/// Cuts after which each kind of invariant was broken (the line of the
-/// failure with its names taken out), and cuts checked.
-static TALLY: std::sync::Mutex<(usize, BTreeMap<String, usize>)> =
-    std::sync::Mutex::new((0, BTreeMap::new()));
+/// What broke, counted by kind (a failure's line without the names in
+/// it): in how many states checked, and after how many cuts anew (a
+/// failure not seen after an earlier cut: an empty file stays empty).
+#[derive(Default)]
+pub struct Tally {
+    states: usize,
+    broken_in: BTreeMap<String, usize>,
+    broken_anew: BTreeMap<String, usize>,
+    seen: HashSet<String>,
+}
 
-fn tally(broken: &[String]) {
-    let mut t = TALLY.lock().unwrap();
-    t.0 += 1;
-    let kinds: std::collections::BTreeSet<String> = broken
-        .iter()
-        .map(|b| {
+impl Tally {
+    fn add(&mut self, broken: &[String]) {
+        self.states += 1;
+        let kind = |b: &String| {
             b.rsplit_once(": ")
                 .map_or(b.as_str(), |(_, why)| why)
                 .to_owned()
-        })
-        .collect();
-    for k in kinds {
-        *t.1.entry(k).or_default() += 1;
+        };
+        let kinds: std::collections::BTreeSet<String> = broken.iter().map(kind).collect();
+        for k in kinds {
+            *self.broken_in.entry(k).or_default() += 1;
+        }
+        let anew: std::collections::BTreeSet<String> = broken
+            .iter()
+            .filter(|b| !self.seen.contains(*b))
+            .map(kind)
+            .collect();
+        for k in anew {
+            *self.broken_anew.entry(k).or_default() += 1;
+        }
+        self.seen.extend(broken.iter().cloned());
     }
 }
 
-/// Under `WILDT_POWERCUT_TALLY=1`: fails with the tally if any cut broke
-/// an invariant.
-pub fn assert_tally_clean(what: &str) {
-    if !tallying() {
-        return;
+impl Club {
+    /// Under `WILDT_POWERCUT_TALLY=1`: prints the tally, and fails if
+    /// any cut broke an invariant.
+    pub fn assert_tally_clean(&self, what: &str) {
+        if !tallying() {
+            return;
+        }
+        let t = self.tally.lock().unwrap();
+        println!(
+            "{what}: {} states checked; states that broke each invariant: {:?}; cuts that broke it anew: {:?}",
+            t.states, t.broken_in, t.broken_anew
+        );
+        assert!(
+            t.broken_in.is_empty(),
+            "{what}: invariants broken: {:?}",
+            t.broken_in
+        );
     }
-    let t = TALLY.lock().unwrap();
-    println!(
-        "{what}: {} states checked; cuts that broke each invariant: {:?}",
-        t.0, t.1
-    );
-    assert!(t.1.is_empty(), "{what}: invariants broken: {:?}", t.1);
 }

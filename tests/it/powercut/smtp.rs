@@ -118,7 +118,7 @@ async fn power_cuts_with_postfix_as_relay_keep_every_sent_mark_and_send_each_dec
     while club.deliver_next(WAVE) > 0 {}
     let line = club.serve_once();
     let state = assert_whole(&club, false, "the last run").await;
-    super::assert_tally_clean("powercut smtp");
+    club.assert_tally_clean("powercut smtp");
     assert_eq!(state.messages.len(), club.delivered.len(), "{line}");
     assert!(
         state.outbox.iter().all(|r| r.2.is_some()),
