@@ -89,7 +89,34 @@ impl LazyFs {
         self.dir.path().join("root").join(name)
     }
 
-    /// Whether an injection fired since the last mount.
+    /// Makes LazyFS end itself (losing its cache) right before the next
+    /// `op` (a two-path one: `link`, `rename`) from a path matching
+    /// `from_rgx` to one matching `to_rgx`: a fault given through its FIFO,
+    /// in force until it fires or LazyFS is mounted again.
+    pub fn crash_before(&self, op: &str, from_rgx: &str, to_rgx: &str) {
+        let before = self.log().matches("VALID crash fault").count();
+        let fifo = self.dir.path().join("faults.fifo");
+        let command = format!(
+            "lazyfs::crash::timing=before::op={op}::from_rgx={from_rgx}::to_rgx={to_rgx}\n"
+        );
+        std::fs::write(&fifo, command).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.log().matches("VALID crash fault").count() == before {
+            assert!(
+                Instant::now() < deadline,
+                "LazyFS did not take the crash fault:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(
+            !self.log().contains("INVALID crash fault"),
+            "LazyFS refused the crash fault:\n{}",
+            self.log()
+        );
+    }
+
+    /// Whether an injection or a crash fault fired since the last mount.
     pub fn injection_fired(&self) -> bool {
         self.log().contains("Triggered fault condition")
     }

@@ -10,11 +10,12 @@ use rand::{Rng as _, SeedableRng as _};
 use super::{Club, Cut, assert_whole, run_and_cut};
 
 const GAMES: usize = 16;
-const PLIES: usize = 24;
+const PLIES: usize = 27;
 /// Moves delivered before each run of `wildt serve`.
 const WAVE: usize = 6;
 const RANDOM_CUTS: usize = 50;
 const WAL_CUTS: usize = 6;
+const MOVE_CUTS: usize = 3;
 const CRASH_POINT_CUTS: usize = 3;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -38,6 +39,7 @@ async fn power_cuts_on_the_maildir_and_file_outbox_lose_no_move_and_no_reply() {
     let mut plan = Vec::new();
     plan.extend([Cut::Random].repeat(RANDOM_CUTS - 1));
     plan.extend([Cut::AfterWalFsync, Cut::BeforeWalFsync].repeat(WAL_CUTS));
+    plan.extend([Cut::BeforeMoveToCur].repeat(MOVE_CUTS));
     plan.extend([Cut::AfterGroupCommit, Cut::InsideGroup].repeat(CRASH_POINT_CUTS));
     plan.shuffle(&mut rng);
     plan.insert(0, Cut::Random);
@@ -53,15 +55,10 @@ async fn power_cuts_on_the_maildir_and_file_outbox_lose_no_move_and_no_reply() {
         club.fs.remount();
         let what = format!("cut {} ({cut:?}, {delay:?})", i + 1);
         assert_whole(&club, true, &what).await;
-        // An injection is read when LazyFS mounts: the next cut's is set
-        // after the check, which syncs the WAL itself.
-        if let Some(next) = plan.get(i + 1)
-            && let Some(injection) = next.injection(&club.fs, rng.random_range(1..=4))
-        {
-            club.fs.cut();
-            club.fs.set_injection(Some(&injection));
-            club.fs.remount();
-            club.fs.set_injection(None);
+        // The next cut's injection or fault is set after the check, which
+        // syncs the WAL itself.
+        if let Some(next) = plan.get(i + 1) {
+            next.arm(&club.fs, &mut rng);
         }
     }
     let cuts_took = started.elapsed();
@@ -101,6 +98,7 @@ async fn power_cuts_on_the_maildir_and_file_outbox_lose_no_move_and_no_reply() {
     for exact in [
         Cut::AfterWalFsync,
         Cut::BeforeWalFsync,
+        Cut::BeforeMoveToCur,
         Cut::AfterGroupCommit,
         Cut::InsideGroup,
     ] {

@@ -459,6 +459,10 @@ pub enum Cut {
     /// LazyFS dies right before an `fsync` of the WAL: the commit's frames
     /// written, not synced (the middle of a group commit).
     BeforeWalFsync,
+    /// LazyFS dies right before a message is linked into `cur/` (LazyFS
+    /// refuses `RENAME_NOREPLACE`, so wildt moves by a link and an unlink):
+    /// its outcome committed, the message still in `new/`.
+    BeforeMoveToCur,
     /// wildt stops at `group-committed:1` (committed, the inbox not told).
     AfterGroupCommit,
     /// wildt stops at `group-handled:2` (inside a group's transaction).
@@ -476,6 +480,21 @@ impl Cut {
             "[[injection]]\ntype=\"clear-cache\"\nfrom=\"{}\"\ntiming=\"{timing}\"\nop=\"fsync\"\noccurrence={n}\ncrash=true\n",
             fs.backing("wildt.db-wal").display()
         ))
+    }
+
+    /// Sets up what LazyFS needs for this cut, on a mount just made and
+    /// checked: an injection needs a mount of its own (it is read at the
+    /// mount); a crash fault is given through the FIFO.
+    pub fn arm(self, fs: &LazyFs, rng: &mut impl rand::Rng) {
+        if let Some(injection) = self.injection(fs, rng.random_range(1..=4)) {
+            fs.cut();
+            fs.set_injection(Some(&injection));
+            fs.remount();
+            fs.set_injection(None);
+        }
+        if self == Cut::BeforeMoveToCur {
+            fs.crash_before("link", "/mail/new/", "/mail/cur/");
+        }
     }
 
     fn failpoint(self) -> Option<&'static str> {
@@ -497,7 +516,7 @@ pub fn run_and_cut(club: &mut Club, cut: Cut, delay: Duration) -> bool {
             std::thread::sleep(delay);
             true
         }
-        Cut::AfterWalFsync | Cut::BeforeWalFsync => {
+        Cut::AfterWalFsync | Cut::BeforeWalFsync | Cut::BeforeMoveToCur => {
             let deadline = Instant::now() + Duration::from_secs(5);
             while club.fs.alive() && Instant::now() < deadline {
                 std::thread::sleep(Duration::from_millis(2));
