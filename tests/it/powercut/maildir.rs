@@ -74,6 +74,12 @@ async fn power_cuts_on_the_maildir_and_file_outbox_lose_no_move_and_no_reply() {
         "messages still waiting: {:?}",
         state.new
     );
+    let in_cur = club
+        .delivered
+        .iter()
+        .filter(|d| state.cur.contains(&d.name))
+        .count();
+    assert_eq!(in_cur, club.delivered.len(), "messages not moved to cur/");
     for g in &club.games {
         let moves: Vec<&str> = state
             .moves

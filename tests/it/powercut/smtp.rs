@@ -124,6 +124,17 @@ async fn power_cuts_with_postfix_as_relay_keep_every_sent_mark_and_send_each_dec
         state.outbox.iter().all(|r| r.2.is_some()),
         "mail left unsent"
     );
+    assert!(
+        state.new.is_empty(),
+        "messages still waiting: {:?}",
+        state.new
+    );
+    let in_cur = club
+        .delivered
+        .iter()
+        .filter(|d| state.cur.contains(&d.name))
+        .count();
+    assert_eq!(in_cur, club.delivered.len(), "messages not moved to cur/");
     // Every decision's mails reached the relay, each under its one
     // Message-ID. A mail the relay accepted in the instant before a cut,
     // before wildt could mark it sent, is handed over again after it
