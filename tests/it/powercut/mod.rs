@@ -2,13 +2,14 @@
 //! WAL), its Maildir inbox and its file outbox on LazyFS, a file system
 //! whose unsynced data can be dropped as a power cut drops it. At a random
 //! moment, or at an exact one (LazyFS's injection at the Nth `fsync` of
-//! the WAL, a crash point of a debug build), the cache is dropped and
+//! the WAL, its crash fault before a message is moved to `cur/`, a crash
+//! point of a debug build), the cache is dropped and
 //! wildt killed in the same instant; LazyFS is mounted again and what is
 //! on its disk checked before wildt starts again. [IO: FUSE mounts
 //! (scripts/lazyfs.sh builds and mounts LazyFS), processes, the mail rig
 //! for the SMTP path]
 //!
-//! What must hold after every cut ([`State::check`]): every move whose
+//! What must hold after every cut ([`State::broken`]): every move whose
 //! confirmation exists (a whole reply file, a mail the relay accepted) is
 //! in the database; no move is applied twice and no decision's mail is
 //! queued twice; every message that arrived is handled or still waiting,
@@ -453,8 +454,9 @@ impl State {
 pub enum Cut {
     /// After a random delay from the start of `wildt serve`.
     Random,
-    /// LazyFS dies right after the Nth `fsync` of the WAL: the commit is on
-    /// the disk, its messages not yet moved to `cur/`, its mail not sent.
+    /// LazyFS dies right after the Nth `fsync` of the WAL: a commit (a
+    /// group's decisions, or the outbox's marks of sent) is on the disk,
+    /// and nothing done after it.
     AfterWalFsync,
     /// LazyFS dies right before an `fsync` of the WAL: the commit's frames
     /// written, not synced (the middle of a group commit).
