@@ -16,12 +16,14 @@
 # The sources are in ../shared/tools/lazyfs (WILDT_SHARED overrides where
 # ../shared is); the build never writes there.
 set -euo pipefail
-ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+ROOT=$(git -C "$(dirname "$0")" rev-parse --show-toplevel 2>/dev/null ||
+  { cd "$(dirname "$0")/.." && pwd; })
 SRC=${WILDT_SHARED:-$ROOT/../shared}/tools/lazyfs
 # In a git worktree ../shared is beside the main checkout.
 if [ -z "${WILDT_SHARED:-}" ] && [ ! -d "$SRC" ]; then
-  common=$(cd "$ROOT" && cd "$(git rev-parse --git-common-dir)/.." && pwd)
-  SRC=$common/../shared/tools/lazyfs
+  if common=$(cd "$ROOT" && cd "$(git rev-parse --git-common-dir)/.." && pwd); then
+    SRC=$common/../shared/tools/lazyfs
+  fi
 fi
 OUT=${LAZYFS_OUT:-${CARGO_TARGET_DIR:-$ROOT/target}/lazyfs}
 
