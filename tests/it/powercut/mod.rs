@@ -519,7 +519,7 @@ pub fn run_and_cut(club: &mut Club, cut: Cut, delay: Duration) -> bool {
             true
         }
         Cut::AfterWalFsync | Cut::BeforeWalFsync | Cut::BeforeMoveToCur => {
-            let deadline = Instant::now() + Duration::from_secs(5);
+            let deadline = Instant::now() + Duration::from_secs(10);
             while club.fs.alive() && Instant::now() < deadline {
                 std::thread::sleep(Duration::from_millis(2));
             }

@@ -39,7 +39,7 @@ async fn delivered(readers: &mut [Reader]) -> HashMap<String, usize> {
 /// must be kept. Returns the copies of each Message-ID seen.
 async fn check_relay(readers: &mut [Reader], state: &State, what: &str) -> HashMap<String, usize> {
     let sent = sent_ids(state);
-    let deadline = Instant::now() + Duration::from_secs(30);
+    let deadline = Instant::now() + Duration::from_secs(60);
     let copies = loop {
         let copies = delivered(readers).await;
         let missing: Vec<&String> = sent.iter().filter(|id| !copies.contains_key(*id)).collect();
