@@ -60,6 +60,10 @@ export WILDT_DEB
 # shared directory beside the project.
 WILDT_SYZYGY=${WILDT_SYZYGY:-$(git rev-parse --show-toplevel 2>/dev/null || pwd)/../shared/syzygy}
 export WILDT_SYZYGY
+# The power-cut tests (tests/it/powercut) run wildt on LazyFS: its build
+# dependencies, fuse3 and the build itself (into the target directory),
+# before the tests that mount it.
+scripts/lazyfs.sh build >/dev/null
 # Everything but the e2e scenarios, then those (in parallel, with their
 # output), then the ones that stop servers, alone.
 cargo test --locked -- --skip e2e::

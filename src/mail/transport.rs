@@ -141,9 +141,11 @@ impl Transport {
     }
 }
 
-/// Writes `raw` to `dir/<message_id>.eml` atomically: it appears whole or
-/// not at all (an unnamed file linked in when written, or a temporary file
-/// renamed).
+/// Writes `raw` to `dir/<message_id>.eml` atomically and durably: it
+/// appears whole or not at all (an unnamed file linked in when written, or
+/// a temporary file renamed), its data synced before it is named and the
+/// folder synced before this returns, so a mail reported written survives
+/// a power cut.
 pub async fn write_file(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), TransportError> {
     let mail = vec![(message_id.to_owned(), raw.to_owned())];
     let mut written = write_files(dir, mail).await;
@@ -193,6 +195,20 @@ pub async fn write_files(
             let written = write_now(&dir, &mut folder, &message_id, &raw);
             failed = written.is_err();
             out.push(Some(written));
+        }
+        // The names linked in are on the disk only once the folder is
+        // synced: until then a power cut may lose a mail the outbox is
+        // about to mark sent. One sync for the batch; if it fails, none of
+        // the batch counts as written.
+        if out.iter().any(|w| matches!(w, Some(Ok(()))))
+            && let Err(source) = sync_folder(&dir, folder.as_ref())
+        {
+            for w in out.iter_mut().filter(|w| matches!(w, Some(Ok(())))) {
+                *w = Some(Err(TransportError::File {
+                    path: dir.clone(),
+                    source: std::io::Error::new(source.kind(), source.to_string()),
+                }));
+            }
         }
         out
     })
@@ -244,8 +260,27 @@ fn write_now(
     }
     let path = dir.join(&name);
     let tmp = dir.join(format!(".{safe}.tmp"));
-    let written = std::fs::write(&tmp, raw).and_then(|()| std::fs::rename(&tmp, &path));
+    let written = write_synced(&tmp, raw).and_then(|()| std::fs::rename(&tmp, &path));
     written.map_err(|source| TransportError::File { path, source })
+}
+
+/// Writes `raw` to a new file at `path` and syncs its data, so that the
+/// rename that names it never names an empty or partly written file after
+/// a power cut.
+fn write_synced(path: &Path, raw: &[u8]) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut file = std::fs::File::create(path)?;
+    file.write_all(raw)?;
+    file.sync_data()
+}
+
+/// Syncs the folder `dir` (its open descriptor when there is one): the
+/// names linked or renamed into it reach the disk.
+fn sync_folder(dir: &Path, folder: Option<&std::os::fd::OwnedFd>) -> std::io::Result<()> {
+    match folder {
+        Some(fd) => rustix::fs::fsync(fd).map_err(std::io::Error::from),
+        None => std::fs::File::open(dir)?.sync_all(),
+    }
 }
 
 /// Writes `raw` into an unnamed file in `folder` and links it in as
@@ -263,6 +298,9 @@ fn link_unnamed(folder: &std::os::fd::OwnedFd, name: &str, raw: &[u8]) -> std::i
     )?;
     let mut file = std::fs::File::from(fd);
     file.write_all(raw)?;
+    // Synced before it has a name: a name never points at bytes a power
+    // cut could still take.
+    file.sync_data()?;
     let by_fd = format!("/proc/self/fd/{}", file.as_raw_fd());
     linkat(CWD, by_fd.as_str(), folder, name, AtFlags::SYMLINK_FOLLOW)?;
     Ok(())

@@ -26,6 +26,7 @@ mod ops_lock;
 mod outbox;
 mod package;
 mod player_names;
+mod powercut;
 mod serve_delivery;
 mod serve_maildir;
 mod smtp_transport;
