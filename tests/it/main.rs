@@ -28,3 +28,4 @@ mod serve_delivery;
 mod serve_maildir;
 mod smtp_transport;
 mod systemd;
+mod xfcc_clients;
