@@ -32,7 +32,10 @@
 # Exit status: 0 when the calls ran, 2 on bad arguments, 3 when Scid or a
 # package it needs is missing (scripts/test.sh installs them).
 
-package require json::write
+if {[catch {package require json::write}]} {
+    puts stderr "tcllib's json::write is missing: install the Debian package tcllib (scripts/test.sh installs it)"
+    exit 3
+}
 
 proc usage {} {
     puts stderr "usage: tclsh driver.tcl WORKDIR URL USER PASSWORD fetch"
