@@ -207,14 +207,23 @@ pub struct RekeyArgs {
 
 #[derive(clap::Subcommand)]
 pub enum PlayerCommand {
-    /// Set a player's language; it applies to all their games and overrides
-    /// what they chose by mail or wildt guessed.
+    /// Set a player's language (it applies to all their games and overrides
+    /// what they chose by mail or wildt guessed), or their Xfcc password.
+    #[command(group(clap::ArgGroup::new("what").required(true).multiple(true)
+        .args(["lang", "xfcc_password_file", "xfcc_password_random"])))]
     Set {
         /// The player's registered address.
         email: String,
         /// en, de, fr, es, it, nl, pt, pl, cs, ru (or the language's name).
         #[arg(long)]
-        lang: Lang,
+        lang: Option<Lang>,
+        /// Set the player's Xfcc password (for chess GUIs) to the first line
+        /// of this file (at least 8 characters); it is not mailed.
+        #[arg(long, value_name = "FILE", conflicts_with = "xfcc_password_random")]
+        xfcc_password_file: Option<std::path::PathBuf>,
+        /// Set a random Xfcc password and mail it to the player.
+        #[arg(long)]
+        xfcc_password_random: bool,
     },
 }
 
@@ -247,7 +256,21 @@ pub async fn run(args: &ConfigArgs, cmd: GameCommand) -> anyhow::Result<ExitCode
 pub async fn player(args: &ConfigArgs, command: PlayerCommand) -> anyhow::Result<ExitCode> {
     let o = args.open().await?;
     let code = match command {
-        PlayerCommand::Set { email, lang } => set_player_lang(&o, &email, lang).await,
+        PlayerCommand::Set {
+            email,
+            lang,
+            xfcc_password_file,
+            xfcc_password_random,
+        } => {
+            let mut code = Ok(ExitCode::SUCCESS);
+            if let Some(lang) = lang {
+                code = set_player_lang(&o, &email, lang).await;
+            }
+            if code.is_ok() && (xfcc_password_file.is_some() || xfcc_password_random) {
+                code = set_xfcc_password(&o, &email, xfcc_password_file).await;
+            }
+            code
+        }
     };
     o.store.close().await;
     code
@@ -261,6 +284,30 @@ async fn set_player_lang(o: &Opened, email: &str, lang: Lang) -> anyhow::Result<
         email.trim().to_ascii_lowercase(),
         lang.native_name()
     )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `wildt player set EMAIL --xfcc-password-file FILE | --xfcc-password-random`.
+async fn set_xfcc_password(
+    o: &Opened,
+    email: &str,
+    file: Option<std::path::PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    use wildt::xfcc::account::{NewPassword, set_password};
+    let new = match &file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+            NewPassword::Given(text.lines().next().unwrap_or("").to_owned())
+        }
+        None => NewPassword::Random,
+    };
+    set_password(&o.store, &o.config.referee, email, new).await?;
+    let email = email.trim().to_ascii_lowercase();
+    match file {
+        Some(_) => outln!("{email} has a new Xfcc password.")?,
+        None => outln!("{email} has a new random Xfcc password; it is mailed to them.")?,
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -46,6 +46,7 @@ struct RawConfig {
     #[serde(default)]
     clock: RawClock,
     publish: Option<RawPublish>,
+    xfcc: Option<RawXfcc>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -419,6 +420,8 @@ pub struct Config {
     pub security: Security,
     pub clock: ClockConfig,
     pub publish: Option<PublishConfig>,
+    /// `[xfcc]`: the Xfcc (SOAP) server for chess GUIs; off when absent.
+    pub xfcc: Option<XfccConfig>,
 }
 
 /// The `[clock]` table: the control of a new game unless `game new --time`
@@ -480,6 +483,7 @@ impl Config {
             security: security(raw.security)?,
             clock: clock(raw.clock)?,
             publish: raw.publish.map(|p| PublishConfig { path: p.path }),
+            xfcc: raw.xfcc.map(xfcc).transpose()?,
         })
     }
 }
@@ -1025,4 +1029,81 @@ mod tests {
             assert!(known.iter().any(|k| k == key), "{key} is no field");
         }
     }
+}
+
+/// The `[xfcc]` table as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawXfcc {
+    listen: String,
+    confirm_by_mail: Option<bool>,
+    tls_cert: Option<PathBuf>,
+    tls_key: Option<PathBuf>,
+    max_request_bytes: Option<usize>,
+    max_connections: Option<usize>,
+    request_timeout_secs: Option<u64>,
+    failed_logins_per_hour: Option<u32>,
+}
+
+/// `[xfcc]`: where the Xfcc server listens and its limits.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct XfccConfig {
+    pub listen: std::net::SocketAddr,
+    /// The mover also gets the usual confirmation mail.
+    pub confirm_by_mail: bool,
+    /// PEM files: TLS served directly (else plain HTTP, for a proxy in front).
+    pub tls: Option<(PathBuf, PathBuf)>,
+    /// Larger request bodies are refused (413) unread.
+    pub max_request_bytes: usize,
+    /// Connections served at once; more wait to be accepted.
+    pub max_connections: usize,
+    /// How long reading a request's head and body may take.
+    pub request_timeout: std::time::Duration,
+    /// Failed logins allowed per user and per peer address in an hour.
+    pub failed_logins_per_hour: u32,
+}
+
+/// Default `[xfcc] max_request_bytes`: a MakeAMove with a long message is a
+/// few kilobytes.
+pub const DEFAULT_XFCC_MAX_REQUEST_BYTES: usize = 64 * 1024;
+
+fn xfcc(raw: RawXfcc) -> Result<XfccConfig, ConfigError> {
+    let listen = raw.listen.parse().map_err(|_| {
+        invalid(
+            "xfcc.listen",
+            "must be an address and port, e.g. \"127.0.0.1:8080\"",
+        )
+    })?;
+    let tls = match (raw.tls_cert, raw.tls_key) {
+        (Some(c), Some(k)) => Some((c, k)),
+        (None, None) => None,
+        _ => {
+            return Err(invalid(
+                "xfcc.tls_cert",
+                "tls_cert and tls_key are given together or not at all",
+            ));
+        }
+    };
+    let positive = |key: &'static str, v: Option<usize>, default: usize| match v {
+        Some(0) => Err(invalid(key, "must be at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(default),
+    };
+    Ok(XfccConfig {
+        listen,
+        confirm_by_mail: raw.confirm_by_mail.unwrap_or(true),
+        tls,
+        max_request_bytes: positive(
+            "xfcc.max_request_bytes",
+            raw.max_request_bytes,
+            DEFAULT_XFCC_MAX_REQUEST_BYTES,
+        )?,
+        max_connections: positive("xfcc.max_connections", raw.max_connections, 64)?,
+        request_timeout: std::time::Duration::from_secs(positive(
+            "xfcc.request_timeout_secs",
+            raw.request_timeout_secs.map(|n| n as usize),
+            10,
+        )? as u64),
+        failed_logins_per_hour: raw.failed_logins_per_hour.unwrap_or(10),
+    })
 }

@@ -444,6 +444,11 @@ keys! {
     // The player chose a language ("language: deutsch").
     SubjectLanguageSet = "subject-language-set" [],
     LanguageSet = "language-set" [],
+    // Xfcc: a player's note with a move sent from a chess GUI, and the
+    // password mail.
+    XfccNote = "xfcc-note" [note: Text],
+    SubjectXfccPassword = "subject-xfcc-password" [],
+    XfccPassword = "xfcc-password" [user: Text, password: Text],
 }
 
 /// A value for a message variable.

@@ -34,6 +34,7 @@
 //! - [`shutdown`] the stop request (SIGTERM, SIGINT) the loop waits beside  [IO]
 //! - [`publish`]  the site from the store, swapped in atomically           [IO]
 //! - [`ops`]      the operator's tools: config check, init, status, backup  [IO]
+//! - [`xfcc`]     Xfcc (XfccBasic SOAP) for chess GUIs: envelopes [pure], the server [IO]
 //!
 //! A message goes down once: daemon (or `check`) -> handle: intake -> load
 //! (store) -> decide (the plan) -> apply (store) and reply -> render -> commit
@@ -84,3 +85,4 @@ pub mod shutdown;
 pub mod site;
 #[cfg(feature = "server")]
 pub mod store;
+pub mod xfcc;

@@ -48,6 +48,7 @@ mod notices;
 mod organiser;
 mod picture;
 mod record_line;
+pub mod xfcc;
 
 use std::sync::{Arc, OnceLock};
 

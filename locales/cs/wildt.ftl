@@ -369,3 +369,12 @@ greeting = Dobrý den, { $name },
 
 subject-language-set = jazyk: čeština
 language-set = Od této chvíle vám wildt píše česky. Jiný jazyk zvolíte odpovědí s řádkem jako „jazyk: English“.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Zpráva od soupeře: { $note }
+subject-xfcc-password = vaše heslo Xfcc
+xfcc-password =
+    Vaše nové heslo pro hraní ze šachového programu (Xfcc): { $password }
+    Uživatelské jméno: { $user }
+    Dřívější heslo už neplatí. Nové získáte, když napíšete "xfcc password" na kteroukoli adresu své partie.

@@ -366,3 +366,12 @@ greeting = Hallo { $name },
 
 subject-language-set = Sprache: Deutsch
 language-set = Ab jetzt schreibt Ihnen wildt auf Deutsch. Für eine andere Sprache antworten Sie mit einer Zeile wie „Sprache: English“.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Nachricht Ihres Gegners: { $note }
+subject-xfcc-password = Ihr Xfcc-Passwort
+xfcc-password =
+    Ihr neues Passwort für das Spielen aus einem Schachprogramm (Xfcc): { $password }
+    Benutzername: { $user }
+    Ein früheres Passwort gilt nicht mehr. Für ein neues schreiben Sie "xfcc password" an eine Ihrer Partieadressen.

@@ -364,3 +364,12 @@ greeting = Hello { $name },
 
 subject-language-set = language: English
 language-set = From now on wildt writes to you in English. To choose another language, reply with a line such as "language: deutsch".
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Your opponent's message: { $note }
+subject-xfcc-password = your Xfcc password
+xfcc-password =
+    Your new password for playing from a chess program (Xfcc): { $password }
+    User name: { $user }
+    Any password you had before no longer works. To get another one, write "xfcc password" to any of your game addresses.

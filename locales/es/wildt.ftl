@@ -357,3 +357,12 @@ greeting = Hola, { $name }:
 
 subject-language-set = idioma: español
 language-set = A partir de ahora, wildt le escribe en español. Para elegir otro idioma, responda con una línea como «idioma: English».
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Mensaje de su rival: { $note }
+subject-xfcc-password = su contraseña Xfcc
+xfcc-password =
+    Su nueva contraseña para jugar desde un programa de ajedrez (Xfcc): { $password }
+    Usuario: { $user }
+    La contraseña anterior ya no sirve. Para obtener otra, escriba "xfcc password" a cualquiera de sus direcciones de partida.

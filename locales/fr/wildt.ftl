@@ -361,3 +361,12 @@ greeting = Bonjour { $name },
 
 subject-language-set = langue : français
 language-set = Désormais, wildt vous écrit en français. Pour choisir une autre langue, répondez avec une ligne comme « langue : English ».
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Message de votre adversaire : { $note }
+subject-xfcc-password = votre mot de passe Xfcc
+xfcc-password =
+    Votre nouveau mot de passe pour jouer depuis un logiciel d'échecs (Xfcc) : { $password }
+    Nom d'utilisateur : { $user }
+    L'ancien mot de passe ne fonctionne plus. Pour en obtenir un autre, écrivez "xfcc password" à l'une de vos adresses de partie.

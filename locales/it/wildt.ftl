@@ -357,3 +357,12 @@ greeting = Buongiorno { $name },
 
 subject-language-set = lingua: italiano
 language-set = D'ora in poi wildt le scrive in italiano. Per scegliere un'altra lingua, risponda con una riga come «lingua: English».
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Messaggio del tuo avversario: { $note }
+subject-xfcc-password = la tua password Xfcc
+xfcc-password =
+    La tua nuova password per giocare da un programma di scacchi (Xfcc): { $password }
+    Nome utente: { $user }
+    La password precedente non vale più. Per averne un'altra, scrivi "xfcc password" a uno qualsiasi dei tuoi indirizzi di partita.

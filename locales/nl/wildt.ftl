@@ -364,3 +364,12 @@ greeting = Beste { $name },
 
 subject-language-set = taal: Nederlands
 language-set = Vanaf nu schrijft wildt u in het Nederlands. Voor een andere taal antwoordt u met een regel als "taal: English".
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Bericht van uw tegenstander: { $note }
+subject-xfcc-password = uw Xfcc-wachtwoord
+xfcc-password =
+    Uw nieuwe wachtwoord om vanuit een schaakprogramma te spelen (Xfcc): { $password }
+    Gebruikersnaam: { $user }
+    Een eerder wachtwoord werkt niet meer. Voor een nieuw wachtwoord schrijft u "xfcc password" naar een van uw partijadressen.

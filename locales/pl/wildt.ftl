@@ -367,3 +367,12 @@ greeting = Dzień dobry, { $name },
 
 subject-language-set = język: polski
 language-set = Od teraz wildt pisze do Ciebie po polsku. Aby wybrać inny język, odpowiedz wierszem w rodzaju „język: English”.
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Wiadomość od przeciwnika: { $note }
+subject-xfcc-password = twoje hasło Xfcc
+xfcc-password =
+    Twoje nowe hasło do gry z programu szachowego (Xfcc): { $password }
+    Nazwa użytkownika: { $user }
+    Poprzednie hasło już nie działa. Aby dostać nowe, napisz "xfcc password" na dowolny adres swojej partii.

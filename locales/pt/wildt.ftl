@@ -357,3 +357,12 @@ greeting = Olá, { $name },
 
 subject-language-set = língua: português
 language-set = A partir de agora, o wildt escreve-lhe em português. Para escolher outra língua, responda com uma linha como «língua: English».
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Mensagem do seu adversário: { $note }
+subject-xfcc-password = a sua senha Xfcc
+xfcc-password =
+    A sua nova senha para jogar a partir de um programa de xadrez (Xfcc): { $password }
+    Utilizador: { $user }
+    A senha anterior deixou de funcionar. Para obter outra, escreva "xfcc password" para qualquer um dos seus endereços de partida.

@@ -373,3 +373,12 @@ greeting = Здравствуйте, { $name }!
 
 subject-language-set = язык: русский
 language-set = Теперь wildt пишет вам по-русски. Чтобы выбрать другой язык, ответьте строкой вида «язык: English».
+
+## Xfcc: a note sent with a move from a chess program, and the password mail
+
+xfcc-note = Сообщение соперника: { $note }
+subject-xfcc-password = ваш пароль Xfcc
+xfcc-password =
+    Ваш новый пароль для игры из шахматной программы (Xfcc): { $password }
+    Имя пользователя: { $user }
+    Прежний пароль больше не действует. Чтобы получить новый, напишите "xfcc password" на любой из адресов ваших партий.

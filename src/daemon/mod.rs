@@ -54,6 +54,9 @@ pub enum DaemonError {
     /// The transport could not be opened (the prefix says which side).
     #[error("outbox: {0}")]
     Outbox(TransportError),
+    /// The Xfcc server could not start.
+    #[error(transparent)]
+    Xfcc(#[from] crate::xfcc::server::ServerError),
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -152,6 +155,27 @@ pub async fn run(
         health: health.clone(),
     });
     let wake = outbox.wake.clone();
+    // The Xfcc server, beside the inbox: it takes moves while the loop
+    // waits for mail, and stops with it.
+    let xfcc = match &config.xfcc {
+        Some(x) if !options.once => {
+            match crate::xfcc::server::Server::bind(x, store.clone(), rules.clone(), wake.clone())
+                .await
+            {
+                Ok(server) => {
+                    let (stop, stopped) = tokio::sync::watch::channel(false);
+                    Some((stop, tokio::spawn(server.run(stopped))))
+                }
+                Err(e) => {
+                    outbox.stop(&mut summary).await;
+                    inbox.close().await;
+                    store.close().await;
+                    return Err(e.into());
+                }
+            }
+        }
+        _ => None,
+    };
     let ping_watchdog = || watchdog_ping(&health, config.outbox.stall_after);
     let no_watchdog = || {};
     let lp = Loop {
@@ -179,6 +203,14 @@ pub async fn run(
     }
 
     serve::serve(&lp, &mut inbox, &mut shutdown, &mut backoff, &mut summary).await;
+    if let Some((stop, server)) = xfcc {
+        info!("stopping: the Xfcc server");
+        // The receiver may be gone only if the server ended already.
+        stop.send_replace(true);
+        if let Err(e) = server.await {
+            tracing::error!(error = %e, "xfcc: the server task failed");
+        }
+    }
     info!("stopping: draining the outbox");
     notify(&[sd_notify::NotifyState::Stopping]);
     outbox.stop(&mut summary).await;

@@ -16,6 +16,7 @@ mod apply;
 mod group;
 mod load;
 mod steps;
+mod xfcc;
 
 use std::fmt;
 
@@ -31,6 +32,7 @@ use crate::store::batch::Batch;
 use crate::store::{Store, StoreError, now_secs};
 
 pub use group::{GroupError, handle_group};
+pub use xfcc::{XfccHandled, handle_xfcc_move};
 
 /// Where a message came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +43,8 @@ pub enum Source {
     Inbox(InboxId),
     /// A file handed to `wildt check`: only the same bytes are a duplicate.
     Cli,
+    /// A MakeAMove by Xfcc: each call is a message of its own.
+    Xfcc,
 }
 
 impl fmt::Display for Source {
@@ -54,6 +58,7 @@ impl fmt::Display for Source {
                 uid,
             }) => write!(f, "imap:{mailbox}:{uidvalidity}:{uid}"),
             Source::Cli => f.write_str("cli"),
+            Source::Xfcc => f.write_str("xfcc"),
         }
     }
 }
@@ -167,6 +172,8 @@ struct Read {
     now: i64,
     /// When the message arrived, never later than `now`.
     arrival: i64,
+    /// What a call by Xfcc adds (`None` for a mail).
+    xfcc: Option<xfcc::XfccExtras>,
 }
 
 impl Read {
@@ -185,6 +192,7 @@ impl Read {
             source_key: m.source.to_string(),
             now,
             arrival: m.arrived.map_or(now, |a| a.min(now)),
+            xfcc: None,
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod messages;
 pub mod outbox;
 pub mod players;
 pub mod renders;
+pub mod xfcc;
 
 use std::path::Path;
 use std::str::FromStr;

@@ -1,0 +1,268 @@
+//! The use case "a move arrives by Xfcc": a MakeAMove, once its sender is
+//! authenticated, read as the command a mail would carry and sent down the
+//! same steps as a mail (`steps::one_message`: look up, load, plan, apply)
+//! in one transaction, with the source `xfcc`. [IO: database]
+//!
+//! What only a chess GUI needs is checked first, on the game as it stands:
+//! the game's number and seat, whose turn it is, the move number, the SAN
+//! (read into the move it names in the position), and leave. The referee
+//! judges the move again in the transaction, on the game as it is then: a
+//! move by mail that came first makes this one a rejection, never a second
+//! move. The verdict becomes XfccBasic's result code.
+
+use sha2::{Digest, Sha256};
+use shakmaty::Color;
+
+use super::apply::Pending;
+use super::{Handled, Read, Source, hex, steps};
+use crate::auth::AuthOutcome;
+use crate::clock::Date;
+use crate::command::{Command, MoveNumber, WrittenMove};
+use crate::config::Rules;
+use crate::decide::Outcome;
+use crate::game::Termination;
+use crate::intake::{Disposition, GameAddress, Intake, Reading};
+use crate::notation::{SanInputError, iccf_from_san};
+use crate::referee::{Rejection, Verdict};
+use crate::store::batch::Batch;
+use crate::store::{Store, StoreError, clocks, now_secs, xfcc};
+use crate::xfcc::soap::{MakeAMove, MoveResult};
+
+/// What an Xfcc call adds to the path of a mail.
+#[derive(Debug, Clone)]
+pub(super) struct XfccExtras {
+    /// `myMessage`: rides in the opponent's mail.
+    pub note: Option<String>,
+    /// The mover gets the usual confirmation mail.
+    pub confirm_by_mail: bool,
+}
+
+/// What became of a MakeAMove: its result code, and the message as handled
+/// when it went down the mail's path (its committed mails are in the
+/// outbox).
+pub struct XfccHandled {
+    pub result: MoveResult,
+    pub handled: Option<Handled>,
+}
+
+impl XfccHandled {
+    fn only(result: MoveResult) -> XfccHandled {
+        XfccHandled {
+            result,
+            handled: None,
+        }
+    }
+}
+
+/// Handles MakeAMove `m` from `user`, already authenticated.
+pub async fn handle_xfcc_move(
+    store: &Store,
+    rules: &Rules,
+    user: &str,
+    m: &MakeAMove,
+    confirm_by_mail: bool,
+) -> Result<XfccHandled, StoreError> {
+    let Some(game) = store.game(m.game_id).await? else {
+        return Ok(XfccHandled::only(MoveResult::InvalidGameID));
+    };
+    let view = &game.view;
+    let Some(seat) = [Color::White, Color::Black]
+        .into_iter()
+        .find(|c| view.player(*c).email.eq_ignore_ascii_case(user))
+    else {
+        return Ok(XfccHandled::only(MoveResult::NotYourGame));
+    };
+    let record = &view.record;
+    let command = if m.resign {
+        Command::Resign
+    } else if m.accept_draw {
+        Command::AcceptDraw
+    } else if !m.my_move.is_empty() {
+        if let Some(end) = record.end {
+            return Ok(XfccHandled::only(over(end, seat)));
+        }
+        if record.turn() != seat {
+            return Ok(XfccHandled::only(MoveResult::NotYourTurn));
+        }
+        let number = record.next_number();
+        if m.movecount != number.number {
+            return Ok(XfccHandled::only(MoveResult::InvalidMoveNumber));
+        }
+        let mut conn = store.pool().acquire().await?;
+        let today = Date::of_instant(now_secs());
+        if clocks::leaves(&mut conn, &view.player(seat).email)
+            .await?
+            .iter()
+            .any(|l| l.contains(today))
+        {
+            return Ok(XfccHandled::only(MoveResult::YouAreOnLeave));
+        }
+        drop(conn);
+        let mv = match iccf_from_san(record.position(), &m.my_move) {
+            Ok(mv) => mv,
+            Err(SanInputError::Ambiguous { .. }) => {
+                return Ok(XfccHandled::only(MoveResult::MoveIsAmbiguous));
+            }
+            Err(SanInputError::NotSan { .. } | SanInputError::Illegal { .. }) => {
+                return Ok(XfccHandled::only(MoveResult::InvalidMove));
+            }
+        };
+        Command::Play {
+            line: vec![WrittenMove {
+                number: Some(MoveNumber {
+                    number: m.movecount,
+                    black: seat == Color::Black,
+                }),
+                mv,
+            }],
+            offer_draw: m.offer_draw,
+            claim_draw: m.claim_draw,
+        }
+    } else if m.claim_draw {
+        Command::ClaimDraw
+    } else if m.offer_draw {
+        Command::OfferDraw
+    } else {
+        return Ok(XfccHandled::only(MoveResult::InvalidMove));
+    };
+    let key = view.player(seat).key.clone();
+    let email = view.player(seat).email.clone();
+    let game_id = view.id;
+    drop(game);
+    let note = (!m.my_message.is_empty()).then(|| m.my_message.clone());
+    let read = read(
+        rules,
+        &email,
+        game_id,
+        key,
+        command,
+        note.clone(),
+        confirm_by_mail,
+    );
+
+    let _turn = store.write_turn().await;
+    let mut tx = store.begin().await?;
+    let mut pending = Pending::default();
+    let nothing_meanwhile = async { Ok(Batch::default()) };
+    let source = Source::Xfcc;
+    let mut handled = steps::one_message(
+        &mut tx,
+        rules,
+        &source,
+        read,
+        &mut pending,
+        nothing_meanwhile,
+    )
+    .await?;
+    pending.render(rules, Some(&mut handled))?;
+    pending.writes.run(&mut tx).await?;
+    let result = result_of(&handled, seat);
+    if result == MoveResult::Success {
+        // The opponent's GetMyGames shows the note of the last command sent
+        // by Xfcc: none, when it came without one.
+        xfcc::set_note(
+            &mut tx,
+            game_id,
+            seat,
+            note.as_deref().unwrap_or(""),
+            now_secs(),
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(XfccHandled {
+        result,
+        handled: Some(handled),
+    })
+}
+
+/// The message a mail would be: from the player, to their own game
+/// address, holding `command`. Its digests are of a fresh random value: two
+/// calls are two messages (a call sent twice is judged twice, and the
+/// second finds the move made).
+fn read(
+    rules: &Rules,
+    email: &str,
+    game: i64,
+    key: String,
+    command: Command,
+    note: Option<String>,
+    confirm_by_mail: bool,
+) -> Read {
+    let now = now_secs();
+    let nonce = crate::keys::message_key();
+    let sha = hex(&Sha256::digest(format!("xfcc\0{email}\0{game}\0{nonce}")));
+    let intake = Intake {
+        message_id: Some(format!("xfcc-{nonce}@{}", rules.referee.domain)),
+        from: Some(email.to_ascii_lowercase()),
+        subject: String::new(),
+        in_reply_to: None,
+        references: Vec::new(),
+        game_address: Some(GameAddress { game, key }),
+        to_bare_referee: false,
+        lang: Default::default(),
+        disposition: Disposition::Read(Reading::Command(command)),
+        conditionals: None,
+    };
+    // The password is the proof of the sender, as the trusted server's
+    // word is for a mail under a policy that asks for it.
+    let auth = rules
+        .security
+        .policy
+        .needs_auth()
+        .then_some(AuthOutcome::DmarcPass);
+    Read {
+        body_sha: sha.clone(),
+        sha,
+        intake,
+        auth,
+        source_key: Source::Xfcc.to_string(),
+        now,
+        arrival: now,
+        xfcc: Some(XfccExtras {
+            note,
+            confirm_by_mail,
+        }),
+    }
+}
+
+/// The result code of a game already over for a move: lost on time when
+/// the mover's flag fell.
+fn over(end: crate::game::GameEnd, seat: Color) -> MoveResult {
+    let lost = end.result == crate::game::GameResult::win_for(seat.other());
+    if end.termination == Termination::TimeForfeit && lost {
+        MoveResult::LostOnTime
+    } else {
+        MoveResult::InvalidMove
+    }
+}
+
+/// XfccBasic's result code for the message as handled.
+fn result_of(handled: &Handled, seat: Color) -> MoveResult {
+    let Handled::Decided { decision, .. } = handled else {
+        return MoveResult::ServerError;
+    };
+    match decision.outcome {
+        o if o.changes_game() => MoveResult::Success,
+        Outcome::Rejected => match &decision.verdict {
+            Some(Verdict::Rejected(r)) => match r {
+                Rejection::NotYourTurn { .. } | Rejection::AlreadyRecorded { .. } => {
+                    MoveResult::NotYourTurn
+                }
+                Rejection::WrongMoveNumber { .. }
+                | Rejection::EchoMismatch { .. }
+                | Rejection::SeveralNewMoves { .. } => MoveResult::InvalidMoveNumber,
+                Rejection::Illegal { .. } | Rejection::ClaimRefused { .. } => {
+                    MoveResult::InvalidMove
+                }
+                Rejection::NoDrawOffer | Rejection::OwnDrawOffer => MoveResult::NoDrawWasOffered,
+                Rejection::GameOver { end } => over(*end, seat),
+            },
+            _ => MoveResult::ServerError,
+        },
+        other => {
+            tracing::warn!(outcome = %other, detail = %decision.detail, "an Xfcc move was not taken");
+            MoveResult::ServerError
+        }
+    }
+}
