@@ -50,7 +50,7 @@ fn require_zeep() {
     assert!(ok, "zeep is missing for {PYTHON}: {INSTALL}");
 }
 
-/// Where a `wildt serve` answers Xfcc, and the players' passwords.
+/// Where a `wildt serve` answers Xfcc.
 struct Xfcc {
     port: u16,
 }
@@ -243,7 +243,8 @@ fn decoded(raw: &str) -> String {
 
 // ---------------------------------------------------------------- Scid
 
-/// One run of Scid's Xfcc client through the driver, as `user`.
+/// Scid's Xfcc client as the player `user`: each call is one run of the
+/// driver, with Scid's state in `work`.
 struct Scid<'a> {
     url: String,
     user: &'a str,
@@ -292,6 +293,7 @@ const MOVE: [bool; 4] = [false, false, false, false];
 const RESIGN: [bool; 4] = [true, false, false, false];
 const ACCEPT_DRAW: [bool; 4] = [false, true, false, false];
 const OFFER_DRAW: [bool; 4] = [false, false, true, false];
+const CLAIM_DRAW: [bool; 4] = [false, false, false, true];
 
 /// Scid's console says how the server answered a MakeAMove.
 fn scid_said(run: &Value, line: &str) -> bool {
@@ -343,6 +345,7 @@ fn scids_own_xfcc_client_fetches_moves_offers_accepts_a_draw_and_resigns() {
     let mate = s.game(white, black, &["--time", "10/50"]);
     let draw = s.game(white, black, &[]);
     let resign = s.game(white, black, &["--time", "10/50"]);
+    let claim = s.game(white, black, &[]);
     let work = tempfile::tempdir().expect("temp dir");
     let (wdir, bdir) = (work.path().join("white"), work.path().join("black"));
     let w = Scid {
@@ -373,9 +376,9 @@ fn scids_own_xfcc_client_fetches_moves_offers_accepts_a_draw_and_resigns() {
     );
     assert_eq!(wrong["games"], json!([]), "{wrong}");
 
-    // White's first look: all three games, White to move, full clocks.
+    // White's first look: all four games, White to move, full clocks.
     let first = w.fetch();
-    assert_eq!(first["games"].as_array().map(Vec::len), Some(3), "{first}");
+    assert_eq!(first["games"].as_array().map(Vec::len), Some(4), "{first}");
     let (pgn, state) = scid_game(&first, mate);
     assert_eq!(pgn["tags"]["White"], white, "{pgn}");
     assert_eq!(pgn["tags"]["Black"], black, "{pgn}");
@@ -385,6 +388,9 @@ fn scids_own_xfcc_client_fetches_moves_offers_accepts_a_draw_and_resigns() {
     assert_eq!(state["myTurn"], "true", "{state}");
     assert_eq!(state["result"], "Ongoing", "{state}");
     assert_eq!(state["drawOffered"], "false", "{state}");
+    // Scid reads the PGN form of a time control (moves/seconds) and
+    // shows it in days.
+    assert_eq!(state["TimeControl"], "10 / 50d (ICCF)", "{state}");
     let shown = s.show(mate);
     let days = |side: &str| {
         shown["clock"][side]["days_left"]
@@ -467,6 +473,25 @@ fn scids_own_xfcc_client_fetches_moves_offers_accepts_a_draw_and_resigns() {
     let over = s.show(resign);
     assert_eq!(over["result"], "1-0", "{over}");
     assert_eq!(over["moves"].as_array().map(Vec::len), Some(1), "{over}");
+
+    // Threefold repetition, claimed as Scid claims: the player enters the
+    // move that repeats the position, then "Claim draw" sends it with the
+    // claim.
+    for (n, (wm, bm)) in [("Nf3", "Nf6"), ("Ng1", "Ng8"), ("Nf3", "Nf6")]
+        .into_iter()
+        .enumerate()
+    {
+        let n = n as u32 + 1;
+        assert_scid_success(&w.send(claim, n, wm, "", MOVE));
+        assert_scid_success(&b.send(claim, n, bm, "", MOVE));
+    }
+    assert_scid_success(&w.send(claim, 4, "Ng1", "", MOVE));
+    assert_scid_success(&b.send(claim, 4, "Ng8", "", CLAIM_DRAW));
+    let (pgn, state) = scid_game(&w.fetch(), claim);
+    assert_eq!(state["result"], "Draw", "{state}");
+    assert_eq!(pgn["tags"]["Result"], "1/2-1/2", "{pgn}");
+    let over = s.show(claim);
+    assert_eq!(over["termination"], "threefold repetition", "{over}");
 
     // Each move by Xfcc was relayed to the opponent and confirmed to the
     // mover by mail, as a mailed move is.
@@ -580,6 +605,7 @@ fn zeep_from_the_wsdl_plays_mate_draw_and_resignation_and_meets_every_result_cod
     let mate = s.game(white, black, &["--time", "10/50"]);
     let draw = s.game(white, black, &[]);
     let resign = s.game(white, black, &[]);
+    let repeat = s.game(white, black, &[]);
     let others = s.game("anna@example.org", "ben@example.net", &[]);
     // White's flag fell long ago: 60 days on move 1 of a 10/50 game.
     let flagged = json_of(&wildt_at(
@@ -786,7 +812,38 @@ fn zeep_from_the_wsdl_plays_mate_draw_and_resignation_and_meets_every_result_cod
             (resign, json!("WhiteWins"), json!("1.e4")),
         ]
     );
+    // Both players in one client: the position comes back a third time,
+    // and White claims it with no move (claimDraw alone).
+    let mut calls = Vec::new();
+    for (n, (wm, bm)) in [
+        ("Nf3", "Nf6"),
+        ("Ng1", "Ng8"),
+        ("Nf3", "Nf6"),
+        ("Ng1", "Ng8"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let n = n as u32 + 1;
+        calls.push(make_a_move(white, &wpw, repeat, n, wm, no.clone()));
+        calls.push(make_a_move(black, &bpw, repeat, n, bm, no.clone()));
+    }
+    calls.push(make_a_move(
+        white,
+        &wpw,
+        repeat,
+        5,
+        "",
+        json!({"claimDraw": true}),
+    ));
+    let answers = zeep(&wsdl, &Value::Array(calls));
+    assert!(
+        answers.iter().all(|a| result_of(a) == "Success"),
+        "{answers:?}"
+    );
+    // ServerError is what a broken store answers: no client can cause it.
     for (id, result, termination) in [
+        (repeat, "1/2-1/2", "threefold repetition"),
         (mate, "1-0", "checkmate"),
         (draw, "1/2-1/2", "draw agreed"),
         (resign, "1-0", "resignation"),
@@ -896,7 +953,8 @@ fn assert_clocks_agree(
 async fn a_game_switching_between_mail_and_xfcc_keeps_one_record_and_one_clock() {
     require_zeep();
     let rig = rig_or_skip!();
-    // The players are two sub-addresses of one rig account.
+    // Rig accounts used by no other test: p51 the referee, p52 both
+    // players, as two sub-addresses (the mails are told apart by To).
     let (referee, players_box) = (player(51), player(52));
     let (white, black) = ("p52+white@example.org", "p52+black@example.org");
     let mut readers = fresh_inboxes(&rig, &[&referee, &players_box]).await;
