@@ -43,6 +43,9 @@ pub enum Command {
     ClaimDraw,
     /// Asks for the board and the record; changes nothing.
     Status,
+    /// Asks for a new random Xfcc password, mailed back; changes nothing in
+    /// the game (the keyed game address is the proof of the player).
+    XfccPassword,
 }
 
 impl Command {

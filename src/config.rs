@@ -768,6 +768,42 @@ fn outbox(raw: RawOutbox) -> Result<OutboxConfig, ConfigError> {
 mod tests {
     use super::*;
 
+    /// `[xfcc]` is off when absent; present, its limits default and are
+    /// checked, and the TLS files come as a pair.
+    #[test]
+    fn xfcc_is_off_by_default_and_read_with_its_defaults() {
+        assert_eq!(Config::parse(LOCAL_TOML).unwrap().xfcc, None);
+        let with = |table: &str| Config::parse(&format!("{LOCAL_TOML}\n[xfcc]\n{table}\n"));
+        let x = with("listen = \"127.0.0.1:8080\"").unwrap().xfcc.unwrap();
+        assert_eq!(x.listen, "127.0.0.1:8080".parse().unwrap());
+        assert!(x.confirm_by_mail);
+        assert_eq!(x.tls, None);
+        assert_eq!(x.max_request_bytes, DEFAULT_XFCC_MAX_REQUEST_BYTES);
+        let x = with("listen = \"[::1]:9000\"\nconfirm_by_mail = false\nmax_connections = 8")
+            .unwrap()
+            .xfcc
+            .unwrap();
+        assert!(!x.confirm_by_mail);
+        assert_eq!(x.max_connections, 8);
+        for (table, key) in [
+            ("listen = \"localhost\"", "xfcc.listen"),
+            (
+                "listen = \"127.0.0.1:1\"\ntls_cert = \"c.pem\"",
+                "xfcc.tls_cert",
+            ),
+            (
+                "listen = \"127.0.0.1:1\"\nmax_request_bytes = 0",
+                "xfcc.max_request_bytes",
+            ),
+        ] {
+            assert!(
+                matches!(with(table), Err(ConfigError::Invalid { key: k, .. }) if k == key),
+                "{table}"
+            );
+        }
+        assert!(with("listen = \"127.0.0.1:1\"\nport = 2").is_err());
+    }
+
     /// `[inbox] quarantine` defaults to wildt-failed and must be a plain
     /// folder name (it becomes the Maildir subfolder `.NAME`);
     /// `[referee] organiser` is optional and must be an address.

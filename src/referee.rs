@@ -204,14 +204,14 @@ impl fmt::Display for Rejection {
 pub fn judge(record: &Record, seat: Color, command: &Command) -> Verdict {
     // Asking for the board changes nothing, so it is answered after the end
     // too: with the final position and the result.
-    if *command == Command::Status {
+    if matches!(command, Command::Status | Command::XfccPassword) {
         return Verdict::Status;
     }
     if let Some(end) = record.end {
         return Verdict::Rejected(Rejection::GameOver { end });
     }
     match command {
-        Command::Status => Verdict::Status,
+        Command::Status | Command::XfccPassword => Verdict::Status,
         Command::Resign => Verdict::Ended {
             by: seat,
             end: GameEnd {

@@ -164,7 +164,7 @@ pub async fn run(
             {
                 Ok(server) => {
                     let (stop, stopped) = tokio::sync::watch::channel(false);
-                    Some((stop, tokio::spawn(server.run(stopped))))
+                    Some((stop, tokio::spawn(server.supervise(stopped))))
                 }
                 Err(e) => {
                     outbox.stop(&mut summary).await;

@@ -154,6 +154,7 @@ pub(super) async fn apply(
     if let (Some(x), Some(seat), Some(g)) = (&read.xfcc, decision.seat, view) {
         reply::xfcc::by_xfcc(&mut letters, g, seat, x.note.as_deref(), x.confirm_by_mail);
     }
+    super::xfcc::password_by_mail(tx, &read, &decision, view, &mut letters).await?;
     // The message's row, with a move's plies, after the writes waiting:
     // one batch, run with the next round trip, or before a read below
     // that needs it.

@@ -10,7 +10,8 @@
 //! nothing sent); the daemon calls [`handle_group`], which runs the same
 //! steps for several messages in one transaction (see `group`), and
 //! [`handle_message_at`] for a message taken again alone. The daemon's
-//! transport sends the outbox afterwards.
+//! transport sends the outbox afterwards. A MakeAMove by Xfcc takes the
+//! same steps as a message of its own ([`handle_xfcc_move`]).
 
 mod apply;
 mod group;

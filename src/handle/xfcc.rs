@@ -169,6 +169,7 @@ pub async fn handle_xfcc_move(
         )
         .await?;
     }
+    crate::failpoint::hit("xfcc-before-commit", 1);
     tx.commit().await?;
     Ok(XfccHandled {
         result,
@@ -265,4 +266,42 @@ fn result_of(handled: &Handled, seat: Color) -> MoveResult {
             MoveResult::ServerError
         }
     }
+}
+
+/// A player's "xfcc password" at their game address, answered (not held
+/// back by the hourly limit): a new random password is set and mailed in
+/// place of the status mail. Nothing for any other message.
+pub(super) async fn password_by_mail(
+    tx: &mut sqlx::SqliteConnection,
+    read: &Read,
+    decision: &crate::decide::Decision,
+    game: Option<&crate::decide::GameView>,
+    letters: &mut crate::reply::Letters,
+) -> Result<(), StoreError> {
+    let (Some(Command::XfccPassword), Some(seat), Some(g)) =
+        (read.intake.command(), decision.seat, game)
+    else {
+        return Ok(());
+    };
+    if decision.outcome != Outcome::Status || letters.mails.is_empty() {
+        return Ok(());
+    }
+    let player = g.player(seat);
+    let password = crate::xfcc::account::random_password();
+    let p = password.clone();
+    let hash = tokio::task::spawn_blocking(move || crate::xfcc::account::hash_password(&p))
+        .await
+        .map_err(|e| StoreError::Invariant(format!("hashing a password: {e}")))?
+        .map_err(|e| StoreError::Invariant(e.to_string()))?;
+    xfcc::set_password_hash(tx, &player.email, &hash, read.now).await?;
+    let mut mail = crate::reply::xfcc::password_mail(
+        &player.email,
+        player.name.as_deref(),
+        player.lang,
+        &password,
+    );
+    mail.game = Some(g.id);
+    mail.in_reply_to = read.intake.message_id.clone();
+    letters.mails = vec![mail];
+    Ok(())
 }

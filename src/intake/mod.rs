@@ -509,6 +509,7 @@ impl Intake {
                     Command::DeclineDraw => "decline_draw",
                     Command::ClaimDraw => "claim_draw",
                     Command::Status => "status",
+                    Command::XfccPassword => "xfcc_password",
                 };
             }
         }

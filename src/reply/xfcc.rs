@@ -55,3 +55,48 @@ pub fn password_mail(email: &str, name: Option<&str>, lang: Lang, password: &str
         in_reply_to: None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::{game_17, white_moves};
+
+    /// White's move by Xfcc with a note: the note is added to Black's mail
+    /// only; without `confirm_by_mail` White's confirmation is left out.
+    #[test]
+    fn the_note_goes_to_the_opponent_and_the_confirmation_only_when_asked() {
+        let game = game_17(&[]);
+        let (mut letters, _) = white_moves(&game, "5254", Lang::En);
+        by_xfcc(&mut letters, &game, Color::White, Some("Hi Ben"), true);
+        let to = |l: &Letters, who: &str| {
+            l.mails
+                .iter()
+                .filter(|m| m.to == who)
+                .map(|m| m.body.clone())
+                .collect::<Vec<_>>()
+        };
+        let ben = to(&letters, "ben@example.net");
+        assert_eq!(ben.len(), 1);
+        assert!(
+            ben[0].contains("Your opponent's message: Hi Ben"),
+            "{}",
+            ben[0]
+        );
+        let anna = to(&letters, "anna@example.org");
+        assert_eq!(anna.len(), 1);
+        assert!(!anna[0].contains("Hi Ben"));
+
+        let (mut letters, _) = white_moves(&game, "5254", Lang::En);
+        by_xfcc(&mut letters, &game, Color::White, None, false);
+        assert!(to(&letters, "anna@example.org").is_empty());
+        assert_eq!(to(&letters, "ben@example.net").len(), 1);
+    }
+
+    #[test]
+    fn the_password_mail_names_the_user_and_the_password() {
+        let m = password_mail("anna@example.org", None, Lang::De, "pw123456");
+        assert!(m.body.contains("pw123456") && m.body.contains("anna@example.org"));
+        assert!(m.subject.contains("Xfcc-Passwort"), "{}", m.subject);
+        assert_eq!(m.kind, MailKind::Notice);
+    }
+}

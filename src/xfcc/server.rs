@@ -63,7 +63,13 @@ struct State {
     /// Wakes the outbox worker once a move's mails are committed.
     wake: Arc<Notify>,
     tls: bool,
+    /// Password checks run at once: each takes Argon2's 19 MiB, so a burst
+    /// of logins waits here instead of taking the machine's memory.
+    checks: Semaphore,
 }
+
+/// Password checks run at once (see [`State::checks`]).
+const CHECKS_AT_ONCE: usize = 4;
 
 /// A bound listener, not yet serving.
 pub struct Server {
@@ -81,6 +87,21 @@ impl Server {
         rules: Rules,
         wake: Arc<Notify>,
     ) -> Result<Server, ServerError> {
+        let state = Arc::new(State {
+            store,
+            rules,
+            failures: FailedLogins::new(config.failed_logins_per_hour),
+            config: config.clone(),
+            wake,
+            tls: config.tls.is_some(),
+            checks: Semaphore::new(CHECKS_AT_ONCE),
+        });
+        Server::listen(state).await
+    }
+
+    /// Binds the address and reads the TLS files of `state`'s configuration.
+    async fn listen(state: Arc<State>) -> Result<Server, ServerError> {
+        let config = &state.config;
         let tls = match &config.tls {
             Some((cert, key)) => Some(acceptor(cert, key)?),
             None => None,
@@ -92,19 +113,45 @@ impl Server {
                     addr: config.listen,
                     source,
                 })?;
-        let state = Arc::new(State {
-            store,
-            rules,
-            failures: FailedLogins::new(config.failed_logins_per_hour),
-            config: config.clone(),
-            wake,
-            tls: tls.is_some(),
-        });
         Ok(Server {
             listener,
             tls,
             state,
         })
+    }
+
+    /// Runs the server until `stop` turns true, as the daemon's other tasks
+    /// run: should the accept loop ever panic, it is logged and the server
+    /// listens again after a pause that doubles up to a minute, instead of
+    /// Xfcc ending silently while mail goes on.
+    pub async fn supervise(self, stop: watch::Receiver<bool>) {
+        let state = self.state.clone();
+        let mut next = Some(self);
+        let mut pause = Duration::from_secs(1);
+        loop {
+            let server = match next.take() {
+                Some(s) => s,
+                None => match Server::listen(state.clone()).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        error!(error = %e, "xfcc: cannot listen again; retrying");
+                        if wait_or_stop(pause, &stop).await {
+                            return;
+                        }
+                        pause = (pause * 2).min(Duration::from_secs(60));
+                        continue;
+                    }
+                },
+            };
+            match tokio::spawn(server.run(stop.clone())).await {
+                Ok(()) => return,
+                Err(e) => error!(error = %e, "xfcc: the server failed; listening again"),
+            }
+            if wait_or_stop(pause, &stop).await {
+                return;
+            }
+            pause = (pause * 2).min(Duration::from_secs(60));
+        }
     }
 
     /// The address listened on.
@@ -165,6 +212,15 @@ impl Server {
             warn!("xfcc: stopped with connections still open");
         }
         info!("xfcc: stopped");
+    }
+}
+
+/// Waits `pause`; true when a stop was asked for meanwhile (or before).
+async fn wait_or_stop(pause: Duration, stop: &watch::Receiver<bool>) -> bool {
+    let mut watching = stop.clone();
+    tokio::select! {
+        _ = watching.wait_for(|s| *s) => true,
+        () = tokio::time::sleep(pause) => *stop.borrow(),
     }
 }
 
@@ -399,11 +455,12 @@ fn host(req: &Request<Incoming>, state: &State) -> String {
 }
 
 /// Whether `c` names an account and its password. A user or a peer over
-/// the failed-login limit fails unchecked; an unknown user is checked
+/// the failed-login limit fails unchecked (and uncounted: the block ends
+/// an hour after the failures that set it); an unknown user is checked
 /// against a decoy hash, so that both take the time of a real check.
 async fn authenticate(state: &State, c: &Credentials, peer: IpAddr) -> Result<bool, StoreError> {
-    if c.username.is_empty() || state.failures.blocked(&c.username, peer) {
-        state.failures.failed(&c.username, peer);
+    if state.failures.blocked(&c.username, peer) {
+        debug!(%peer, "xfcc: login refused unchecked: over the failed-login limit");
         return Ok(false);
     }
     let stored = {
@@ -413,12 +470,20 @@ async fn authenticate(state: &State, c: &Credentials, peer: IpAddr) -> Result<bo
     let known = stored.is_some();
     let hash = stored.unwrap_or_else(|| decoy_hash().to_owned());
     let password = c.password.clone();
+    // The semaphore is never closed.
+    let permit = state.checks.acquire().await.ok();
     // Argon2 takes tens of milliseconds of CPU: off the async threads.
     let ok = tokio::task::spawn_blocking(move || verify(&password, &hash))
         .await
         .unwrap_or(false)
-        && known;
+        && known
+        && !c.username.is_empty();
+    drop(permit);
     if !ok {
+        // For the organiser's log (and fail2ban): who and from where, never
+        // the password; the name quoted and cut, as it is the client's text.
+        let user: String = c.username.chars().take(100).collect();
+        warn!(user = ?user, %peer, "xfcc: a login failed");
         state.failures.failed(&c.username, peer);
     }
     Ok(ok)

@@ -296,8 +296,8 @@ pub struct XfccGame {
     pub site: String,
     pub my_turn: bool,
     pub has_white: bool,
-    /// The player's and the opponent's clocks, in a game that keeps them.
-    pub clocks: Option<(TimeLeft, TimeLeft)>,
+    /// The player's and the opponent's clocks.
+    pub clocks: (TimeLeft, TimeLeft),
     pub draw_offered: bool,
     /// PGN movetext in English SAN, without a result token.
     pub moves: String,
@@ -383,15 +383,17 @@ pub fn games_response(games: &[XfccGame]) -> String {
         element(&mut out, "site", &g.site);
         element(&mut out, "myTurn", flag(g.my_turn));
         element(&mut out, "hasWhite", flag(g.has_white));
-        if let Some((mine, theirs)) = g.clocks {
-            for (side, t) in [("Player", mine), ("Opponent", theirs)] {
-                element(&mut out, &format!("days{side}"), &t.days.to_string());
-                element(&mut out, &format!("hours{side}"), &t.hours.to_string());
-                element(&mut out, &format!("minutes{side}"), &t.minutes.to_string());
-            }
+        // The order of the WSDL's sequence: schema-driven clients (zeep,
+        // .NET) read the children in that order.
+        let (mine, theirs) = g.clocks;
+        for (side, t) in [("Player", mine), ("Opponent", theirs)] {
+            element(&mut out, &format!("days{side}"), &t.days.to_string());
+            element(&mut out, &format!("hours{side}"), &t.hours.to_string());
+            element(&mut out, &format!("minutes{side}"), &t.minutes.to_string());
         }
-        element(&mut out, "drawOffered", flag(g.draw_offered));
         element(&mut out, "moves", &g.moves);
+        element(&mut out, "drawOffered", flag(g.draw_offered));
+        element(&mut out, "result", g.result.as_str());
         if let Some(m) = &g.message {
             element(&mut out, "message", m);
         }
@@ -399,7 +401,6 @@ pub fn games_response(games: &[XfccGame]) -> String {
         if let Some(fen) = &g.fen {
             element(&mut out, "fen", fen);
         }
-        element(&mut out, "result", g.result.as_str());
         element(&mut out, "eventDate", &g.event_date);
         if let Some(tc) = &g.time_control {
             element(&mut out, "timeControl", tc);
@@ -559,7 +560,7 @@ mod tests {
             site: "club.example".into(),
             my_turn: true,
             has_white: false,
-            clocks: Some((
+            clocks: (
                 TimeLeft {
                     days: 40,
                     hours: 0,
@@ -570,7 +571,7 @@ mod tests {
                     hours: 0,
                     minutes: 0,
                 },
-            )),
+            ),
             draw_offered: false,
             moves: "1.e4 e5".into(),
             message: None,
@@ -589,8 +590,8 @@ mod tests {
              <event>Club</event><site>club.example</site><myTurn>true</myTurn><hasWhite>false</hasWhite>\
              <daysPlayer>40</daysPlayer><hoursPlayer>0</hoursPlayer><minutesPlayer>0</minutesPlayer>\
              <daysOpponent>38</daysOpponent><hoursOpponent>0</hoursOpponent><minutesOpponent>0</minutesOpponent>\
-             <drawOffered>false</drawOffered><moves>1.e4 e5</moves><setup>false</setup>\
-             <result>Ongoing</result><eventDate>2026-11-29T00:00:00</eventDate>\
+             <moves>1.e4 e5</moves><drawOffered>false</drawOffered><result>Ongoing</result>\
+             <setup>false</setup><eventDate>2026-11-29T00:00:00</eventDate>\
              <timeControl>10/50</timeControl></XfccGame></GetMyGamesResult></GetMyGamesResponse>\
              </soap:Body></soap:Envelope>"
         ));
@@ -607,6 +608,29 @@ mod tests {
         assert!(f.contains(
             "<soap:Fault><faultcode>soap:Client</faultcode><faultstring>AuthenticationFailed</faultstring>"
         ));
+    }
+
+    proptest::proptest! {
+        /// Any bytes get an answer (a call or an error), never a panic.
+        #[test]
+        fn any_bytes_are_answered_without_a_panic(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..2048)
+        ) {
+            // The property is that this returns at all, whatever it says.
+            let _answer = parse(&bytes);
+        }
+
+        /// Any printable password, escaped as a client escapes it, reads
+        /// back as it was typed.
+        #[test]
+        fn any_password_reads_back_as_typed(password in "\\PC{0,64}") {
+            let xml = envelope(&format!(
+                "<GetMyGames xmlns=\"{NS}\"><username>a@b.c</username><password>{}</password></GetMyGames>",
+                escape(password.as_str())
+            ));
+            let call = parse(xml.as_bytes()).unwrap();
+            proptest::prop_assert_eq!(&call.credentials().password, &password);
+        }
     }
 
     #[test]

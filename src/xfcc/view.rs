@@ -9,6 +9,11 @@ use crate::clock::{ClockState, Date, TimeControl};
 use crate::decide::{GameView, Player};
 use crate::game::{GameEnd, GameResult as Score, Record, Termination, fen_of};
 
+/// The days shown left in a game without a time control. The schema asks
+/// for a number; 0 would read as a flag about to fall. ICCF clocks count
+/// whole days, so hours and minutes are always 0.
+pub const UNLIMITED_DAYS: u32 = 999;
+
 /// What a game's `XfccGame` is made from besides the game itself.
 pub struct GameFacts<'a> {
     pub view: &'a GameView,
@@ -26,14 +31,17 @@ pub struct GameFacts<'a> {
 /// The game as the player of `seat` sees it.
 pub fn xfcc_game(f: &GameFacts<'_>, seat: Color) -> XfccGame {
     let record = &f.view.record;
-    let clocks = f.clocks.filter(|_| f.time_control.is_limited()).map(|c| {
-        let left = |side: Color| TimeLeft {
-            days: c.clocks[side].days_left.unwrap_or(0),
-            hours: 0,
-            minutes: 0,
-        };
-        (left(seat), left(seat.other()))
-    });
+    let left = |side: Color| TimeLeft {
+        days: f
+            .clocks
+            .filter(|_| f.time_control.is_limited())
+            .map_or(UNLIMITED_DAYS, |c| {
+                c.clocks[side].days_left.unwrap_or(UNLIMITED_DAYS)
+            }),
+        hours: 0,
+        minutes: 0,
+    };
+    let clocks = (left(seat), left(seat.other()));
     let standard = record.start_fen() == fen_of(&Chess::default());
     XfccGame {
         id: f.view.id,

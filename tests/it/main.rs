@@ -28,4 +28,5 @@ mod serve_delivery;
 mod serve_maildir;
 mod smtp_transport;
 mod systemd;
+mod xfcc;
 mod xfcc_clients;

@@ -81,6 +81,7 @@ pub(super) fn name(command: &Command) -> &'static str {
         Command::DeclineDraw => "decline draw",
         Command::ClaimDraw => "claim draw",
         Command::Status => "status",
+        Command::XfccPassword => "xfcc password",
         // No phrase stands for a move: a mixed text quotes its move as written.
         Command::Play { .. } => "move",
     }
@@ -227,6 +228,16 @@ const PHRASES: &[(&[&str], Command)] = &[
     (&["szachownica"], Command::Status),
     (&["šachovnice"], Command::Status),
     (&["доска"], Command::Status),
+    // a new Xfcc password: only on a line of its own, like status
+    (&["xfcc", "password"], Command::XfccPassword),
+    (&["xfcc", "passwort"], Command::XfccPassword),
+    (&["xfcc", "mot", "de", "passe"], Command::XfccPassword),
+    (&["xfcc", "contraseña"], Command::XfccPassword),
+    (&["xfcc", "wachtwoord"], Command::XfccPassword),
+    (&["xfcc", "senha"], Command::XfccPassword),
+    (&["xfcc", "hasło"], Command::XfccPassword),
+    (&["xfcc", "heslo"], Command::XfccPassword),
+    (&["xfcc", "пароль"], Command::XfccPassword),
 ];
 
 /// Draw words that alone do not say offer, accept or decline.
@@ -401,7 +412,7 @@ fn read_sentence(
         match best {
             Some((p, kw)) => {
                 // "the board looks sharp" is prose, not a request for the board.
-                if *kw != Command::Status || !prose {
+                if !matches!(kw, Command::Status | Command::XfccPassword) || !prose {
                     let range = words[i].0..words[i + p.len() - 1].0 + 1;
                     found.push((kw.clone(), range));
                     used[i..i + p.len()].iter_mut().for_each(|u| *u = true);
@@ -839,5 +850,16 @@ mod tests {
             Unclear::NothingFound
         ));
         assert!(matches!(unclear("drawing room"), Unclear::NothingFound));
+    }
+
+    #[test]
+    fn xfcc_password_is_asked_for_on_a_line_of_its_own_only() {
+        assert_eq!(command("xfcc password"), Command::XfccPassword);
+        assert_eq!(command("XFCC Passwort"), Command::XfccPassword);
+        assert_eq!(command("xfcc пароль"), Command::XfccPassword);
+        assert!(matches!(
+            unclear("My xfcc password does not work in Scid, can you help?"),
+            Unclear::NothingFound
+        ));
     }
 }
