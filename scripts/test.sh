@@ -36,6 +36,19 @@ if [ ${#need[@]} -gt 0 ] || [ ${#browser[@]} -gt 0 ]; then
   [ ${#browser[@]} -eq 0 ] || apt-get install -y -qq "${browser[@]}" >/dev/null
 fi
 
+# tests/it/xfcc_clients.rs plays through real Xfcc clients: Scid's own Xfcc
+# code (Debian's scid, run by tclsh with tdom and tcllib) and zeep
+# (python3-zeep, run by /usr/bin/python3).
+xfcc=()
+[ -f /usr/share/scid/tcl/tools/correspondence.tcl ] || xfcc+=(scid)
+dpkg -s tdom >/dev/null 2>&1 || xfcc+=(tdom)
+dpkg -s tcllib >/dev/null 2>&1 || xfcc+=(tcllib)
+dpkg -s python3-zeep >/dev/null 2>&1 || xfcc+=(python3-zeep)
+if [ ${#xfcc[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${xfcc[@]}" >/dev/null
+fi
+
 if [ -n "${WILDT_RIG_ROOT:-}" ] && [ -f "$WILDT_RIG_ROOT/env" ]; then
   echo "test.sh: using the running rig in $WILDT_RIG_ROOT" >&2
 else

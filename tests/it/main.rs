@@ -33,3 +33,4 @@ mod smtp_transport;
 mod systemd;
 mod tablebase;
 mod xfcc;
+mod xfcc_clients;
