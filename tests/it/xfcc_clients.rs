@@ -953,10 +953,10 @@ fn assert_clocks_agree(
 async fn a_game_switching_between_mail_and_xfcc_keeps_one_record_and_one_clock() {
     require_zeep();
     let rig = rig_or_skip!();
-    // Rig accounts used by no other test: p51 the referee, p52 both
+    // Rig accounts used by no other test: p53 the referee, p54 both
     // players, as two sub-addresses (the mails are told apart by To).
-    let (referee, players_box) = (player(51), player(52));
-    let (white, black) = ("p52+white@example.org", "p52+black@example.org");
+    let (referee, players_box) = (player(53), player(54));
+    let (white, black) = ("p54+white@example.org", "p54+black@example.org");
     let mut readers = fresh_inboxes(&rig, &[&referee, &players_box]).await;
     let mut inbox = readers.pop().expect("reader");
 

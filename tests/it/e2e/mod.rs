@@ -5,13 +5,15 @@
 //! network, temp files]
 //!
 //! Isolation: tests run in parallel in one binary, so each test owns a referee
-//! account and its players among the rig's `p01..p40@example.org`, and empties
-//! their INBOXes first. Accounts: whole_game p05-p07, many_games p08-p12,
-//! bad_input p13-p16, crash p17-p21, outage (SMTP) p22-p24, outage (IMAP)
-//! p25-p27, uidvalidity p28-p30, graceful_stop p31-p35, sender_auth p36-p38,
-//! two_games p39-p40 with p03-p04, operator p67-p69, tablebase (its mail test)
-//! p70-p72, seen_elsewhere p01-p02 (black is the
-//! referee's own account: its relays are not counted).
+//! account and its players among the rig's `p01..p80@example.org`, and empties
+//! their INBOXes first. Accounts: seen_elsewhere p01-p02 (black is the
+//! referee's own account: its relays are not counted), whole_game p05-p07,
+//! many_games p08-p12, bad_input p13-p16, crash p17-p21, outage (SMTP)
+//! p22-p24, outage (IMAP) p25-p27, uidvalidity p28-p30, graceful_stop
+//! p31-p35, sender_auth p36-p38, two_games p39-p40 with p03-p04, fair_intake
+//! p41-p47, send_rate p48-p50, operator p67-p69; outside e2e: xfcc_clients
+//! (the mixed game) p53-p54, powercut (SMTP) p60-p61, tablebase (its mail
+//! test) p70-p72.
 //!
 //! The disruptive scenarios (they stop the rig's servers) live in
 //! [`outage`]; `scripts/test.sh` runs them alone, after everything else.

@@ -1,6 +1,6 @@
 //! The SMTP path under power cuts: wildt's database and Maildir on LazyFS,
 //! its mail handed to the rig's Postfix, which is not cut. Counted by
-//! Message-ID in the players' mailboxes (p51 and p52, which no other test
+//! Message-ID in the players' mailboxes (p60 and p61, which no other test
 //! uses).
 
 use std::collections::{HashMap, HashSet};
@@ -78,7 +78,7 @@ fn sent_ids(state: &State) -> HashSet<String> {
 async fn power_cuts_with_postfix_as_relay_keep_every_sent_mark_and_send_each_decision_under_one_message_id()
  {
     let rig = rig_or_skip!();
-    let (white, black) = (player(51), player(52));
+    let (white, black) = (player(60), player(61));
     let mut readers = fresh_inboxes(&rig, &[&white, &black]).await;
     let seed: u64 = std::env::var("WILDT_POWERCUT_SEED")
         .ok()
