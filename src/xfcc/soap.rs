@@ -578,7 +578,7 @@ mod tests {
             fen: None,
             result: GameResult::Ongoing,
             event_date: "2026-11-29T00:00:00".into(),
-            time_control: Some("10/50".into()),
+            time_control: Some("10/4320000".into()),
         };
         let xml = games_response(&[g]);
         assert!(
@@ -592,7 +592,7 @@ mod tests {
              <daysOpponent>38</daysOpponent><hoursOpponent>0</hoursOpponent><minutesOpponent>0</minutesOpponent>\
              <moves>1.e4 e5</moves><drawOffered>false</drawOffered><result>Ongoing</result>\
              <setup>false</setup><eventDate>2026-11-29T00:00:00</eventDate>\
-             <timeControl>10/50</timeControl></XfccGame></GetMyGamesResult></GetMyGamesResponse>\
+             <timeControl>10/4320000</timeControl></XfccGame></GetMyGamesResult></GetMyGamesResponse>\
              </soap:Body></soap:Envelope>"
         ));
     }

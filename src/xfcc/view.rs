@@ -58,10 +58,26 @@ pub fn xfcc_game(f: &GameFacts<'_>, seat: Color) -> XfccGame {
         fen: (!standard).then(|| record.start_fen().to_owned()),
         result: result(record.end),
         event_date: format!("{}T00:00:00", Date::of_instant(f.created_at)),
-        time_control: f
-            .time_control
-            .is_limited()
-            .then(|| f.time_control.to_string()),
+        time_control: pgn_time_control(f.time_control),
+    }
+}
+
+/// The time control in PGN's form, which the GUIs parse (Scid shows
+/// `10/4320000` as "10 / 50d (ICCF)"): moves per seconds, or base plus
+/// increment in seconds. ICCF's days are whole days; `None` when untimed.
+fn pgn_time_control(tc: TimeControl) -> Option<String> {
+    const DAY: u64 = 86_400;
+    match tc {
+        TimeControl::None => None,
+        TimeControl::Moves { moves, days } => Some(format!("{moves}/{}", u64::from(days) * DAY)),
+        TimeControl::Increment {
+            base_days,
+            increment_days,
+        } => Some(format!(
+            "{}+{}",
+            u64::from(base_days) * DAY,
+            u64::from(increment_days) * DAY
+        )),
     }
 }
 

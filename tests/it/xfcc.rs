@@ -279,7 +279,7 @@ fn get_my_games_answers_each_player_in_the_asmx_shape() {
          <daysPlayer>50</daysPlayer><hoursPlayer>0</hoursPlayer><minutesPlayer>0</minutesPlayer>\
          <daysOpponent>50</daysOpponent><hoursOpponent>0</hoursOpponent><minutesOpponent>0</minutesOpponent>\
          <moves></moves><drawOffered>false</drawOffered><result>Ongoing</result><setup>false</setup>\
-         <eventDate>{today}T00:00:00</eventDate><timeControl>10/50</timeControl></XfccGame>\
+         <eventDate>{today}T00:00:00</eventDate><timeControl>10/4320000</timeControl></XfccGame>\
          </GetMyGamesResult></GetMyGamesResponse></soap:Body></soap:Envelope>"
     );
     assert!(a.body.ends_with(&expected), "{}", a.body);
