@@ -154,8 +154,9 @@ pub async fn write_file(dir: &Path, message_id: &str, raw: &[u8]) -> Result<(), 
 
 /// Writes each `(message_id, raw)` as [`write_file`] does, all with one hop
 /// to tokio's blocking pool: the file outbox writes a leased batch at
-/// once. After a failure the rest are not tried (`None`), as after a
-/// transient failure of any transport.
+/// once, split over a few threads. After a failure the rest of that
+/// thread's part are not tried (`None`), as after a transient failure of
+/// any transport; the results are in the order of `mails`.
 pub async fn write_files(
     dir: &Path,
     mails: Vec<(String, Vec<u8>)>,
@@ -176,10 +177,9 @@ pub async fn write_files(
             out.resize_with(n, || None);
             return out;
         }
-        let mut failed = false;
         // The folder's descriptor for unnamed files; without one (or once
         // the file system refuses them) each mail takes the rename path.
-        let mut folder = rustix::fs::open(
+        let folder = rustix::fs::open(
             &dir,
             rustix::fs::OFlags::DIRECTORY
                 | rustix::fs::OFlags::RDONLY
@@ -187,15 +187,40 @@ pub async fn write_files(
             rustix::fs::Mode::empty(),
         )
         .ok();
-        for (message_id, raw) in mails {
-            if failed {
-                out.push(None);
-                continue;
+        // Each file's data is synced before it is named, and a sync waits
+        // for the disk: the batch is split over a few threads, whose syncs
+        // the file system commits together, rather than waiting for one
+        // sync after another.
+        let threads = n.div_ceil(FILES_PER_THREAD).clamp(1, WRITER_THREADS);
+        let per_thread = n.div_ceil(threads);
+        let mails: Vec<Vec<(String, Vec<u8>)>> = {
+            let mut it = mails.into_iter();
+            (0..threads)
+                .map(|_| it.by_ref().take(per_thread).collect())
+                .collect()
+        };
+        std::thread::scope(|scope| {
+            let writers: Vec<_> = mails
+                .into_iter()
+                .map(|chunk| {
+                    let (dir, folder, len) = (&dir, folder.as_ref(), chunk.len());
+                    (len, scope.spawn(move || write_chunk(dir, folder, chunk)))
+                })
+                .collect();
+            for (len, writer) in writers {
+                let written = writer.join().unwrap_or_else(|_| {
+                    let mut failed: Vec<_> = (0..len).map(|_| None).collect();
+                    if let Some(first) = failed.first_mut() {
+                        *first = Some(Err(TransportError::File {
+                            path: dir.clone(),
+                            source: std::io::Error::other("a file writer panicked"),
+                        }));
+                    }
+                    failed
+                });
+                out.extend(written);
             }
-            let written = write_now(&dir, &mut folder, &message_id, &raw);
-            failed = written.is_err();
-            out.push(Some(written));
-        }
+        });
         // The names linked in are on the disk only once the folder is
         // synced: until then a power cut may lose a mail the outbox is
         // about to mark sent. One sync for the batch; if it fails, none of
@@ -225,6 +250,33 @@ pub async fn write_files(
     })
 }
 
+/// Files a writer thread of [`write_files`] takes at least, and the most
+/// threads a batch is split over.
+const FILES_PER_THREAD: usize = 8;
+const WRITER_THREADS: usize = 32;
+
+/// One writer thread's part of a batch, in order: after a failure the rest
+/// are not tried (`None`).
+fn write_chunk(
+    dir: &Path,
+    folder: Option<&std::os::fd::OwnedFd>,
+    mails: Vec<(String, Vec<u8>)>,
+) -> Vec<Option<Result<(), TransportError>>> {
+    let mut folder = folder;
+    let mut failed = false;
+    mails
+        .into_iter()
+        .map(|(message_id, raw)| {
+            if failed {
+                return None;
+            }
+            let written = write_now(dir, &mut folder, &message_id, &raw);
+            failed = written.is_err();
+            Some(written)
+        })
+        .collect()
+}
+
 /// The blocking body of [`write_files`] for one mail: as an unnamed file
 /// (`O_TMPFILE`) given its name when whole, one change to the folder
 /// instead of two; else (no such files here, no `/proc`, or the name
@@ -233,7 +285,7 @@ pub async fn write_files(
 /// batch goes the second way, unless it was only the name being taken.
 fn write_now(
     dir: &Path,
-    folder: &mut Option<std::os::fd::OwnedFd>,
+    folder: &mut Option<&std::os::fd::OwnedFd>,
     message_id: &str,
     raw: &[u8],
 ) -> Result<(), TransportError> {
@@ -248,7 +300,7 @@ fn write_now(
         })
         .collect();
     let name = format!("{safe}.eml");
-    if let Some(fd) = folder.as_ref() {
+    if let Some(fd) = *folder {
         match link_unnamed(fd, &name, raw) {
             Ok(()) => return Ok(()),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
