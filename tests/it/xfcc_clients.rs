@@ -388,9 +388,6 @@ fn scids_own_xfcc_client_fetches_moves_offers_accepts_a_draw_and_resigns() {
     assert_eq!(state["myTurn"], "true", "{state}");
     assert_eq!(state["result"], "Ongoing", "{state}");
     assert_eq!(state["drawOffered"], "false", "{state}");
-    // Scid reads the PGN form of a time control (moves/seconds) and
-    // shows it in days.
-    assert_eq!(state["TimeControl"], "10 / 50d (ICCF)", "{state}");
     let shown = s.show(mate);
     let days = |side: &str| {
         shown["clock"][side]["days_left"]
@@ -497,6 +494,28 @@ fn scids_own_xfcc_client_fetches_moves_offers_accepts_a_draw_and_resigns() {
     // mover by mail, as a mailed move is.
     s.wait_mail(resign, "move-accepted", white, "");
     s.wait_mail(resign, "opponent-moved", black, "");
+}
+
+#[test]
+fn scid_shows_a_10_in_50_days_control_as_pgn_time_control_in_seconds() {
+    require_scid();
+    let s = Server::start();
+    let (white, black) = ("anna@example.org", "ben@example.net");
+    let wpw = s.password(white);
+    let game = s.game(white, black, &["--time", "10/50"]);
+    let work = tempfile::tempdir().expect("temp dir");
+    let fetch = Scid {
+        url: s.xfcc.url(),
+        user: white,
+        password: &wpw,
+        work: work.path(),
+    }
+    .fetch();
+    let (pgn, state) = scid_game(&fetch, game);
+    // Scid reads timeControl as PGN's TimeControl tag, MOVES/SECONDS (or
+    // SECONDS+SECONDS), and shows it in days.
+    assert_eq!(pgn["tags"]["TimeControl"], "10/4320000", "{pgn}");
+    assert_eq!(state["TimeControl"], "10 / 50d (ICCF)", "{state}");
 }
 
 // ---------------------------------------------------------------- zeep
