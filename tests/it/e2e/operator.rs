@@ -53,6 +53,21 @@ async fn backup_status_and_connect_check_while_serving_disturb_no_move() {
     let total = i64::try_from(GAMES * PLIES).expect("count");
 
     let mut serve = r.spawn();
+    // The daemon holds its lock before the operator's tools start.
+    let started = Instant::now();
+    loop {
+        let out = r.run(&["status", "--json"]);
+        let v: Value = serde_json::from_slice(&out.stdout).expect("status json");
+        if v["daemon"]["running"] == true {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "serve never took its lock: {v}\n{}",
+            r.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     let dir = tempfile::tempdir().unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     // Backups one after another, each into a new file, all through the burst.
