@@ -29,7 +29,6 @@ use crate::intake::{self, Intake};
 use crate::mail::InboxId;
 use crate::mail::render::Rendered;
 use crate::reply::Letters;
-use crate::store::batch::Batch;
 use crate::store::{Store, StoreError, now_secs};
 
 pub use group::{GroupError, handle_group};
@@ -130,19 +129,7 @@ pub async fn handle_message_at(
     let read = Read::new(rules, &incoming, now_secs());
     let _turn = store.write_turn().await;
     let mut tx = store.begin().await?;
-    let mut pending = apply::Pending::default();
-    let nothing_meanwhile = async { Ok(Batch::default()) };
-    let mut handled = steps::one_message(
-        &mut tx,
-        rules,
-        &incoming.source,
-        read,
-        &mut pending,
-        nothing_meanwhile,
-    )
-    .await?;
-    pending.render(rules, Some(&mut handled))?;
-    pending.writes.run(&mut tx).await?;
+    let handled = steps::alone(&mut tx, rules, &incoming.source, read).await?;
     match mode {
         Mode::Commit => tx.commit().await?,
         Mode::DryRun => tx.rollback().await?,

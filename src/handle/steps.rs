@@ -2,8 +2,8 @@
 //! [`look_up`] (seen before? the last hour, the game: one round trip),
 //! [`load`] (the facts the plan is made from), `decide::plan()` (pure),
 //! and [`super::apply::apply`] (the writes and the mails). [`one_message`]
-//! runs them; both [`super::handle_message`] and
-//! [`super::group::handle_group`] call it.
+//! runs them; [`alone`] (for [`super::handle_message`] and a move sent by
+//! Xfcc) and [`super::group::handle_group`] call it.
 
 use std::future::Future;
 
@@ -18,6 +18,24 @@ use crate::mail::InboxId;
 use crate::store::batch::Batch;
 use crate::store::messages::History;
 use crate::store::{StoreError, games, messages};
+
+/// One message taken alone on the caller's transaction, with nothing else
+/// waiting: [`one_message`], then its replies rendered and its writes run,
+/// ready for the caller to commit (or roll back). A mail taken alone and a
+/// move sent by Xfcc both go this way.
+pub(super) async fn alone(
+    tx: &mut SqliteConnection,
+    rules: &Rules,
+    source: &Source,
+    read: Read,
+) -> Result<Handled, StoreError> {
+    let mut pending = Pending::default();
+    let nothing_meanwhile = async { Ok(Batch::default()) };
+    let mut handled = one_message(tx, rules, source, read, &mut pending, nothing_meanwhile).await?;
+    pending.render(rules, Some(&mut handled))?;
+    pending.writes.run(tx).await?;
+    Ok(handled)
+}
 
 /// Everything of one message that runs under the write lock, on the
 /// caller's transaction: look up, load, plan, apply.

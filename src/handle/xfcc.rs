@@ -13,7 +13,6 @@
 use sha2::{Digest, Sha256};
 use shakmaty::Color;
 
-use super::apply::Pending;
 use super::{Handled, Read, Source, hex, steps};
 use crate::auth::AuthOutcome;
 use crate::clock::Date;
@@ -24,7 +23,6 @@ use crate::game::Termination;
 use crate::intake::{Disposition, GameAddress, Intake, Reading};
 use crate::notation::{SanInputError, iccf_from_san};
 use crate::referee::{Rejection, Verdict};
-use crate::store::batch::Batch;
 use crate::store::{Store, StoreError, clocks, now_secs, xfcc};
 use crate::xfcc::soap::{MakeAMove, MoveResult};
 
@@ -142,20 +140,7 @@ pub async fn handle_xfcc_move(
 
     let _turn = store.write_turn().await;
     let mut tx = store.begin().await?;
-    let mut pending = Pending::default();
-    let nothing_meanwhile = async { Ok(Batch::default()) };
-    let source = Source::Xfcc;
-    let mut handled = steps::one_message(
-        &mut tx,
-        rules,
-        &source,
-        read,
-        &mut pending,
-        nothing_meanwhile,
-    )
-    .await?;
-    pending.render(rules, Some(&mut handled))?;
-    pending.writes.run(&mut tx).await?;
+    let handled = steps::alone(&mut tx, rules, &Source::Xfcc, read).await?;
     let result = result_of(&handled, seat);
     if result == MoveResult::Success {
         // The opponent's GetMyGames shows the note of the last command sent
