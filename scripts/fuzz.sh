@@ -1,9 +1,11 @@
 #!/bin/bash
-# Fuzzes the pure core with cargo-fuzz (libFuzzer), both targets at once:
+# Fuzzes the pure core with cargo-fuzz (libFuzzer), the three targets at once:
 #   notation  any text through the ICCF parser and the legality check
 #   intake    any bytes as a mail through the whole intake and decision
 #             (game address, loop check, command, sender authentication,
 #             referee, the mails to write)
+#   xfcc      any bytes as an Xfcc (SOAP) request body: the envelope read or
+#             refused, the move's SAN read, the fault written and read back
 # Usage: scripts/fuzz.sh [SECONDS]   (each target runs SECONDS; default 60)
 # Installs cargo-fuzz (pinned, --locked) if missing. Seeds: fuzz/seeds/ and
 # the mail fixtures; what a run finds stays in fuzz/corpus/ for the next.
@@ -26,7 +28,7 @@ flags=(-O -a -s none)
 started=$(date +%s)
 cargo fuzz build "${flags[@]}" 2>&1 | tail -n 1
 echo "fuzz.sh: built in $(($(date +%s) - started)) s" >&2
-mkdir -p corpus/notation corpus/intake artifacts
+mkdir -p corpus/notation corpus/intake corpus/xfcc artifacts
 
 # run TARGET SEED_DIR [LIBFUZZER_OPTION...]
 run() {
@@ -40,9 +42,12 @@ run notation seeds/notation &
 notation=$!
 run intake ../tests/fixtures/mail -max_len=65536 &
 intake=$!
+# The server refuses bodies over 64 KiB unread.
+run xfcc seeds/xfcc -max_len=65536 &
+xfcc=$!
 
 failed=0
-for target in notation intake; do
+for target in notation intake xfcc; do
   pid=${!target}
   if wait "$pid"; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "artifacts/$target.log")

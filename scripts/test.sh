@@ -82,5 +82,5 @@ scripts/lazyfs.sh build >/dev/null
 cargo test --locked -- --skip e2e::
 cargo test --locked --test it e2e:: -- --skip e2e::outage --nocapture
 cargo test --locked --test it e2e::outage -- --test-threads=1 --nocapture
-# Both fuzz targets at once, a minute each (FUZZ_SECONDS to change it).
+# The three fuzz targets at once, a minute each (FUZZ_SECONDS to change it).
 scripts/fuzz.sh "${FUZZ_SECONDS:-60}"
