@@ -269,13 +269,7 @@ fn ended_mails(
         };
         format!("{line}\n")
     };
-    let mut mails = game_over(game, after, end, how);
-    for m in &mut mails {
-        if m.to == game.seat(seat).email {
-            m.in_reply_to = answering.map(str::to_owned);
-        }
-    }
-    mails
+    answering_one(game, seat, game_over(game, after, end, how), answering)
 }
 
 /// The board and record `seat` asked for.
