@@ -5,17 +5,10 @@
 use shakmaty::{ByColor, Color};
 use sqlx::{Row, SqliteConnection};
 
-use super::StoreError;
+use super::{StoreError, seat_str};
 use crate::clock::{Date, Leave, PlyTime, TimeControl};
 
 pub use crate::clock::GameClock;
-
-fn seat_str(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
 
 /// The clock of game `game`, `None` when there is no such game.
 pub async fn game_clock(

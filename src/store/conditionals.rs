@@ -6,14 +6,7 @@ use sqlx::{Row, SqliteConnection};
 
 use crate::conditional::ConditionalTree;
 
-use super::{StoreError, now_secs};
-
-fn seat_str(seat: Color) -> &'static str {
-    match seat {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
+use super::{StoreError, now_secs, seat_str};
 
 /// Both seats' stored sets of game `game`. A text that does not read back is
 /// a damaged database, reported as such.

@@ -47,13 +47,6 @@ pub struct NewGameRow<'a> {
     pub thread_root: &'a str,
 }
 
-fn color_str(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 fn color_parse(s: &str) -> Option<Color> {
     match s {
         "white" => Some(Color::White),
@@ -812,7 +805,7 @@ fn game_row_into(
     }
     batch.bind(result)?;
     batch.bind(termination)?;
-    batch.bind(after.draw_offer.map(color_str))?;
+    batch.bind(after.draw_offer.map(super::seat_str))?;
     batch.bind(now)?;
     batch.bind(game)
 }

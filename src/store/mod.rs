@@ -62,6 +62,14 @@ pub enum StoreError {
 
 pub use crate::now::now_secs;
 
+/// A seat as the tables write it: `white` or `black`.
+pub(crate) fn seat_str(seat: shakmaty::Color) -> &'static str {
+    match seat {
+        shakmaty::Color::White => "white",
+        shakmaty::Color::Black => "black",
+    }
+}
+
 impl StoreError {
     /// Whether trying again later may succeed without anyone's help: the
     /// database was busy or locked, or could not be reached. A damaged row

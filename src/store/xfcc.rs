@@ -4,15 +4,8 @@
 use shakmaty::Color;
 use sqlx::SqliteConnection;
 
-use super::StoreError;
 use super::players::key;
-
-fn seat_str(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
+use super::{StoreError, seat_str};
 
 /// Sets (or replaces) the password hash of `email`.
 pub async fn set_password_hash(
