@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rand::seq::SliceRandom as _;
 use rand::{Rng as _, SeedableRng as _};
 
-use super::{Club, Cut, assert_whole, run_and_cut};
+use super::{Club, Cut, assert_all_taken, assert_whole, run_and_cut};
 
 const GAMES: usize = 16;
 const PLIES: usize = 27;
@@ -68,18 +68,7 @@ async fn power_cuts_on_the_maildir_and_file_outbox_lose_no_move_and_no_reply() {
     let line = club.serve_once();
     let state = assert_whole(&club, true, "the last run").await;
     club.assert_tally_clean("powercut");
-    assert_eq!(state.messages.len(), club.delivered.len(), "{line}");
-    assert!(
-        state.new.is_empty(),
-        "messages still waiting: {:?}",
-        state.new
-    );
-    let in_cur = club
-        .delivered
-        .iter()
-        .filter(|d| state.cur.contains(&d.name))
-        .count();
-    assert_eq!(in_cur, club.delivered.len(), "messages not moved to cur/");
+    assert_all_taken(&club, &state, &line);
     for g in &club.games {
         let moves: Vec<&str> = state
             .moves
@@ -89,10 +78,6 @@ async fn power_cuts_on_the_maildir_and_file_outbox_lose_no_move_and_no_reply() {
             .collect();
         assert_eq!(moves, g.line, "game {}", g.id);
     }
-    assert!(
-        state.outbox.iter().all(|r| r.2.is_some()),
-        "mail left unsent"
-    );
     assert_eq!(state.files.len(), 2 * club.delivered.len());
 
     println!(

@@ -610,6 +610,27 @@ impl Tally {
     }
 }
 
+/// After the last run: every delivered message decided once and moved to
+/// `cur/` under its own name, none waiting, and every queued mail sent.
+pub fn assert_all_taken(club: &Club, state: &State, line: &str) {
+    assert_eq!(state.messages.len(), club.delivered.len(), "{line}");
+    assert!(
+        state.outbox.iter().all(|r| r.2.is_some()),
+        "mail left unsent"
+    );
+    assert!(
+        state.new.is_empty(),
+        "messages still waiting: {:?}",
+        state.new
+    );
+    let in_cur = club
+        .delivered
+        .iter()
+        .filter(|d| state.cur.contains(&d.name))
+        .count();
+    assert_eq!(in_cur, club.delivered.len(), "messages not moved to cur/");
+}
+
 impl Club {
     /// Under `WILDT_POWERCUT_TALLY=1`: prints the tally, and fails if
     /// any cut broke an invariant.

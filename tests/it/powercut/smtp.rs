@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng as _, SeedableRng as _};
 
-use super::{Club, Cut, State, assert_whole, run_and_cut};
+use super::{Club, Cut, State, assert_all_taken, assert_whole, run_and_cut};
 use crate::e2e::{fresh_inboxes, player};
 use crate::support::rig::{Reader, toml_str};
 
@@ -119,22 +119,7 @@ async fn power_cuts_with_postfix_as_relay_keep_every_sent_mark_and_send_each_dec
     let line = club.serve_once();
     let state = assert_whole(&club, false, "the last run").await;
     club.assert_tally_clean("powercut smtp");
-    assert_eq!(state.messages.len(), club.delivered.len(), "{line}");
-    assert!(
-        state.outbox.iter().all(|r| r.2.is_some()),
-        "mail left unsent"
-    );
-    assert!(
-        state.new.is_empty(),
-        "messages still waiting: {:?}",
-        state.new
-    );
-    let in_cur = club
-        .delivered
-        .iter()
-        .filter(|d| state.cur.contains(&d.name))
-        .count();
-    assert_eq!(in_cur, club.delivered.len(), "messages not moved to cur/");
+    assert_all_taken(&club, &state, &line);
     // Every decision's mails reached the relay, each under its one
     // Message-ID. A mail the relay accepted in the instant before a cut,
     // before wildt could mark it sent, is handed over again after it
