@@ -858,3 +858,43 @@ fn a_move_cut_off_before_its_commit_leaves_nothing_and_is_taken_when_sent_again(
     assert_eq!(x.plies(1), 1);
     assert_eq!(x.mails_to(BEN, 1).len(), 1);
 }
+
+/// An operator's fault: `[xfcc] listen` names a port another program holds.
+/// `serve` stops at once and says which address and why, rather than
+/// running without the Xfcc server or retrying in silence.
+#[test]
+fn a_listen_address_already_taken_stops_serve_with_the_address_and_the_reason() {
+    let club = Club::new();
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let mut cfg = std::fs::read_to_string(&club.cfg).unwrap();
+    cfg.push_str(&format!("\n[xfcc]\nlisten = \"127.0.0.1:{port}\"\n"));
+    std::fs::write(&club.cfg, cfg).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args(["serve", "--config"])
+        .arg(&club.cfg)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() >= deadline {
+            child.kill().unwrap();
+            panic!("serve kept running on a taken Xfcc port");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut said).unwrap();
+    assert!(!status.success(), "{said}");
+    assert!(
+        said.contains(&format!("xfcc: cannot listen on 127.0.0.1:{port}"))
+            && said.contains("in use"),
+        "{said}"
+    );
+    drop(taken);
+}
