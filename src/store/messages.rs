@@ -229,7 +229,7 @@ mod tests {
             Outcome::AuthFailed.as_str()
         );
         assert!(batch.sql().contains(&named), "{}", batch.sql());
-        let migration = include_str!("../../migrations/0021_refused_messages_index.sql");
+        let migration = include_str!("../../migrations/sqlite/0021_refused_messages_index.sql");
         assert!(migration.contains(&named), "{migration}");
     }
 }

@@ -165,7 +165,7 @@ impl Store {
             .max_connections(1)
             .connect_with(options.clone())
             .await?;
-        sqlx::migrate!("./migrations").run(&writer).await?;
+        sqlx::migrate!("./migrations/sqlite").run(&writer).await?;
         let pool = SqlitePoolOptions::new()
             .max_connections(3)
             .connect_with(options)

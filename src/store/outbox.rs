@@ -778,7 +778,7 @@ mod migration_tests {
     /// written out in SQL; they must be the ones `enqueue_all` leaves out.
     #[test]
     fn the_reply_budget_migration_names_exactly_the_outcomes_that_change_a_game() {
-        let sql = include_str!("../../migrations/0015_reply_budget.sql");
+        let sql = include_str!("../../migrations/sqlite/0015_reply_budget.sql");
         let list = sql
             .split("NOT IN (")
             .nth(1)
@@ -802,8 +802,8 @@ mod migration_tests {
         let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:")
             .await
             .unwrap();
-        let all = sqlx::migrate!("./migrations");
-        let mut older = sqlx::migrate!("./migrations");
+        let all = sqlx::migrate!("./migrations/sqlite");
+        let mut older = sqlx::migrate!("./migrations/sqlite");
         older.migrations = all
             .migrations
             .iter()
