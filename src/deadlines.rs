@@ -11,7 +11,7 @@
 //! restart in between never sends it twice, and never loses it.
 
 use shakmaty::{ByColor, Color};
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use crate::clock::{self, ClockInput, ClockState, Deadline};
 use crate::config::Rules;
@@ -54,7 +54,7 @@ pub struct TimedGame {
 impl TimedGame {
     /// Loads game `id` with its clock and its players' leaves.
     pub async fn load(
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         id: i64,
     ) -> Result<Option<TimedGame>, StoreError> {
         let Some(game) = games::load(conn, id).await? else {
@@ -65,7 +65,7 @@ impl TimedGame {
 
     /// The already loaded `game` with its clock and its players' leaves.
     pub async fn with_clock(
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         game: StoredGame,
     ) -> Result<Option<TimedGame>, StoreError> {
         let id = game.view.id;
@@ -131,7 +131,7 @@ pub use crate::decide::deadline::Scope;
 /// The deadline keys of the game `timed` already acted on, read when it has
 /// deadlines to act on (an unfinished game with a control).
 async fn done_keys(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     timed: &TimedGame,
 ) -> Result<Vec<String>, StoreError> {
     if timed.game.view.record.is_over() || !timed.clock.control.is_limited() {
@@ -143,7 +143,7 @@ async fn done_keys(
 /// The deadlines of the game `timed` not yet acted on, earliest first, past
 /// ones included; none for a finished game or one without a control.
 async fn pending(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     timed: &TimedGame,
     rules: &clock::ClockRules,
 ) -> Result<Vec<Deadline>, StoreError> {
@@ -162,7 +162,7 @@ pub struct GameDeadline {
 /// time control, an overdue one included: what `wildt status` reports, and
 /// what shows whether the referee keeps time. Reads only.
 pub async fn next_pending(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     rules: &clock::ClockRules,
 ) -> Result<Option<GameDeadline>, StoreError> {
     let mut next: Option<GameDeadline> = None;
@@ -189,7 +189,7 @@ pub async fn next_pending(
 /// Takes the deadline actions of game `id` due at `now`, inside the caller's
 /// transaction.
 pub async fn act_due(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     rules: &Rules,
     id: i64,
     now: i64,
@@ -206,7 +206,7 @@ pub async fn act_due(
 /// Takes the actions `due` in the game `timed` at `now`: records each done,
 /// and queues its mails.
 async fn take_due(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     rules: &Rules,
     timed: &TimedGame,
     due: Due,
@@ -264,7 +264,7 @@ async fn take_due(
 /// Writes the time forfeit `f` of the game `view` (its result, and its
 /// deadline done at `now`); returns its game-over mails, not yet queued.
 pub async fn save_forfeit(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     rules: &Rules,
     view: &GameView,
     f: &Forfeit,
@@ -289,7 +289,7 @@ pub async fn save_forfeit(
 /// message that caused it (if any). A mail that cannot be written is skipped
 /// with a warning, as every other mail; the rendered mail is returned.
 pub async fn queue_in_thread(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     referee: &crate::config::RefereeConfig,
     mail: &OutMail,
     thread_root: &str,
@@ -322,7 +322,7 @@ pub struct GameMail {
 /// every other unfinished game of that player is told, with that game's
 /// clocks at `now`. The caller queues the mails in its transaction.
 pub async fn leave_notices(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     rules: &Rules,
     email: &str,
     told_in: i64,

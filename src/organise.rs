@@ -9,7 +9,7 @@
 pub mod event;
 
 use shakmaty::Color;
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use crate::command::Command;
 use crate::config::RefereeConfig;
@@ -134,7 +134,7 @@ pub async fn create_game(
 /// [`create_game`] inside the caller's transaction (an event creates all its
 /// games in one).
 pub(crate) async fn create_game_in(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     referee: &RefereeConfig,
     games_per_player: u32,
     new: NewGame<'_>,
@@ -298,7 +298,7 @@ pub async fn play_by_hand_at(
 /// Queues `mails` of game `g` in `tx` (rendering each; one that cannot be
 /// written is skipped with a warning, as for every other mail).
 async fn queue(
-    tx: &mut sqlx::SqliteConnection,
+    tx: &mut sqlx::AnyConnection,
     referee: &RefereeConfig,
     g: &StoredGame,
     mails: &[reply::OutMail],

@@ -11,7 +11,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 use tracing::{info, warn};
 
 use super::fresh::FreshBodies;
@@ -192,7 +192,7 @@ impl LeaseCursor {
 /// process died mid-send) may be taken. A process gives its own leases
 /// back ([`outbox::release`]) when it cannot tell which of them went out.
 pub async fn lease_due(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     now: i64,
     limit: i64,
     owner: &str,
@@ -284,7 +284,8 @@ mod lease_tests {
     #[tokio::test]
     async fn the_weighing_orders_a_window_as_the_same_weighing_in_sql_does() {
         use sqlx::Connection as _;
-        let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:")
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect("sqlite::memory:")
             .await
             .unwrap();
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
@@ -314,7 +315,7 @@ mod lease_tests {
                 };
                 let id = i64::try_from(id).unwrap();
                 let head = next(3) != 0;
-                sqlx::query("INSERT INTO w VALUES (?, ?, ?)")
+                sqlx::query("INSERT INTO w VALUES ($1, $2, $3)")
                     .bind(id)
                     .bind(&to)
                     .bind(head)

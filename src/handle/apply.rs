@@ -11,7 +11,7 @@
 use std::borrow::Cow;
 
 use shakmaty::Color;
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::load::Loaded;
 use super::{Handled, Read};
@@ -115,7 +115,7 @@ pub(super) fn add_bodies(
 /// and the replies to render (unless a leave's notices to other games
 /// need them first).
 pub(super) async fn apply(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     rules: &Rules,
     loaded: Loaded,
     plan: Plan,
@@ -277,7 +277,7 @@ impl After<'_> {
     /// to the opponents of the player's other games.
     async fn apply(
         &self,
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         rules: &Rules,
         decision: &Decision,
         leave: Option<&LeaveAnswer>,
@@ -310,7 +310,7 @@ impl After<'_> {
     /// the notices to the opponents of the player's other games.
     async fn leave(
         &self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         rules: &Rules,
         seat: Color,
         answer: &LeaveAnswer,
@@ -365,7 +365,7 @@ impl After<'_> {
 /// `arrival`) in the game `stored`, and queues its game-over mails (with an
 /// event game's `standing`); `stored` is left as the forfeit ended it.
 async fn save_forfeit(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     rules: &Rules,
     stored: &mut StoredGame,
     f: &Forfeit,
@@ -385,7 +385,7 @@ async fn save_forfeit(
 /// For a copy of a message decided already, which is not decided again: a
 /// time forfeit that fell before it arrived, taken.
 pub(super) async fn forfeit_only(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     rules: &Rules,
     loaded: Loaded,
 ) -> Result<(), StoreError> {
@@ -458,7 +458,7 @@ impl Queued<'_> {
     /// game.
     async fn with_notices(
         mut self,
-        tx: &mut SqliteConnection,
+        tx: &mut AnyConnection,
         rules: &Rules,
         mut handled: Handled,
         other_games: Vec<deadlines::GameMail>,
@@ -489,7 +489,7 @@ impl Queued<'_> {
 /// Writes what the stored sets became, and marks the prepared answers'
 /// plies as free of reflection time.
 async fn save_sequel(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
     sequel: &Sequel,
 ) -> Result<(), StoreError> {
@@ -516,7 +516,7 @@ async fn save_sequel(
 /// stored; anyone else is answered in their stored or confidently guessed
 /// language.
 async fn languages<'v>(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     intake: &Intake,
     decision: &Decision,
     view: Option<&'v GameView>,

@@ -112,9 +112,9 @@ pub async fn handle_group(
 
 /// Rolls the group's transaction back (dropping it would too; said here
 /// for the reader).
-async fn rollback(tx: sqlx::Transaction<'_, sqlx::Sqlite>) {
+async fn rollback(tx: sqlx::Transaction<'_, sqlx::Any>) {
     if let Err(e) = tx.rollback().await {
-        tracing::warn!(error = %e, "group not rolled back cleanly; SQLite rolls it back when the connection is reused");
+        tracing::warn!(error = %e, "group not rolled back cleanly; the database rolls it back when the connection is reused");
     }
 }
 

@@ -5,8 +5,8 @@
 //! [IO: database]
 
 use shakmaty::ByColor;
-use sqlx::SqliteConnection;
-use sqlx::sqlite::SqliteRow;
+use sqlx::AnyConnection;
+use sqlx::any::AnyRow;
 
 use super::Read;
 use crate::config::Rules;
@@ -49,10 +49,10 @@ impl Loaded {
 /// The message's game and facts, from its looked-up rows; `Err` with the
 /// outcome recorded before when it was seen before.
 pub(super) async fn load(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     read: Read,
     mut history: History,
-    game_row: Option<SqliteRow>,
+    game_row: Option<AnyRow>,
 ) -> Result<Result<Loaded, String>, StoreError> {
     if let Some(outcome) = history.seen {
         return Ok(Err(outcome));
@@ -110,7 +110,7 @@ pub(super) async fn load(
 /// the deadline actions done; `None` when it has no limited time control:
 /// an unlimited game never has a deadline and its mails show no clocks.
 async fn clock_facts(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     game: &StoredGame,
 ) -> Result<Option<ClockFacts>, StoreError> {
     if !game.time_control.is_limited() {
@@ -140,7 +140,7 @@ async fn clock_facts(
 /// players' leaves, for a request for leave; `None` when the game keeps no
 /// clock.
 async fn leave_clock(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     game: &StoredGame,
 ) -> Result<Option<ClockFacts>, StoreError> {
     let Some(clock) = clocks::game_clock(tx, game.view.id).await? else {
@@ -160,7 +160,7 @@ async fn leave_clock(
 /// when a message or a flag ends the game: its game-over mails end with
 /// the player's standing.
 pub async fn event_section(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     g: &StoredGame,
 ) -> Result<Option<Section>, StoreError> {
     match g.event {

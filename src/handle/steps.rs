@@ -7,8 +7,8 @@
 
 use std::future::Future;
 
-use sqlx::SqliteConnection;
-use sqlx::sqlite::SqliteRow;
+use sqlx::AnyConnection;
+use sqlx::any::AnyRow;
 
 use super::apply::{self, Pending};
 use super::load::load;
@@ -24,7 +24,7 @@ use crate::store::{StoreError, games, messages};
 /// ready for the caller to commit (or roll back). A mail taken alone and a
 /// move sent by Xfcc both go this way.
 pub(super) async fn alone(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     rules: &Rules,
     source: &Source,
     read: Read,
@@ -47,7 +47,7 @@ pub(super) async fn alone(
 /// writes and replies are left in `pending` in turn: the caller renders
 /// them and runs the writes before the commit.
 pub(super) async fn one_message(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     rules: &Rules,
     source: &Source,
     read: Read,
@@ -83,12 +83,12 @@ pub(super) async fn one_message(
 /// they are used (a forfeit writes no message, no answer to one and no
 /// player) changes them.
 async fn look_up(
-    tx: &mut SqliteConnection,
+    tx: &mut AnyConnection,
     source: &Source,
     read: &Read,
     pending: &mut Pending,
     meanwhile: impl Future<Output = Result<Batch, StoreError>>,
-) -> Result<(History, Option<SqliteRow>), StoreError> {
+) -> Result<(History, Option<AnyRow>), StoreError> {
     // An IMAP message keeps its coordinates (UIDVALIDITY + UID); a Maildir
     // file name is only a name: a different message may come under one seen
     // before, so there only the digest says "seen before".

@@ -257,7 +257,7 @@ fn result_of(handled: &Handled, seat: Color) -> MoveResult {
 /// back by the hourly limit): a new random password is set and mailed in
 /// place of the status mail. Nothing for any other message.
 pub(super) async fn password_by_mail(
-    tx: &mut sqlx::SqliteConnection,
+    tx: &mut sqlx::AnyConnection,
     read: &Read,
     decision: &crate::decide::Decision,
     game: Option<&crate::decide::GameView>,

@@ -9,9 +9,7 @@
 //! consumer reads `ok` and `problems`, and may ignore fields it does not know.
 
 use std::path::{Path, PathBuf};
-use std::str::FromStr as _;
 
-use sqlx::sqlite::SqliteConnectOptions;
 
 use crate::ops::lock::{self, Holder};
 
@@ -196,11 +194,17 @@ pub async fn read(
         path: path.clone(),
         source,
     };
-    let options = SqliteConnectOptions::from_str(database_url)
-        .map_err(db)?
-        .read_only(true)
-        .busy_timeout(std::time::Duration::from_secs(10));
-    let mut conn = sqlx::ConnectOptions::connect(&options).await.map_err(db)?;
+    // Read only: status never creates or changes the database.
+    sqlx::any::install_default_drivers();
+    let sep = if database_url.contains('?') { '&' } else { '?' };
+    let mut conn =
+        <sqlx::AnyConnection as sqlx::Connection>::connect(&format!("{database_url}{sep}mode=ro"))
+            .await
+            .map_err(db)?;
+    sqlx::query("PRAGMA busy_timeout = 10000")
+        .execute(&mut conn)
+        .await
+        .map_err(db)?;
     let store_err = |source| StatusError::Store {
         path: path.clone(),
         source,

@@ -4,7 +4,7 @@
 //! game-over mail of an event ends with. [IO: database]
 
 use shakmaty::Color;
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::{Mailing, NewGame, OrganiseError, create_game_in};
 use crate::config::RefereeConfig;
@@ -129,7 +129,7 @@ pub struct EventState {
     pub table: Crosstable,
 }
 
-pub async fn load_event(conn: &mut SqliteConnection, id: i64) -> Result<EventState, OrganiseError> {
+pub async fn load_event(conn: &mut AnyConnection, id: i64) -> Result<EventState, OrganiseError> {
     let event = events::load(&mut *conn, id)
         .await?
         .ok_or(OrganiseError::NoEvent(id))?;
@@ -206,7 +206,7 @@ pub async fn withdraw_player(
 /// game belongs to an event (called inside the transaction that ended it,
 /// after the result is saved, so the table counts it).
 pub async fn add_standing(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
     mails: &mut [OutMail],
 ) -> Result<(), StoreError> {
@@ -232,7 +232,7 @@ pub async fn add_standing(
 /// The section game `game` belongs to, as its standings are counted; `None`
 /// when it belongs to none.
 pub async fn section_of(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
 ) -> Result<Option<Section>, StoreError> {
     let Some(id) = events::of_game(&mut *conn, game).await? else {

@@ -3,7 +3,7 @@
 //! [IO: SQLite]
 
 use shakmaty::{ByColor, Color};
-use sqlx::{Row, SqliteConnection};
+use sqlx::{Row, AnyConnection};
 
 use super::{StoreError, seat_str};
 use crate::clock::{Date, Leave, PlyTime, TimeControl};
@@ -12,11 +12,11 @@ pub use crate::clock::GameClock;
 
 /// The clock of game `game`, `None` when there is no such game.
 pub async fn game_clock(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
 ) -> Result<Option<GameClock>, StoreError> {
     let Some(row) = sqlx::query(
-        "SELECT time_control, COALESCE(clock_started, created_at) AS started, status, updated_at FROM games WHERE id = ?",
+        "SELECT time_control, COALESCE(clock_started, created_at) AS started, status, updated_at FROM games WHERE id = $1",
     )
     .bind(game)
     .fetch_optional(&mut *conn)
@@ -32,7 +32,7 @@ pub async fn game_clock(
     let status: String = row.get("status");
     let plies = sqlx::query(
         // A prepared (conditional) answer costs no time either.
-        "SELECT COALESCE(arrived_at, played_at) AS arrived, MAX(free, prepared) AS free FROM moves WHERE game_id = ? ORDER BY ply",
+        "SELECT COALESCE(arrived_at, played_at) AS arrived, MAX(free, prepared) AS free FROM moves WHERE game_id = $1 ORDER BY ply",
     )
     .bind(game)
     .fetch_all(&mut *conn)
@@ -46,7 +46,7 @@ pub async fn game_clock(
     let mut extra_days = ByColor { white: 0, black: 0 };
     for c in [Color::White, Color::Black] {
         extra_days[c] = sqlx::query_scalar(
-            "SELECT COALESCE(SUM(days), 0) FROM clock_rulings WHERE game_id = ? AND seat = ?",
+            "SELECT COALESCE(SUM(days), 0) FROM clock_rulings WHERE game_id = $1 AND seat = $2",
         )
         .bind(game)
         .bind(seat_str(c))
@@ -64,12 +64,12 @@ pub async fn game_clock(
 
 /// Sets a new game's control and the instant its clock starts.
 pub async fn set_control(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
     control: TimeControl,
     started: i64,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE games SET time_control = ?, clock_started = ? WHERE id = ?")
+    sqlx::query("UPDATE games SET time_control = $1, clock_started = $2 WHERE id = $3")
         .bind(control.to_string())
         .bind(started)
         .bind(game)
@@ -79,8 +79,8 @@ pub async fn set_control(
 }
 
 /// Every leave of the player `email`, earliest first.
-pub async fn leaves(conn: &mut SqliteConnection, email: &str) -> Result<Vec<Leave>, StoreError> {
-    let rows = sqlx::query("SELECT from_day, to_day FROM leaves WHERE email = ? ORDER BY from_day")
+pub async fn leaves(conn: &mut AnyConnection, email: &str) -> Result<Vec<Leave>, StoreError> {
+    let rows = sqlx::query("SELECT from_day, to_day FROM leaves WHERE email = $1 ORDER BY from_day")
         .bind(email)
         .fetch_all(&mut *conn)
         .await?;
@@ -103,12 +103,12 @@ pub async fn leaves(conn: &mut SqliteConnection, email: &str) -> Result<Vec<Leav
 
 /// Adds a leave of `email` (already decided as granted).
 pub async fn insert_leave(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     email: &str,
     leave: Leave,
     now: i64,
 ) -> Result<(), StoreError> {
-    sqlx::query("INSERT INTO leaves (email, from_day, to_day, created_at) VALUES (?, ?, ?, ?)")
+    sqlx::query("INSERT INTO leaves (email, from_day, to_day, created_at) VALUES ($1, $2, $3, $4)")
         .bind(email)
         .bind(leave.from.to_string())
         .bind(leave.to.to_string())
@@ -120,7 +120,7 @@ pub async fn insert_leave(
 
 /// Adds a ruling of `days` (positive: given) for `seat` of `game`.
 pub async fn insert_ruling(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
     seat: Color,
     days: i64,
@@ -128,7 +128,7 @@ pub async fn insert_ruling(
     now: i64,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO clock_rulings (game_id, seat, days, reason, created_at) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO clock_rulings (game_id, seat, days, reason, created_at) VALUES ($1, $2, $3, $4, $5)",
     )
     .bind(game)
     .bind(seat_str(seat))
@@ -143,13 +143,13 @@ pub async fn insert_ruling(
 /// Marks the deadline `key` of `game` done; false if it already was (the
 /// action must then not be taken again).
 pub async fn mark_deadline_done(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
     key: &str,
     now: i64,
 ) -> Result<bool, StoreError> {
     let done = sqlx::query(
-        "INSERT INTO deadlines_done (game_id, key, done_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+        "INSERT INTO deadlines_done (game_id, key, done_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
     )
     .bind(game)
     .bind(key)
@@ -161,11 +161,11 @@ pub async fn mark_deadline_done(
 
 /// The deadline keys of `game` already done.
 pub async fn deadlines_done(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
 ) -> Result<Vec<String>, StoreError> {
     Ok(
-        sqlx::query_scalar("SELECT key FROM deadlines_done WHERE game_id = ? ORDER BY key")
+        sqlx::query_scalar("SELECT key FROM deadlines_done WHERE game_id = $1 ORDER BY key")
             .bind(game)
             .fetch_all(&mut *conn)
             .await?,
@@ -173,7 +173,7 @@ pub async fn deadlines_done(
 }
 
 /// Ids of the unfinished games with a time control.
-pub async fn timed_active_games(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
+pub async fn timed_active_games(conn: &mut AnyConnection) -> Result<Vec<i64>, StoreError> {
     Ok(sqlx::query_scalar(
         "SELECT id FROM games WHERE status = 'active' AND time_control <> 'none' ORDER BY id",
     )
@@ -184,11 +184,11 @@ pub async fn timed_active_games(conn: &mut SqliteConnection) -> Result<Vec<i64>,
 /// Ids of the unfinished games the player `email` plays in (any control):
 /// their leave concerns every one of them.
 pub async fn active_games_of(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     email: &str,
 ) -> Result<Vec<i64>, StoreError> {
     Ok(sqlx::query_scalar(
-        "SELECT id FROM games WHERE status = 'active' AND (white_email = ?1 OR black_email = ?1) ORDER BY id",
+        "SELECT id FROM games WHERE status = 'active' AND (white_email = $1 OR black_email = $1) ORDER BY id",
     )
     .bind(email)
     .fetch_all(&mut *conn)
@@ -197,11 +197,11 @@ pub async fn active_games_of(
 
 /// Removes the leave of `email` starting `from`.
 pub async fn delete_leave(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     email: &str,
     from: Date,
 ) -> Result<(), StoreError> {
-    sqlx::query("DELETE FROM leaves WHERE email = ? AND from_day = ?")
+    sqlx::query("DELETE FROM leaves WHERE email = $1 AND from_day = $2")
         .bind(email)
         .bind(from.to_string())
         .execute(&mut *conn)
@@ -211,12 +211,12 @@ pub async fn delete_leave(
 
 /// Ends the leave of `email` starting `from` on `to` instead.
 pub async fn shorten_leave(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     email: &str,
     from: Date,
     to: Date,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE leaves SET to_day = ? WHERE email = ? AND from_day = ?")
+    sqlx::query("UPDATE leaves SET to_day = $1 WHERE email = $2 AND from_day = $3")
         .bind(to.to_string())
         .bind(email)
         .bind(from.to_string())

@@ -2,7 +2,7 @@
 //! one row per game and seat, in the tree's compact text. [IO: database]
 
 use shakmaty::{ByColor, Color};
-use sqlx::{Row, SqliteConnection};
+use sqlx::{Row, AnyConnection};
 
 use crate::conditional::ConditionalTree;
 
@@ -11,10 +11,10 @@ use super::{StoreError, now_secs, seat_str};
 /// Both seats' stored sets of game `game`. A text that does not read back is
 /// a damaged database, reported as such.
 pub async fn load(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
 ) -> Result<ByColor<Option<ConditionalTree>>, StoreError> {
-    let rows = sqlx::query("SELECT seat, tree FROM conditionals WHERE game_id = ?")
+    let rows = sqlx::query("SELECT seat, tree FROM conditionals WHERE game_id = $1")
         .bind(game)
         .fetch_all(&mut *conn)
         .await?;
@@ -42,12 +42,12 @@ pub async fn load(
 
 /// Stores `tree` as its seat's set in game `game`, replacing any.
 pub async fn save(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
     tree: &ConditionalTree,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "INSERT INTO conditionals (game_id, seat, tree, updated_at) VALUES (?, ?, ?, ?)
+        "INSERT INTO conditionals (game_id, seat, tree, updated_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (game_id, seat) DO UPDATE SET tree = excluded.tree, updated_at = excluded.updated_at",
     )
     .bind(game)
@@ -60,8 +60,8 @@ pub async fn save(
 }
 
 /// Clears the set of `seat` in game `game` (nothing if none is stored).
-pub async fn clear(conn: &mut SqliteConnection, game: i64, seat: Color) -> Result<(), StoreError> {
-    sqlx::query("DELETE FROM conditionals WHERE game_id = ? AND seat = ?")
+pub async fn clear(conn: &mut AnyConnection, game: i64, seat: Color) -> Result<(), StoreError> {
+    sqlx::query("DELETE FROM conditionals WHERE game_id = $1 AND seat = $2")
         .bind(game)
         .bind(seat_str(seat))
         .execute(&mut *conn)

@@ -1,7 +1,7 @@
 //! The `events`, `event_players` and `event_games` tables: a section, its
 //! players in seat order, and which games belong to it. [IO: SQLite]
 
-use sqlx::{Row, SqliteConnection};
+use sqlx::{Row, AnyConnection};
 
 use super::{StoreError, now_secs};
 use crate::event::{EventGame, Outcome, Player};
@@ -19,14 +19,14 @@ pub struct StoredEvent {
 
 /// Inserts an event; returns its id.
 pub async fn insert(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     name: &str,
     double: bool,
 ) -> Result<i64, StoreError> {
     Ok(
-        sqlx::query("INSERT INTO events (name, double, created_at) VALUES (?, ?, ?) RETURNING id")
+        sqlx::query("INSERT INTO events (name, double, created_at) VALUES ($1, $2, $3) RETURNING id")
             .bind(name)
-            .bind(double)
+            .bind(i64::from(double))
             .bind(now_secs())
             .fetch_one(&mut *conn)
             .await?
@@ -35,12 +35,12 @@ pub async fn insert(
 }
 
 pub async fn insert_player(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     event: i64,
     seat: usize,
     player: &Player,
 ) -> Result<(), StoreError> {
-    sqlx::query("INSERT INTO event_players (event_id, seat, email, name) VALUES (?, ?, ?, ?)")
+    sqlx::query("INSERT INTO event_players (event_id, seat, email, name) VALUES ($1, $2, $3, $4)")
         .bind(event)
         .bind(i64::try_from(seat).unwrap_or(i64::MAX))
         .bind(&player.email)
@@ -51,12 +51,12 @@ pub async fn insert_player(
 }
 
 pub async fn link_game(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     event: i64,
     game: i64,
     round: usize,
 ) -> Result<(), StoreError> {
-    sqlx::query("INSERT INTO event_games (game_id, event_id, round) VALUES (?, ?, ?)")
+    sqlx::query("INSERT INTO event_games (game_id, event_id, round) VALUES ($1, $2, $3)")
         .bind(game)
         .bind(event)
         .bind(i64::try_from(round).unwrap_or(i64::MAX))
@@ -65,14 +65,14 @@ pub async fn link_game(
     Ok(())
 }
 
-pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
+pub async fn ids(conn: &mut AnyConnection) -> Result<Vec<i64>, StoreError> {
     Ok(sqlx::query_scalar("SELECT id FROM events ORDER BY id")
         .fetch_all(&mut *conn)
         .await?)
 }
 
-pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredEvent>, StoreError> {
-    let Some(row) = sqlx::query("SELECT name, double, created_at FROM events WHERE id = ?")
+pub async fn load(conn: &mut AnyConnection, id: i64) -> Result<Option<StoredEvent>, StoreError> {
+    let Some(row) = sqlx::query("SELECT name, double, created_at FROM events WHERE id = $1")
         .bind(id)
         .fetch_optional(&mut *conn)
         .await?
@@ -80,7 +80,7 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredE
         return Ok(None);
     };
     let players =
-        sqlx::query("SELECT email, name FROM event_players WHERE event_id = ? ORDER BY seat")
+        sqlx::query("SELECT email, name FROM event_players WHERE event_id = $1 ORDER BY seat")
             .bind(id)
             .fetch_all(&mut *conn)
             .await?
@@ -93,18 +93,18 @@ pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredE
     Ok(Some(StoredEvent {
         id,
         name: row.get("name"),
-        double: row.get("double"),
+        double: super::flag(&row, "double")?,
         created_at: row.get("created_at"),
         players,
     }))
 }
 
 /// The event's games in round order, as the crosstable reads them.
-pub async fn games(conn: &mut SqliteConnection, event: i64) -> Result<Vec<EventGame>, StoreError> {
+pub async fn games(conn: &mut AnyConnection, event: i64) -> Result<Vec<EventGame>, StoreError> {
     let rows = sqlx::query(
         "SELECT g.id, g.white_email, g.black_email, g.result, g.termination
          FROM event_games e JOIN games g ON g.id = e.game_id
-         WHERE e.event_id = ? ORDER BY e.round, g.id",
+         WHERE e.event_id = $1 ORDER BY e.round, g.id",
     )
     .bind(event)
     .fetch_all(&mut *conn)
@@ -131,9 +131,9 @@ pub async fn games(conn: &mut SqliteConnection, event: i64) -> Result<Vec<EventG
 }
 
 /// The event a game belongs to, if any.
-pub async fn of_game(conn: &mut SqliteConnection, game: i64) -> Result<Option<i64>, StoreError> {
+pub async fn of_game(conn: &mut AnyConnection, game: i64) -> Result<Option<i64>, StoreError> {
     Ok(
-        sqlx::query_scalar("SELECT event_id FROM event_games WHERE game_id = ?")
+        sqlx::query_scalar("SELECT event_id FROM event_games WHERE game_id = $1")
             .bind(game)
             .fetch_optional(&mut *conn)
             .await?,
@@ -141,12 +141,12 @@ pub async fn of_game(conn: &mut SqliteConnection, game: i64) -> Result<Option<i6
 }
 
 pub async fn mark_withdrawn(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     event: i64,
     email: &str,
 ) -> Result<bool, StoreError> {
     let done = sqlx::query(
-        "UPDATE event_players SET withdrawn_at = ? WHERE event_id = ? AND email = ? AND withdrawn_at IS NULL",
+        "UPDATE event_players SET withdrawn_at = $1 WHERE event_id = $2 AND email = $3 AND withdrawn_at IS NULL",
     )
     .bind(now_secs())
     .bind(event)
@@ -159,7 +159,7 @@ pub async fn mark_withdrawn(
 /// Stores an organiser's ruling on an unfinished game: forfeit or annulled.
 /// Only an unfinished game is changed; false otherwise.
 pub async fn set_ruling(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
     outcome: Outcome,
 ) -> Result<bool, StoreError> {
@@ -167,8 +167,8 @@ pub async fn set_ruling(
         return Ok(false);
     };
     let done = sqlx::query(
-        "UPDATE games SET status = 'finished', result = ?, termination = ?, draw_offer = NULL, updated_at = ?
-         WHERE id = ? AND status = 'active'",
+        "UPDATE games SET status = 'finished', result = $1, termination = $2, draw_offer = NULL, updated_at = $3
+         WHERE id = $4 AND status = 'active'",
     )
     .bind(outcome.pgn_result())
     .bind(termination)

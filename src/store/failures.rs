@@ -1,14 +1,14 @@
 //! The `inbox_failures` table: how often handling an inbox message failed,
 //! kept across restarts, and which were put in the quarantine. [IO: SQLite]
 
-use sqlx::SqliteConnection;
+use sqlx::AnyConnection;
 
 use super::StoreError;
 
 /// Counts one more failed attempt at the message with digest `sha256`;
 /// returns how many there have been.
 pub async fn record(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     sha256: &str,
     source: &str,
     error: &str,
@@ -16,9 +16,9 @@ pub async fn record(
 ) -> Result<u32, StoreError> {
     let attempts: i64 = sqlx::query_scalar(
         "INSERT INTO inbox_failures (sha256, source, attempts, last_error, first_at, last_at)
-         VALUES (?1, ?2, 1, ?3, ?4, ?4)
+         VALUES ($1, $2, 1, $3, $4, $4)
          ON CONFLICT (sha256) DO UPDATE SET
-             attempts = attempts + 1, source = ?2, last_error = ?3, last_at = ?4
+             attempts = attempts + 1, source = $2, last_error = $3, last_at = $4
          RETURNING attempts",
     )
     .bind(sha256)
@@ -32,11 +32,11 @@ pub async fn record(
 
 /// Records that the message is in the quarantine now.
 pub async fn mark_quarantined(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     sha256: &str,
     now: i64,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE inbox_failures SET quarantined_at = ? WHERE sha256 = ?")
+    sqlx::query("UPDATE inbox_failures SET quarantined_at = $1 WHERE sha256 = $2")
         .bind(now)
         .bind(sha256)
         .execute(&mut *conn)
@@ -45,7 +45,7 @@ pub async fn mark_quarantined(
 }
 
 /// How many messages were put in the quarantine.
-pub async fn quarantined(conn: &mut SqliteConnection) -> Result<i64, StoreError> {
+pub async fn quarantined(conn: &mut AnyConnection) -> Result<i64, StoreError> {
     Ok(
         sqlx::query_scalar("SELECT COUNT(*) FROM inbox_failures WHERE quarantined_at IS NOT NULL")
             .fetch_one(&mut *conn)
@@ -54,7 +54,7 @@ pub async fn quarantined(conn: &mut SqliteConnection) -> Result<i64, StoreError>
 }
 /// How many messages are in the quarantine. A database not yet migrated
 /// to the quarantine has none (a read-only reader cannot migrate it).
-pub async fn quarantined_count(conn: &mut SqliteConnection) -> Result<i64, StoreError> {
+pub async fn quarantined_count(conn: &mut AnyConnection) -> Result<i64, StoreError> {
     let has_table: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'inbox_failures'",
     )

@@ -4,7 +4,7 @@
 use std::str::FromStr;
 
 use shakmaty::{Color, Position as _};
-use sqlx::{Row, SqliteConnection};
+use sqlx::{Row, AnyConnection};
 
 use super::batch::Batch;
 use super::messages::MessageRow;
@@ -56,11 +56,11 @@ fn color_parse(s: &str) -> Option<Color> {
 }
 
 /// Inserts a game; returns its id.
-pub async fn insert(conn: &mut SqliteConnection, game: &NewGameRow<'_>) -> Result<i64, StoreError> {
+pub async fn insert(conn: &mut AnyConnection, game: &NewGameRow<'_>) -> Result<i64, StoreError> {
     let now = now_secs();
     Ok(sqlx::query_scalar(
         "INSERT INTO games (white_email, black_email, white_name, black_name, white_key, black_key, start_fen, event, thread_root, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
     )
     .bind(game.white)
     .bind(game.black)
@@ -78,9 +78,9 @@ pub async fn insert(conn: &mut SqliteConnection, game: &NewGameRow<'_>) -> Resul
 }
 
 /// How many unfinished games `email` plays.
-pub async fn active_count(conn: &mut SqliteConnection, email: &str) -> Result<i64, StoreError> {
+pub async fn active_count(conn: &mut AnyConnection, email: &str) -> Result<i64, StoreError> {
     Ok(sqlx::query_scalar(
-        "SELECT COUNT(*) FROM games WHERE status = 'active' AND (white_email = ? OR black_email = ?)",
+        "SELECT COUNT(*) FROM games WHERE status = 'active' AND (white_email = $1 OR black_email = $2)",
     )
     .bind(email)
     .bind(email)
@@ -90,14 +90,14 @@ pub async fn active_count(conn: &mut SqliteConnection, email: &str) -> Result<i6
 
 /// Sets the key of `seat`; false when there is no such game.
 pub async fn set_key(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
     seat: Color,
     key: &str,
 ) -> Result<bool, StoreError> {
     let sql = match seat {
-        Color::White => "UPDATE games SET white_key = ?, updated_at = ? WHERE id = ?",
-        Color::Black => "UPDATE games SET black_key = ?, updated_at = ? WHERE id = ?",
+        Color::White => "UPDATE games SET white_key = $1, updated_at = $2 WHERE id = $3",
+        Color::Black => "UPDATE games SET black_key = $1, updated_at = $2 WHERE id = $3",
     };
     let done = sqlx::query(sql)
         .bind(key)
@@ -108,7 +108,7 @@ pub async fn set_key(
     Ok(done.rows_affected() > 0)
 }
 
-pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
+pub async fn ids(conn: &mut AnyConnection) -> Result<Vec<i64>, StoreError> {
     Ok(sqlx::query_scalar("SELECT id FROM games ORDER BY id")
         .fetch_all(&mut *conn)
         .await?)
@@ -121,7 +121,7 @@ pub async fn ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
 /// repetition claim counts are left unread ([`read_window`] reads them).
 /// A game with plies stored before their position keys were
 /// ([`backfill_keys`] fills them in) is replayed.
-pub async fn load(conn: &mut SqliteConnection, id: i64) -> Result<Option<StoredGame>, StoreError> {
+pub async fn load(conn: &mut AnyConnection, id: i64) -> Result<Option<StoredGame>, StoreError> {
     let mut batch = Batch::default();
     load_into(&mut batch, id)?;
     let mut rows = batch.run(&mut *conn).await?;
@@ -165,9 +165,9 @@ pub fn load_into(batch: &mut Batch, id: i64) -> Result<(), StoreError> {
 /// Game `id` from the row of its [`load_into`] statement; reads more only
 /// when the stored record and its plies disagree.
 pub async fn load_of(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
-    row: Option<sqlx::sqlite::SqliteRow>,
+    row: Option<sqlx::any::AnyRow>,
 ) -> Result<Option<StoredGame>, StoreError> {
     let Some(row) = row else {
         return Ok(None);
@@ -184,7 +184,7 @@ pub async fn load_of(
     // Named: without statistics SQLite walks the game's plies by the
     // primary key to find none unkeyed (31 µs at ply 300, per move); the
     // partial index holds only unkeyed plies, normally none.
-    let (mut record, kept) = if row.try_get("unkeyed")? {
+    let (mut record, kept) = if super::flag(&row, "unkeyed")? {
         (replayed(conn, id, &start_fen).await?, Renderings::default())
     } else {
         let stored = StoredText::of(&row)?;
@@ -221,7 +221,7 @@ pub async fn load_of(
         thread_root: row.try_get("thread_root")?,
         created_at: row.try_get("created_at")?,
         time_control: time_control.parse().map_err(|_| bad(&time_control))?,
-        has_conditionals: row.try_get("has_conditionals")?,
+        has_conditionals: super::flag(&row, "has_conditionals")?,
     }))
 }
 
@@ -233,7 +233,7 @@ fn bad_value(game: i64, value: &str) -> StoreError {
 }
 
 /// How game `id`'s row says it ended, if it did.
-fn game_end(row: &sqlx::sqlite::SqliteRow, id: i64) -> Result<Option<GameEnd>, StoreError> {
+fn game_end(row: &sqlx::any::AnyRow, id: i64) -> Result<Option<GameEnd>, StoreError> {
     let result: String = row.try_get("result")?;
     let termination: Option<String> = row.try_get("termination")?;
     let Some(t) = termination else {
@@ -265,7 +265,7 @@ struct StoredText<'r> {
 }
 
 impl<'r> StoredText<'r> {
-    fn of(row: &'r sqlx::sqlite::SqliteRow) -> Result<StoredText<'r>, StoreError> {
+    fn of(row: &'r sqlx::any::AnyRow) -> Result<StoredText<'r>, StoreError> {
         let sealed: Option<String> = row.try_get("sealed_text")?;
         let text: Option<String> = row.try_get("plies_text")?;
         let last_ply: Option<i64> = row.try_get("last_ply")?;
@@ -312,7 +312,7 @@ impl<'r> StoredText<'r> {
     /// them, and its replies continue the rendering.
     async fn record(
         mut self,
-        conn: &mut SqliteConnection,
+        conn: &mut AnyConnection,
         id: i64,
         start_fen: &str,
         langs: [Lang; 2],
@@ -376,7 +376,7 @@ impl<'r> StoredText<'r> {
 /// same batch as `moves`; a difference means the database was changed by
 /// other hands. The moves are the record of truth.
 async fn plies_from_moves(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     in_records: usize,
     in_moves: usize,
@@ -388,7 +388,7 @@ async fn plies_from_moves(
         "the game's plies text does not match its moves; reading the moves"
     );
     let text: Option<String> = sqlx::query_scalar(
-        "SELECT group_concat(iccf || ' ' || san, ',' ORDER BY ply) FROM moves WHERE game_id = ?",
+        "SELECT group_concat(iccf || ' ' || san, ',' ORDER BY ply) FROM moves WHERE game_id = $1",
     )
     .bind(id)
     .fetch_one(&mut *conn)
@@ -439,7 +439,7 @@ fn parse_plies_into(
 /// claim is judged: one aggregate read, where the record would otherwise
 /// replay its plies from the start to count them.
 pub async fn read_window(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     record: &mut Record,
 ) -> Result<(), StoreError> {
@@ -454,7 +454,7 @@ pub async fn read_window(
 /// game `id` (0 plies: the start), by Zobrist key, each as often as it
 /// stood there: read from one aggregate row per distinct position.
 async fn earlier_keys(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     start_fen: &str,
     from: usize,
@@ -470,7 +470,7 @@ async fn earlier_keys(
         keys.push(position_key(&start));
     }
     let rows: Vec<KeyCount> = sqlx::query_as(
-        "SELECT key, COUNT(*) AS count FROM moves WHERE game_id = ? AND ply >= ? AND ply < ? GROUP BY key",
+        "SELECT key, COUNT(*) AS count FROM moves WHERE game_id = $1 AND ply >= $2 AND ply < $3 GROUP BY key",
     )
     .bind(id)
     .bind(i64::try_from(from.max(1)).unwrap_or(i64::MAX))
@@ -496,12 +496,12 @@ struct KeyCount {
 
 /// Game `id`'s record replayed from its moves (every position kept).
 async fn replayed(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     start_fen: &str,
 ) -> Result<Record, StoreError> {
     let moves: Vec<String> =
-        sqlx::query_scalar("SELECT iccf FROM moves WHERE game_id = ? ORDER BY ply")
+        sqlx::query_scalar("SELECT iccf FROM moves WHERE game_id = $1 ORDER BY ply")
             .bind(id)
             .fetch_all(&mut *conn)
             .await?;
@@ -526,7 +526,7 @@ struct Unkeyed {
 /// Fills in the position key of every ply stored before keys were (moves
 /// from a database of an earlier version), replaying those games once.
 /// Returns how many games it filled in.
-pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreError> {
+pub async fn backfill_keys(conn: &mut AnyConnection) -> Result<usize, StoreError> {
     let games: Vec<Unkeyed> = sqlx::query_as(
         "SELECT id, start_fen FROM games WHERE id IN (SELECT DISTINCT game_id FROM moves WHERE key IS NULL)",
     )
@@ -536,7 +536,7 @@ pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreEr
         let record = replayed(conn, *id, start_fen).await?;
         for ply in 1..=record.plies().len() {
             let key = record.position_after(ply).map(|p| position_key(&p));
-            sqlx::query("UPDATE moves SET key = ? WHERE game_id = ? AND ply = ?")
+            sqlx::query("UPDATE moves SET key = $1 WHERE game_id = $2 AND ply = $3")
                 .bind(key.map(|k| i64::from_ne_bytes(k.to_ne_bytes())))
                 .bind(id)
                 .bind(i64::try_from(ply).unwrap_or(i64::MAX))
@@ -557,7 +557,7 @@ pub async fn backfill_keys(conn: &mut SqliteConnection) -> Result<usize, StoreEr
 /// sealed plies, still going, stores their renderings in `langs` again
 /// (the same rows).
 pub async fn save_change(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
     langs: [Lang; 2],
     before: &Record,
@@ -814,11 +814,11 @@ fn game_row_into(
 /// a stored set of conditional moves: made the moment the opponent's move
 /// arrived, it costs no reflection time.
 pub async fn mark_prepared(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     game: i64,
     ply: usize,
 ) -> Result<(), StoreError> {
-    sqlx::query("UPDATE moves SET prepared = 1 WHERE game_id = ? AND ply = ?")
+    sqlx::query("UPDATE moves SET prepared = 1 WHERE game_id = $1 AND ply = $2")
         .bind(game)
         .bind(i64::try_from(ply).unwrap_or(i64::MAX))
         .execute(&mut *conn)

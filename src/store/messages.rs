@@ -4,8 +4,8 @@
 //! decision counts.
 //! [IO: SQLite]
 
-use sqlx::sqlite::SqliteRow;
-use sqlx::{Row, SqliteConnection};
+use sqlx::any::AnyRow;
+use sqlx::{Row, AnyConnection};
 
 use super::StoreError;
 use super::batch::Batch;
@@ -125,7 +125,7 @@ pub fn history_into(batch: &mut Batch, k: &Keys<'_>) -> Result<(), StoreError> {
 
 /// The [`History`] of the message with keys `k` from the row of its
 /// [`history_into`] statement.
-pub fn history_of(k: &Keys<'_>, row: &SqliteRow) -> Result<History, StoreError> {
+pub fn history_of(k: &Keys<'_>, row: &AnyRow) -> Result<History, StoreError> {
     let replies: i64 = row.try_get("replies")?;
     let sender_lang = match (k.from, row.try_get::<Option<String>, _>("lang")?) {
         (Some(from), Some(lang)) => Some(super::players::parse_lang(
@@ -148,7 +148,7 @@ pub fn history_of(k: &Keys<'_>, row: &SqliteRow) -> Result<History, StoreError> 
 }
 
 /// Inserts a processed message; returns its row id.
-pub async fn insert(conn: &mut SqliteConnection, m: &MessageRow<'_>) -> Result<i64, StoreError> {
+pub async fn insert(conn: &mut AnyConnection, m: &MessageRow<'_>) -> Result<i64, StoreError> {
     let mut batch = Batch::default();
     insert_into(&mut batch, m)?;
     run_for_id(conn, batch, m.sha256).await
@@ -157,7 +157,7 @@ pub async fn insert(conn: &mut SqliteConnection, m: &MessageRow<'_>) -> Result<i
 /// Runs `batch`, which inserts the message with digest `sha256`, and reads
 /// that message's row id in the same round trip.
 pub async fn run_for_id(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     mut batch: Batch,
     sha256: &str,
 ) -> Result<i64, StoreError> {
@@ -197,7 +197,7 @@ pub fn insert_into(batch: &mut Batch, m: &MessageRow<'_>) -> Result<(), StoreErr
 }
 
 /// When the newest message was received (Unix seconds); `None` before any.
-pub async fn last_received_at(conn: &mut SqliteConnection) -> Result<Option<i64>, StoreError> {
+pub async fn last_received_at(conn: &mut AnyConnection) -> Result<Option<i64>, StoreError> {
     Ok(sqlx::query_scalar("SELECT MAX(received_at) FROM messages")
         .fetch_one(conn)
         .await?)

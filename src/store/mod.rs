@@ -25,10 +25,9 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::sqlite::{
-    SqliteAutoVacuum, SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous,
-};
-use sqlx::{Row as _, Sqlite, SqlitePool, Transaction};
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::sqlite::{SqliteAutoVacuum, SqliteConnectOptions, SqliteJournalMode};
+use sqlx::{Any, AnyPool, ConnectOptions as _, Connection as _, Executor as _, Row as _, Transaction};
 
 use crate::game::RecordError;
 
@@ -62,11 +61,60 @@ pub enum StoreError {
 
 pub use crate::now::now_secs;
 
+/// What every SQLite connection sets when it opens.
+const SQLITE_PRAGMAS: &[&str] = &[
+    "PRAGMA foreign_keys = ON",
+    "PRAGMA busy_timeout = 10000",
+    // FULL: a commit survives an OS crash or power loss. NORMAL in WAL may
+    // roll one back after the inbox was told the message was handled and
+    // the replies were sent (see BENCHMARKS.md).
+    "PRAGMA synchronous = FULL",
+    // 8 MiB of pages per connection (SQLite's default is 2 MiB): a database
+    // with a long history keeps the index pages a message touches in memory
+    // instead of reading them again. Taken only as used: idle memory does
+    // not grow.
+    "PRAGMA cache_size = -8192",
+    // Pages read through a memory map of up to 256 MiB: a page not in a
+    // connection's cache costs a fault on the kernel's cached copy, not a
+    // pread and a copy into SQLite's cache (a move in a 300-ply game read
+    // 5.8 pages more than one in a new game: 2,214 against 1,018 preads
+    // answering 200 moves; 1,185 and 661 mapped). Read only: a stray write
+    // cannot reach the file. The price SQLite documents: an I/O error while
+    // reading is a signal, not an error returned (a disk failing under the
+    // database, which stops the referee either way). A file shrunk by
+    // another process's reclaim is mapped anew (tested).
+    "PRAGMA mmap_size = 268435456",
+];
+
 /// A seat as the tables write it: `white` or `black`.
 pub(crate) fn seat_str(seat: shakmaty::Color) -> &'static str {
     match seat {
         shakmaty::Color::White => "white",
         shakmaty::Color::Black => "black",
+    }
+}
+
+/// A truth value of a row: SQLite gives a comparison or `EXISTS` as an
+/// integer, PostgreSQL as a boolean; either is read here, so one SQL text
+/// serves both.
+pub(crate) fn flag(row: &sqlx::any::AnyRow, column: &str) -> Result<bool, sqlx::Error> {
+    match row.try_get::<bool, _>(column) {
+        Ok(b) => Ok(b),
+        Err(sqlx::Error::ColumnDecode { .. }) => Ok(row.try_get::<i64, _>(column)? != 0),
+        Err(e) => Err(e),
+    }
+}
+
+/// Bytes of a row as stored, whether written as a blob or (by an older
+/// version, or a hand) as text: SQLite's driver gives either as bytes,
+/// the database-neutral row only the type it was written as.
+pub(crate) fn bytes(row: &sqlx::any::AnyRow, column: &str) -> Result<Vec<u8>, sqlx::Error> {
+    match row.try_get::<Vec<u8>, _>(column) {
+        Ok(b) => Ok(b),
+        Err(sqlx::Error::ColumnDecode { .. }) => {
+            Ok(row.try_get::<String, _>(column)?.into_bytes())
+        }
+        Err(e) => Err(e),
     }
 }
 
@@ -100,45 +148,72 @@ impl StoreError {
     }
 }
 
+/// Which database engine a store URL names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// One file beside the daemon (`sqlite://PATH`), the embedded default.
+    Sqlite,
+    /// A PostgreSQL server (`postgres://USER@HOST[:PORT]/DB`), which several
+    /// daemons can share.
+    Postgres,
+}
+
+impl Backend {
+    /// The backend a store URL names, if it names one wildt knows.
+    pub fn of(url: &str) -> Option<Backend> {
+        if url.starts_with("sqlite:") {
+            Some(Backend::Sqlite)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Some(Backend::Postgres)
+        } else {
+            None
+        }
+    }
+}
+
+/// The key of PostgreSQL's transaction-scoped advisory lock that every
+/// write transaction of [`Store::begin`] takes first: the same one writer
+/// at a time that SQLite's `BEGIN IMMEDIATE` gives, across every daemon
+/// sharing the database (see [`Store::begin`]).
+const WRITE_LOCK: i64 = 0x7769_6c64_7477_0001;
+
 #[derive(Clone)]
 pub struct Store {
     /// Reads, and what other modules run through [`Store::pool`].
-    pool: SqlitePool,
+    pool: AnyPool,
     /// The one connection this process writes through (see [`Store::open`]).
-    writer: SqlitePool,
+    writer: AnyPool,
     /// This process's turns at the write lock (see [`Store::write_turn`]).
     turn: std::sync::Arc<tokio::sync::Mutex<()>>,
+    backend: Backend,
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `url`, with WAL, foreign keys
-    /// and a busy timeout, and applies the embedded migrations.
+    /// Opens the store at `url` (SQLite's file is created if needed) and
+    /// applies the embedded migrations. A PostgreSQL URL takes its password
+    /// from `password` (the configuration's password file), or from the
+    /// URL itself.
+    pub async fn open_with_password(url: &str, password: Option<&str>) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        match Backend::of(url) {
+            Some(Backend::Postgres) => Store::open_postgres(url, password).await,
+            _ => Store::open_sqlite(url).await,
+        }
+    }
+
+    /// [`Store::open_with_password`] with no password beside the URL.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
+        Store::open_with_password(url, None).await
+    }
+
+    /// Opens (creating if needed) the SQLite database at `url`, with WAL,
+    /// foreign keys and a busy timeout, and applies the embedded migrations.
+    async fn open_sqlite(url: &str) -> Result<Store, StoreError> {
         let options = SqliteConnectOptions::from_str(url)?
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            // FULL: a commit survives an OS crash or power loss. NORMAL in
-            // WAL may roll one back after the inbox was told the message
-            // was handled and the replies were sent (see BENCHMARKS.md).
-            .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10))
-            // 8 MiB of pages per connection (SQLite's default is 2 MiB): a
-            // database with a long history keeps the index pages a message
-            // touches in memory instead of reading them again. Taken only
-            // as used: idle memory does not grow.
-            .pragma("cache_size", "-8192")
-            // Pages read through a memory map of up to 256 MiB: a page not
-            // in a connection's cache costs a fault on the kernel's cached
-            // copy, not a pread and a copy into SQLite's cache (a move in
-            // a 300-ply game read 5.8 pages more than one in a new game:
-            // 2,214 against 1,018 preads answering 200 moves; 1,185 and
-            // 661 mapped). Read only: a stray write cannot reach the file.
-            // The price SQLite documents: an I/O error while reading is a
-            // signal, not an error returned (a disk failing under the
-            // database, which stops the referee either way). A file shrunk
-            // by another process's reclaim is mapped anew (tested).
-            .pragma("mmap_size", "268435456")
             // Pages freed (a sent mail's body) are given back to the file
             // system in the background (`Store::reclaim`): after a backlog of
             // mail a database does not stay its peak size with its free pages
@@ -153,6 +228,26 @@ impl Store {
                 source,
             })?;
         }
+        // The file's own settings (WAL, incremental vacuum) and the
+        // migrations, once, through SQLite's own driver; the pools below
+        // set what each connection must.
+        {
+            let mut first = options.connect().await?;
+            sqlx::migrate!("./migrations/sqlite").run(&mut first).await?;
+            Store::convert_to_incremental_vacuum(&mut first).await;
+            first.close().await?;
+        }
+        let any = AnyConnectOptions::from_str(url)?;
+        let per_connection = || {
+            AnyPoolOptions::new().after_connect(|conn, _| {
+                Box::pin(async move {
+                    for pragma in SQLITE_PRAGMAS {
+                        conn.execute(*pragma).await?;
+                    }
+                    Ok(())
+                })
+            })
+        };
         // Every write of this process goes through one connection, the
         // writer: in WAL mode a connection drops its whole page cache when
         // it sees that another one committed, so with writes spread over
@@ -161,28 +256,64 @@ impl Store {
         // 11,390 preads for 2,000 messages against 3,259 with the writer
         // (`strace -c -f`, the pipeline's workload). SQLite lets one
         // writer in at a time anyway; reads keep a pool of their own.
-        let writer = SqlitePoolOptions::new()
+        let writer = per_connection()
             .max_connections(1)
-            .connect_with(options.clone())
+            .connect_with(any.clone())
             .await?;
-        sqlx::migrate!("./migrations/sqlite").run(&writer).await?;
-        let pool = SqlitePoolOptions::new()
+        let pool = per_connection()
             .max_connections(3)
-            .connect_with(options)
+            .connect_with(any)
             .await?;
         let store = Store {
             pool,
             writer,
             turn: Default::default(),
+            backend: Backend::Sqlite,
         };
-        store.convert_to_incremental_vacuum().await;
-        // Plies stored by a version before position keys: filled in once.
+        store.backfill_keys().await?;
+        Ok(store)
+    }
+
+    /// Connects to the PostgreSQL database at `url` and applies its
+    /// migrations (sqlx's migrator holds an advisory lock meanwhile, so
+    /// daemons starting together migrate once).
+    async fn open_postgres(url: &str, password: Option<&str>) -> Result<Store, StoreError> {
+        let mut any = AnyConnectOptions::from_str(url)?;
+        if let Some(password) = password {
+            any.database_url
+                .set_password(Some(password))
+                .map_err(|()| StoreError::Invariant(format!("`{url}` cannot hold a password")))?;
+        }
+        // One writer per process as on SQLite: the turns of
+        // [`Store::write_turn`] order it, and the advisory lock of
+        // [`Store::begin`] orders the daemons.
+        let writer = AnyPoolOptions::new()
+            .max_connections(1)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(any.clone())
+            .await?;
+        sqlx::migrate!("./migrations/postgres").run(&writer).await?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(3)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(any)
+            .await?;
+        Ok(Store {
+            pool,
+            writer,
+            turn: Default::default(),
+            backend: Backend::Postgres,
+        })
+    }
+
+    /// Plies stored by a version before position keys: filled in once.
+    async fn backfill_keys(&self) -> Result<(), StoreError> {
         let unkeyed: Option<i64> =
             sqlx::query_scalar("SELECT 1 FROM moves WHERE key IS NULL LIMIT 1")
-                .fetch_optional(&store.pool)
+                .fetch_optional(&self.pool)
                 .await?;
         if unkeyed.is_some() {
-            let mut tx = store.begin().await?;
+            let mut tx = self.begin().await?;
             let filled = games::backfill_keys(&mut tx).await?;
             tx.commit().await?;
             tracing::info!(
@@ -190,10 +321,15 @@ impl Store {
                 "position keys filled in for games stored before them"
             );
         }
-        Ok(store)
+        Ok(())
     }
 
-    pub fn pool(&self) -> &SqlitePool {
+    /// Which engine this store runs on.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    pub fn pool(&self) -> &AnyPool {
         &self.pool
     }
 
@@ -218,14 +354,31 @@ impl Store {
     /// not one `BEGIN IMMEDIATE` transaction ([`Store::begin`]): each
     /// statement commits alone, or the caller begins a deferred
     /// transaction on it. Take [`Store::write_turn`] first.
-    pub async fn write_conn(&self) -> Result<sqlx::pool::PoolConnection<Sqlite>, StoreError> {
+    pub async fn write_conn(&self) -> Result<sqlx::pool::PoolConnection<Any>, StoreError> {
         Ok(self.writer.acquire().await?)
     }
 
     /// A write transaction, taken at once (`BEGIN IMMEDIATE`): two writers
     /// never both read a game and then both change it.
-    pub async fn begin(&self) -> Result<Transaction<'static, Sqlite>, StoreError> {
-        Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?)
+    ///
+    /// On PostgreSQL the transaction first takes a transaction-scoped
+    /// advisory lock, the same for every daemon on the database: writes
+    /// are ordered one at a time as on SQLite, and each statement after it
+    /// reads what every earlier writer committed (read committed). A
+    /// message two daemons read at once is thus judged by the first, and
+    /// the second finds it recorded.
+    pub async fn begin(&self) -> Result<Transaction<'static, Any>, StoreError> {
+        match self.backend {
+            Backend::Sqlite => Ok(self.writer.begin_with("BEGIN IMMEDIATE").await?),
+            Backend::Postgres => {
+                let mut tx = self.writer.begin().await?;
+                sqlx::query("SELECT pg_advisory_xact_lock($1)")
+                    .bind(WRITE_LOCK)
+                    .execute(&mut *tx)
+                    .await?;
+                Ok(tx)
+            }
+        }
     }
 
     /// Game `id` with all of its record, the keys a repetition claim counts
@@ -316,17 +469,17 @@ impl Store {
     }
 
     /// A database made before wildt set `auto_vacuum = INCREMENTAL`: one
-    /// `VACUUM` converts it (and compacts it), logged with its duration. If
+    /// `VACUUM` on `conn`, which asks for it, converts it (and compacts it), logged with its duration. If
     /// that fails (a full disk), the database works as before.
-    async fn convert_to_incremental_vacuum(&self) {
+    async fn convert_to_incremental_vacuum(conn: &mut sqlx::SqliteConnection) {
         let mode: Result<i64, sqlx::Error> = sqlx::query_scalar("PRAGMA auto_vacuum")
-            .fetch_one(&self.writer)
+            .fetch_one(&mut *conn)
             .await;
         if !matches!(mode, Ok(0)) {
             return;
         }
         let started = std::time::Instant::now();
-        match sqlx::query("VACUUM").execute(&self.writer).await {
+        match sqlx::query("VACUUM").execute(&mut *conn).await {
             Ok(_) => tracing::info!(
                 ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
                 "database converted to incremental vacuum (once)"
@@ -342,7 +495,11 @@ impl Store {
     /// (`incremental_vacuum`) costs in proportion to the free pages, many
     /// times more after a large backlog. Returns the free pages left, or
     /// `None` when most of the file is in use (the caller reclaims by steps).
+    /// PostgreSQL's autovacuum does this on its own: there, nothing is done.
     pub async fn compact_if_mostly_free(&self, keep: i64) -> Result<Option<i64>, StoreError> {
+        if self.backend != Backend::Sqlite {
+            return Ok(None);
+        }
         let mut conn = self.writer.acquire().await?;
         let row = sqlx::query(
             "SELECT (SELECT freelist_count FROM pragma_freelist_count) AS free,
@@ -365,7 +522,11 @@ impl Store {
     /// (`PRAGMA incremental_vacuum`) when more than `keep` are free; returns
     /// how many were free before. Bounded, so it holds the write lock only
     /// briefly.
+    /// Nothing on PostgreSQL (its autovacuum), where it returns 0.
     pub async fn reclaim(&self, keep: i64, max_pages: i64) -> Result<i64, StoreError> {
+        if self.backend != Backend::Sqlite {
+            return Ok(0);
+        }
         let mut conn = self.writer.acquire().await?;
         let free: i64 = sqlx::query_scalar("PRAGMA freelist_count")
             .fetch_one(&mut *conn)

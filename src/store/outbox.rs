@@ -5,7 +5,7 @@
 //! Which due mail a sender leases next is the sender's policy
 //! (`daemon::lease`); here are the statements it runs.
 
-use sqlx::{Row, SqliteConnection};
+use sqlx::{Row, AnyConnection};
 
 use super::batch::Batch;
 use super::{StoreError, now_secs};
@@ -27,7 +27,7 @@ pub struct OutboxRow {
 /// Queues the rendered `mail` from `sender`, answering the processed message
 /// `message_row` if any.
 pub async fn enqueue(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     message_row: Option<i64>,
     mail: &OutMail,
     r: &Rendered,
@@ -41,7 +41,7 @@ pub async fn enqueue(
 /// processed message `message_row` if any: one statement batch for all of
 /// them (their rows, then their bodies) instead of two statements each.
 pub async fn enqueue_all(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     message_row: Option<i64>,
     mails: &[(&OutMail, &Rendered)],
     sender: &str,
@@ -183,7 +183,7 @@ pub fn bodies_into(
 }
 
 /// The id of the newest outbox row (0 when there is none).
-pub async fn newest_id(conn: &mut SqliteConnection) -> Result<i64, StoreError> {
+pub async fn newest_id(conn: &mut AnyConnection) -> Result<i64, StoreError> {
     Ok(
         sqlx::query_scalar("SELECT coalesce(max(id), 0) FROM outbox")
             .fetch_one(&mut *conn)
@@ -198,7 +198,7 @@ pub async fn newest_id(conn: &mut SqliteConnection) -> Result<i64, StoreError> {
 /// over from its thread one at a time, and 512 of them cost more than
 /// weighing them.
 pub async fn due_window(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     now: i64,
     window: i64,
     oldest: i64,
@@ -211,14 +211,14 @@ pub async fn due_window(
                           AND p.sent_at IS NULL AND p.failed_at IS NULL)))
              FROM (
                 SELECT id, recipient FROM outbox
-                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1
-                  AND (leased_until IS NULL OR leased_until <= ?1)
-                ORDER BY id DESC LIMIT ?2) r) AS recent,
+                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
+                  AND (leased_until IS NULL OR leased_until <= $1)
+                ORDER BY id DESC LIMIT $2) r) AS recent,
             (SELECT json_group_array(id) FROM (
                 SELECT id FROM outbox
-                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?1
-                  AND (leased_until IS NULL OR leased_until <= ?1)
-                ORDER BY id LIMIT ?3)) AS oldest",
+                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
+                  AND (leased_until IS NULL OR leased_until <= $1)
+                ORDER BY id LIMIT $3)) AS oldest",
     )
     .bind(now)
     .bind(window)
@@ -247,7 +247,7 @@ fn bad_json(what: &str, e: serde_json::Error) -> StoreError {
 /// leased meanwhile is left out, and the rows read back are those this
 /// lease took.
 pub async fn lease(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     ids: &[i64],
     now: i64,
     owner: &str,
@@ -304,7 +304,7 @@ pub async fn lease(
 /// Fills in the bodies of `rows` (one statement for all of them). A row
 /// whose body is missing (sent meanwhile by another process) is dropped.
 pub async fn with_bodies(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     rows: Vec<OutboxRow>,
 ) -> Result<Vec<OutboxRow>, StoreError> {
     if rows.is_empty() {
@@ -314,14 +314,19 @@ pub async fn with_bodies(
         .unwrap_or_else(|_| "[]".to_owned());
     let mut bodies = std::collections::HashMap::with_capacity(rows.len());
     for r in sqlx::query(
-        "SELECT id, raw, packed, dict FROM outbox_bodies WHERE id IN (SELECT value FROM json_each(?))",
+        "SELECT id, raw, packed, dict FROM outbox_bodies WHERE id IN (SELECT value FROM json_each($1))",
     )
     .bind(ids)
     .fetch_all(&mut *conn)
     .await?
     {
         let id: i64 = r.try_get("id")?;
-        if let Some(raw) = unpack(id, r.try_get("raw")?, r.try_get("packed")?, r.try_get("dict")?) {
+        if let Some(raw) = unpack(
+            id,
+            super::bytes(&r, "raw")?,
+            super::flag(&r, "packed")?,
+            r.try_get("dict")?,
+        ) {
             bodies.insert(id, raw);
         }
     }
@@ -336,34 +341,41 @@ pub async fn with_bodies(
 
 /// Rows due at `now`, oldest first.
 pub async fn due(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     now: i64,
     limit: i64,
 ) -> Result<Vec<OutboxRow>, StoreError> {
     let rows = sqlx::query(
         "SELECT o.id, o.message_id, o.sender, o.recipient, b.raw, o.attempts, b.packed, b.dict
          FROM outbox o JOIN outbox_bodies b ON b.id = o.id
-         WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= ?
-         ORDER BY o.id LIMIT ?",
+         WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= $1
+         ORDER BY o.id LIMIT $2",
     )
     .bind(now)
     .bind(limit)
     .fetch_all(&mut *conn)
     .await?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|r| {
-            let id = r.get("id");
-            Some(OutboxRow {
+    let mut due = Vec::with_capacity(rows.len());
+    for r in rows {
+        let id = r.try_get("id")?;
+        let raw = unpack(
+            id,
+            super::bytes(&r, "raw")?,
+            super::flag(&r, "packed")?,
+            r.try_get("dict")?,
+        );
+        if let Some(raw) = raw {
+            due.push(OutboxRow {
                 id,
-                message_id: r.get("message_id"),
-                sender: r.get("sender"),
-                recipient: r.get("recipient"),
-                raw: unpack(id, r.get("raw"), r.get("packed"), r.get("dict"))?,
-                attempts: r.get("attempts"),
-            })
-        })
-        .collect())
+                message_id: r.try_get("message_id")?,
+                sender: r.try_get("sender")?,
+                recipient: r.try_get("recipient")?,
+                raw,
+                attempts: r.try_get("attempts")?,
+            });
+        }
+    }
+    Ok(due)
 }
 
 /// The largest body [`unpack`] believes a packed row's length prefix
@@ -472,10 +484,10 @@ pub fn unpack(id: i64, stored: Vec<u8>, packed: bool, dict: Option<i64>) -> Opti
 }
 
 /// Gives back every row `owner` leased and has not finished with.
-pub async fn release(conn: &mut SqliteConnection, owner: &str) -> Result<(), StoreError> {
+pub async fn release(conn: &mut AnyConnection, owner: &str) -> Result<(), StoreError> {
     sqlx::query(
         "UPDATE outbox SET leased_by = NULL, leased_until = NULL
-         WHERE leased_by = ? AND sent_at IS NULL AND failed_at IS NULL",
+         WHERE leased_by = $1 AND sent_at IS NULL AND failed_at IS NULL",
     )
     .bind(owner)
     .execute(&mut *conn)
@@ -485,12 +497,12 @@ pub async fn release(conn: &mut SqliteConnection, owner: &str) -> Result<(), Sto
 
 /// The owners holding a lease on an unfinished row at `now`.
 pub async fn leaseholders(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     now: i64,
 ) -> Result<Vec<String>, StoreError> {
     Ok(sqlx::query_scalar(
         "SELECT DISTINCT leased_by FROM outbox
-         WHERE leased_by IS NOT NULL AND leased_until > ? AND sent_at IS NULL AND failed_at IS NULL",
+         WHERE leased_by IS NOT NULL AND leased_until > $1 AND sent_at IS NULL AND failed_at IS NULL",
     )
     .bind(now)
     .fetch_all(&mut *conn)
@@ -498,7 +510,7 @@ pub async fn leaseholders(
 }
 
 /// Seconds until the next pending row is due, if any is pending.
-pub async fn next_due_in(conn: &mut SqliteConnection, now: i64) -> Result<Option<i64>, StoreError> {
+pub async fn next_due_in(conn: &mut AnyConnection, now: i64) -> Result<Option<i64>, StoreError> {
     let next: Option<i64> = sqlx::query_scalar(
         "SELECT MIN(MAX(next_attempt_at, COALESCE(leased_until, 0)))
          FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL",
@@ -510,11 +522,11 @@ pub async fn next_due_in(conn: &mut SqliteConnection, now: i64) -> Result<Option
 
 /// Marks row `id` sent, and deletes its body: a sent mail is never sent
 /// again, and its row keeps what was sent, to whom and when.
-pub async fn mark_sent(conn: &mut SqliteConnection, id: i64) -> Result<(), StoreError> {
+pub async fn mark_sent(conn: &mut AnyConnection, id: i64) -> Result<(), StoreError> {
     sqlx::query(
-        "UPDATE outbox SET sent_at = ?, attempts = attempts + 1, last_error = NULL,
-            leased_by = NULL, leased_until = NULL WHERE id = ?;
-         DELETE FROM outbox_bodies WHERE id = ?",
+        "UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
+            leased_by = NULL, leased_until = NULL WHERE id = $2;
+         DELETE FROM outbox_bodies WHERE id = $3",
     )
     .bind(now_secs())
     .bind(id)
@@ -526,16 +538,16 @@ pub async fn mark_sent(conn: &mut SqliteConnection, id: i64) -> Result<(), Store
 
 /// Marks the rows `ids` sent and deletes their bodies, in one statement
 /// batch (the caller's transaction makes it one commit).
-pub async fn mark_sent_many(conn: &mut SqliteConnection, ids: &[i64]) -> Result<(), StoreError> {
+pub async fn mark_sent_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<(), StoreError> {
     if ids.is_empty() {
         return Ok(());
     }
     let ids = serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
     sqlx::query(
-        "UPDATE outbox SET sent_at = ?1, attempts = attempts + 1, last_error = NULL,
+        "UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
             leased_by = NULL, leased_until = NULL
-         WHERE id IN (SELECT value FROM json_each(?2));
-         DELETE FROM outbox_bodies WHERE id IN (SELECT value FROM json_each(?2))",
+         WHERE id IN (SELECT value FROM json_each($2));
+         DELETE FROM outbox_bodies WHERE id IN (SELECT value FROM json_each($2))",
     )
     .bind(now_secs())
     .bind(ids)
@@ -545,14 +557,14 @@ pub async fn mark_sent_many(conn: &mut SqliteConnection, ids: &[i64]) -> Result<
 }
 
 pub async fn mark_retry(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     next_at: i64,
     error: &str,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?,
-         leased_by = NULL, leased_until = NULL WHERE id = ?",
+        "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2,
+         leased_by = NULL, leased_until = NULL WHERE id = $3",
     )
     .bind(next_at)
     .bind(error)
@@ -563,13 +575,13 @@ pub async fn mark_retry(
 }
 
 pub async fn mark_failed(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     error: &str,
 ) -> Result<(), StoreError> {
     sqlx::query(
-        "UPDATE outbox SET attempts = attempts + 1, failed_at = ?, last_error = ?,
-            leased_by = NULL, leased_until = NULL WHERE id = ?",
+        "UPDATE outbox SET attempts = attempts + 1, failed_at = $1, last_error = $2,
+            leased_by = NULL, leased_until = NULL WHERE id = $3",
     )
     .bind(now_secs())
     .bind(error)
@@ -580,7 +592,7 @@ pub async fn mark_failed(
 }
 
 /// Counts of what the outbox holds: (pending, sent, failed).
-pub async fn counts(conn: &mut SqliteConnection) -> Result<(i64, i64, i64), StoreError> {
+pub async fn counts(conn: &mut AnyConnection) -> Result<(i64, i64, i64), StoreError> {
     let row = sqlx::query(
         "SELECT
             COALESCE(SUM(sent_at IS NULL AND failed_at IS NULL), 0) AS pending,
@@ -622,13 +634,13 @@ pub enum ListFilter {
 }
 
 pub async fn list(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     filter: ListFilter,
 ) -> Result<Vec<OutboxEntry>, StoreError> {
     let (clause, game) = match filter {
         ListFilter::Unsent => ("sent_at IS NULL", None),
         ListFilter::Failed => ("failed_at IS NOT NULL", None),
-        ListFilter::FailedOfGame(g) => ("failed_at IS NOT NULL AND game_id = ?", Some(g)),
+        ListFilter::FailedOfGame(g) => ("failed_at IS NOT NULL AND game_id = $1", Some(g)),
     };
     let sql = format!(
         "SELECT id, game_id, event, recipient, message_id, attempts, created_at,
@@ -682,11 +694,11 @@ pub enum Requeued {
 
 /// Makes the failed or waiting row `id` due at `now` (its backoff starts over).
 pub async fn requeue(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
     now: i64,
 ) -> Result<Requeued, StoreError> {
-    let row = sqlx::query("SELECT sent_at, failed_at FROM outbox WHERE id = ?")
+    let row = sqlx::query("SELECT sent_at, failed_at FROM outbox WHERE id = $1")
         .bind(id)
         .fetch_optional(&mut *conn)
         .await?;
@@ -700,8 +712,8 @@ pub async fn requeue(
         Some((None, None)) => Requeued::Waiting,
     };
     sqlx::query(
-        "UPDATE outbox SET failed_at = NULL, next_attempt_at = ?, attempts = 0
-         WHERE id = ? AND sent_at IS NULL",
+        "UPDATE outbox SET failed_at = NULL, next_attempt_at = $1, attempts = 0
+         WHERE id = $2 AND sent_at IS NULL",
     )
     .bind(now)
     .bind(id)
@@ -711,7 +723,7 @@ pub async fn requeue(
 }
 
 /// The ids of every failed row.
-pub async fn failed_ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreError> {
+pub async fn failed_ids(conn: &mut AnyConnection) -> Result<Vec<i64>, StoreError> {
     Ok(
         sqlx::query_scalar("SELECT id FROM outbox WHERE failed_at IS NOT NULL ORDER BY id")
             .fetch_all(&mut *conn)
@@ -722,10 +734,10 @@ pub async fn failed_ids(conn: &mut SqliteConnection) -> Result<Vec<i64>, StoreEr
 /// The organiser and player facts of a row that failed for good, for the
 /// organiser's notice: (game, event, recipient).
 pub async fn failure_facts(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     id: i64,
 ) -> Result<Option<(Option<i64>, String, String)>, StoreError> {
-    let row = sqlx::query("SELECT game_id, event, recipient FROM outbox WHERE id = ?")
+    let row = sqlx::query("SELECT game_id, event, recipient FROM outbox WHERE id = $1")
         .bind(id)
         .fetch_optional(&mut *conn)
         .await?;
@@ -753,7 +765,7 @@ pub struct Health {
 }
 
 /// The outbox's [`Health`], failures counted recent from `since`.
-pub async fn health(conn: &mut SqliteConnection, since: i64) -> Result<Health, StoreError> {
+pub async fn health(conn: &mut AnyConnection, since: i64) -> Result<Health, StoreError> {
     Ok(sqlx::query_as(
         "SELECT
            (SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL)
@@ -761,7 +773,7 @@ pub async fn health(conn: &mut SqliteConnection, since: i64) -> Result<Health, S
            (SELECT MIN(next_attempt_at) FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL)
              AS next_due_at,
            (SELECT COUNT(*) FROM outbox WHERE failed_at IS NOT NULL) AS failed,
-           (SELECT COUNT(*) FROM outbox WHERE failed_at >= ?1) AS failed_since,
+           (SELECT COUNT(*) FROM outbox WHERE failed_at >= $1) AS failed_since,
            (SELECT last_error FROM outbox WHERE failed_at IS NOT NULL
               ORDER BY failed_at DESC, id DESC LIMIT 1) AS last_error",
     )
@@ -799,7 +811,8 @@ mod migration_tests {
     #[tokio::test]
     async fn the_lease_migration_keeps_the_leases_of_an_older_database() {
         use sqlx::Connection as _;
-        let mut conn = sqlx::SqliteConnection::connect("sqlite::memory:")
+        sqlx::any::install_default_drivers();
+        let mut conn = sqlx::AnyConnection::connect("sqlite::memory:")
             .await
             .unwrap();
         let all = sqlx::migrate!("./migrations/sqlite");

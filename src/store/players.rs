@@ -1,7 +1,7 @@
 //! The players table: each player's language, keyed by the lower-cased
 //! address. [IO]
 
-use sqlx::{Row, SqliteConnection};
+use sqlx::{Row, AnyConnection};
 
 use super::{StoreError, now_secs};
 use crate::i18n::Lang;
@@ -42,10 +42,10 @@ pub fn key(email: &str) -> String {
 
 /// The stored language of `email` and how it was chosen, if any.
 pub async fn lang(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     email: &str,
 ) -> Result<Option<(Lang, LangSource)>, StoreError> {
-    let row = sqlx::query("SELECT lang, lang_source FROM players WHERE email = ?")
+    let row = sqlx::query("SELECT lang, lang_source FROM players WHERE email = $1")
         .bind(key(email))
         .fetch_optional(&mut *conn)
         .await?;
@@ -71,7 +71,7 @@ pub fn parse_lang(email: &str, lang: &str, source: &str) -> Result<(Lang, LangSo
 /// Stores `lang` for `email`, unless it is a guess and a language was
 /// chosen already. Returns whether it was stored.
 pub async fn set_lang(
-    conn: &mut SqliteConnection,
+    conn: &mut AnyConnection,
     email: &str,
     lang: Lang,
     source: LangSource,
@@ -83,7 +83,7 @@ pub async fn set_lang(
         return Ok(false);
     }
     sqlx::query(
-        "INSERT INTO players (email, lang, lang_source, updated_at) VALUES (?, ?, ?, ?)
+        "INSERT INTO players (email, lang, lang_source, updated_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (email) DO UPDATE SET lang = excluded.lang,
              lang_source = excluded.lang_source, updated_at = excluded.updated_at",
     )

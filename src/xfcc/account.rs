@@ -230,7 +230,7 @@ pub async fn set_password(
 
 /// Queues the mail that tells `email` their new password.
 pub async fn queue_password_mail(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut sqlx::AnyConnection,
     referee: &crate::config::RefereeConfig,
     email: &str,
     password: &str,

@@ -1680,7 +1680,7 @@ async fn a_game_without_this_builds_rendering_gets_one_at_its_next_move() {
         &t,
         &[
             "DELETE FROM record_renders WHERE lang = 'de'",
-            "UPDATE record_renders SET rendered = zeroblob(8) || substr(rendered, 9) WHERE lang = 'en'",
+            "UPDATE record_renders SET rendered = CAST(zeroblob(8) || substr(rendered, 9) AS BLOB) WHERE lang = 'en'",
         ],
     )
     .await;

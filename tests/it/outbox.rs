@@ -672,6 +672,7 @@ async fn an_older_database_is_converted_to_give_free_pages_back_and_keeps_its_da
         .await
         .unwrap();
     let mut conn = store.pool().acquire().await.unwrap();
+    let pragma = |sql: &'static str| sqlx::query_scalar::<sqlx::Any, i64>(sql);
     assert_eq!(
         pragma("PRAGMA auto_vacuum")
             .fetch_one(&mut *conn)
