@@ -27,6 +27,7 @@ mod outbox;
 mod package;
 mod player_names;
 mod powercut;
+mod schema;
 mod serve_delivery;
 mod serve_maildir;
 mod smtp_transport;
