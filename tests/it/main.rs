@@ -19,6 +19,7 @@ mod imap_inbox;
 mod inbox_faults;
 mod intake;
 mod languages;
+mod migrate;
 mod notation;
 mod notation_cli;
 mod ops_cli;
