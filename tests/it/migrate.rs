@@ -587,3 +587,130 @@ async fn a_wrong_password_or_one_in_the_url_is_refused_with_a_clear_sentence() {
         stderr(&out)
     );
 }
+
+/// `wildt serve` on a club, stopped (SIGTERM) when dropped.
+struct Daemon(std::process::Child);
+
+impl Daemon {
+    fn start(cfg: &Path) -> Daemon {
+        Daemon(
+            Command::new(env!("CARGO_BIN_EXE_wildt"))
+                .args(["serve", "--config"])
+                .arg(cfg)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap(),
+        )
+    }
+
+    fn stop(&mut self) {
+        let killed = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = self.0.wait().unwrap();
+        assert!(status.success(), "serve ended with {status}");
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            self.0.kill().ok();
+            self.0.wait().ok();
+        }
+    }
+}
+
+/// A club copied while its daemon answers moves arriving in its Maildir:
+/// the copy is one instant of the database, so what the daemon writes in
+/// one transaction (a move, its message, its two mails, the game's record)
+/// is in the copy whole or not at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_club_is_copied_while_its_daemon_answers_moves_as_one_instant() {
+    const GAMES: usize = 12;
+    let club = Club::new();
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(club.dir.path().join("mail").join(sub)).unwrap();
+    }
+    let whites: Vec<String> = (0..GAMES).map(|_| club.new_game().white).collect();
+    let db = club.dir.path().join("wildt.db");
+    let url = pg::fresh_database("migrate_live");
+    let mut daemon = Daemon::start(&club.cfg);
+    let maildir = club.dir.path().join("mail");
+    let delivering = std::thread::spawn(move || {
+        for (i, white) in whites.iter().enumerate() {
+            let raw = mail(
+                "anna@example.org",
+                white,
+                &format!("live{i}@example.org"),
+                "5254",
+            );
+            // Written in tmp/ and renamed into new/, as a delivery agent does.
+            let tmp = maildir.join("tmp").join(format!("{i}.eml"));
+            std::fs::write(&tmp, raw).unwrap();
+            std::fs::rename(&tmp, maildir.join("new").join(format!("{i}.eml"))).unwrap();
+            std::thread::sleep(Duration::from_millis(40));
+        }
+    });
+    // Copies once the first move is in, while the others arrive.
+    let started = std::time::Instant::now();
+    while club.maildir_count("cur") == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the daemon never took a mail"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = migrate(&[
+        "--from",
+        path_str(&db),
+        "--to",
+        &url,
+        "--password-file",
+        path_str(&pg::password_file()),
+    ]);
+    delivering.join().unwrap();
+    while club.maildir_count("cur") < GAMES {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the daemon did not take every mail"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    daemon.stop();
+    assert!(out.status.success(), "{}", stderr(&out));
+
+    let mut target = pg::connect_options(&url).connect().await.unwrap();
+    let count = |sql: &'static str| sqlx::query_scalar::<_, i64>(sql);
+    let moves = count("SELECT COUNT(*) FROM moves")
+        .fetch_one(&mut target)
+        .await
+        .unwrap();
+    let moved = count("SELECT COUNT(*) FROM messages WHERE outcome = 'moved'")
+        .fetch_one(&mut target)
+        .await
+        .unwrap();
+    let answers =
+        count("SELECT COUNT(*) FROM outbox WHERE event IN ('move-accepted', 'opponent-moved')")
+            .fetch_one(&mut target)
+            .await
+            .unwrap();
+    let recorded = count("SELECT COUNT(*) FROM records WHERE plies <> ''")
+        .fetch_one(&mut target)
+        .await
+        .unwrap();
+    assert!(moves >= 1 && moves <= GAMES as i64, "{moves} moves");
+    assert_eq!((moved, answers, recorded), (moves, 2 * moves, moves));
+    // The database itself went on to take every move.
+    let mut lite = open_sqlite(&db).await;
+    let all: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM moves")
+        .fetch_one(&mut lite)
+        .await
+        .unwrap();
+    assert_eq!(all, GAMES as i64);
+    lite.close().await.unwrap();
+    target.close().await.unwrap();
+}
