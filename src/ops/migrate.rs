@@ -484,7 +484,8 @@ fn check_same_tables(
         .collect();
     if !extra.is_empty() {
         return Err(MigrateError::Schema(format!(
-            "the SQLite file has no table {}",
+            "PostgreSQL's schema has tables the SQLite file has not ({}): copy into a database \
+             of wildt's own",
             extra.join(", ")
         )));
     }

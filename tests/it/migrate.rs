@@ -714,3 +714,64 @@ async fn a_club_is_copied_while_its_daemon_answers_moves_as_one_instant() {
     lite.close().await.unwrap();
     target.close().await.unwrap();
 }
+
+/// When a table's count on PostgreSQL is not SQLite's (here a trigger on
+/// the target drops every player row it is given), the copy is rolled
+/// back: the counts are printed with the table that differs marked, the
+/// command fails saying so, and the target holds no row at all.
+#[tokio::test]
+async fn a_copy_whose_counts_differ_is_rolled_back_whole() {
+    let club = Club::new();
+    club.new_game_with(&["--white-lang", "de"]);
+    let db = club.dir.path().join("wildt.db");
+    let url = pg::fresh_database("migrate_differ");
+    let mut target = pg::connect_options(&url).connect().await.unwrap();
+    sqlx::migrate!("./migrations/postgres")
+        .run(&mut target)
+        .await
+        .unwrap();
+    sqlx::raw_sql(
+        "CREATE FUNCTION drop_row() RETURNS trigger LANGUAGE plpgsql AS 'BEGIN RETURN NULL; END';
+         CREATE TRIGGER players_vanish BEFORE INSERT ON players
+             FOR EACH ROW EXECUTE FUNCTION drop_row();",
+    )
+    .execute(&mut target)
+    .await
+    .unwrap();
+    let out = migrate(&[
+        "--from",
+        path_str(&db),
+        "--to",
+        &url,
+        "--password-file",
+        path_str(&pg::password_file()),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let players = stdout
+        .lines()
+        .find(|l| l.starts_with("players "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert_eq!(
+        players.split_whitespace().collect::<Vec<_>>(),
+        ["players", "1", "0", "DIFFERS"],
+        "{stdout}"
+    );
+    let printed = counts_printed(&stdout);
+    assert_eq!(printed["games"], (1, 1), "{stdout}");
+    assert!(
+        stderr(&out).contains(&format!(
+            "the counts differ (players): the copy was rolled back, {url} is as it was"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    for table in ["games", "players", "outbox", "records"] {
+        let n: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM {table}"))
+            .fetch_one(&mut target)
+            .await
+            .unwrap();
+        assert_eq!(n, 0, "{table}");
+    }
+    target.close().await.unwrap();
+}
