@@ -578,9 +578,10 @@ async fn sqlite_and_postgres_migrations_leave_the_same_schema() {
 }
 
 /// The comparison sees what it compares: a PostgreSQL schema with an index
-/// dropped, a column's type narrowed, a default dropped, a unique
-/// constraint dropped and a foreign key given ON DELETE CASCADE is reported
-/// on exactly those five facts.
+/// dropped, a column's type narrowed, a default and a NOT NULL dropped, a
+/// unique constraint and a CHECK dropped, a foreign key given ON DELETE
+/// CASCADE and a partial index's WHERE changed is reported on exactly those
+/// eight facts.
 #[tokio::test]
 async fn the_schema_comparison_reports_each_difference() {
     let dir = tempfile::tempdir().unwrap();
@@ -592,7 +593,12 @@ async fn the_schema_comparison_reports_each_difference() {
          ALTER TABLE games ALTER COLUMN status DROP DEFAULT;
          ALTER TABLE outbox DROP CONSTRAINT outbox_message_id_key;
          ALTER TABLE moves DROP CONSTRAINT moves_message_fkey;
-         ALTER TABLE moves ADD FOREIGN KEY (message) REFERENCES messages (id) ON DELETE CASCADE;",
+         ALTER TABLE moves ADD FOREIGN KEY (message) REFERENCES messages (id) ON DELETE CASCADE;
+         ALTER TABLE moves DROP CONSTRAINT moves_ply_check;
+         ALTER TABLE games ALTER COLUMN thread_root DROP NOT NULL;
+         DROP INDEX messages_game_refused;
+         CREATE INDEX messages_game_refused ON messages (game_id)
+             WHERE outcome IN ('stranger', 'auth_ok');",
     )
     .execute(&mut conn)
     .await
@@ -602,12 +608,17 @@ async fn the_schema_comparison_reports_each_difference() {
     assert_eq!(
         diff,
         [
+            "check moves: ply >= 1: SQLite has `1 time(s)`, PostgreSQL has nothing",
             "column games.status: SQLite has `text not null default 'active'`, \
              PostgreSQL has `text not null`",
+            "column games.thread_root: SQLite has `text not null`, PostgreSQL has `text`",
             "column moves.key: SQLite has `integer`, \
              PostgreSQL has `integer (not bigint, text, bytea or double precision)`",
             "foreign key moves (message): SQLite has `references messages (id) on delete no action`, \
              PostgreSQL has `references messages (id) on delete cascade`",
+            "index messages_game_refused: SQLite has `on messages (game_id) \
+             where outcome in 'stranger', 'auth_failed'`, PostgreSQL has `on messages (game_id) \
+             where outcome in 'stranger', 'auth_ok'`",
             "index outbox_queues: SQLite has `on outbox (recipient, id) \
              where sent_at is null and failed_at is null`, PostgreSQL has nothing",
             "unique outbox (message_id): SQLite has it, PostgreSQL has nothing",
