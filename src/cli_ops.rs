@@ -36,6 +36,9 @@ pub enum OpsCommand {
         /// The copy to write (must not exist).
         file: PathBuf,
     },
+    /// Copy a club's database to another backend.
+    #[command(subcommand)]
+    Migrate(crate::cli_migrate::MigrateCommand),
     /// Write the man pages or shell completions (for packaging).
     #[command(subcommand, hide = true)]
     Generate(GenerateCommand),
@@ -121,6 +124,7 @@ pub fn run(cmd: OpsCommand, config: &ConfigArgs) -> anyhow::Result<ExitCode> {
             failed_window_hours,
         } => status(config, json, failed_window_hours),
         OpsCommand::Backup { file } => backup(config, &file),
+        OpsCommand::Migrate(cmd) => crate::cli_migrate::run(cmd),
         OpsCommand::Generate(GenerateCommand::Man { out }) => man_pages(&out),
         OpsCommand::Generate(GenerateCommand::Completions { shell, out }) => {
             completions(shell, &out)

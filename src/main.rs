@@ -28,6 +28,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod cli_check;
 mod cli_event;
 mod cli_game;
+mod cli_migrate;
 mod cli_notation;
 mod cli_ops;
 mod cli_outbox;

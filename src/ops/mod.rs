@@ -1,6 +1,7 @@
 //! The operator's tools: check a configuration (and the servers it names),
 //! write a starting configuration, tell the health of a deployment, back up
-//! its database. [IO, except `init`, `locate` and `explain`, which are pure]
+//! its database, copy it into PostgreSQL. [IO, except `init`, `locate` and
+//! `explain`, which are pure]
 //!
 //! The CLI front end is `src/cli_ops.rs`; these functions return values and
 //! typed errors, and print nothing.
@@ -11,6 +12,7 @@ pub mod explain;
 pub mod init;
 pub mod locate;
 pub mod lock;
+pub mod migrate;
 pub mod probe;
 pub mod status;
 

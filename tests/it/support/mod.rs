@@ -6,6 +6,7 @@
 //! - [`cli`]          the `wildt` binary run by an organiser
 //! - [`club`]         the Maildir club of the `serve --once` tests
 //! - [`rig`]          the mail rig: configurations, a sender, a reader, a proxy
+//! - [`pg`]           the test PostgreSQL: its password, a fresh database
 
 // Each test module uses its own subset of these helpers.
 #![allow(dead_code)]
@@ -14,5 +15,6 @@ pub mod cli;
 pub mod club;
 pub mod fixtures;
 pub mod pathological;
+pub mod pg;
 #[macro_use]
 pub mod rig;
