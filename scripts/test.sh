@@ -1,6 +1,6 @@
 #!/bin/bash
 # The project's test command (CI runs it through .ci/run): starts the mail rig
-# (scripts/mail-rig), then cargo fmt --check, clippy with warnings as errors,
+# (scripts/mail-rig) and a test PostgreSQL (scripts/pg-rig), then cargo fmt --check, clippy with warnings as errors,
 # cargo deny (the dependencies' licences and sources, deny.toml), the Debian
 # package (scripts/package.sh, dev profile: the package test checks
 # its contents, not an optimised binary), and every test, then a short fuzz
@@ -53,10 +53,20 @@ if [ -n "${WILDT_RIG_ROOT:-}" ] && [ -f "$WILDT_RIG_ROOT/env" ]; then
   echo "test.sh: using the running rig in $WILDT_RIG_ROOT" >&2
 else
   export MAILROOT=${MAILROOT:-${TMPDIR:-/tmp}/wildt-test-rig}
+  stop_mail=1
   trap 'scripts/mail-rig/stop.sh' EXIT
   scripts/mail-rig/start.sh >/dev/null
   # shellcheck disable=SC1091
   . "$MAILROOT/env"
+fi
+# The test PostgreSQL (scripts/pg-rig: Debian's postgresql on loopback with
+# its own data directory), unless one is running and sourced
+# (WILDT_PG_URL); tests create a database each in it.
+if [ -z "${WILDT_PG_URL:-}" ]; then
+  export PGROOT=${PGROOT:-${TMPDIR:-/tmp}/wildt-test-pg}
+  trap 'scripts/pg-rig/stop.sh; [ -z "${stop_mail:-}" ] || scripts/mail-rig/stop.sh' EXIT
+  # shellcheck disable=SC1091
+  . "$(scripts/pg-rig/start.sh)"
 fi
 
 cargo fmt --check

@@ -239,7 +239,7 @@ pub async fn publish(config: &ConfigArgs, out: Option<PathBuf>) -> anyhow::Resul
     let out = out
         .or_else(|| config.publish.as_ref().map(|p| p.path.clone()))
         .context("give --out DIR, or set [publish] path in the configuration")?;
-    let store = Store::open(&config.database_url).await?;
+    let store = Store::for_config(&config).await?;
     let report = wildt::publish::publish(&store, &config.clock.rules, &out).await?;
     store.close().await;
     outln!(

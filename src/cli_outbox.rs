@@ -39,7 +39,7 @@ pub enum OutboxCommand {
 pub async fn run(cmd: OutboxCommand, config: &ConfigArgs) -> anyhow::Result<ExitCode> {
     match cmd {
         OutboxCommand::List { failed, json } => {
-            let store = Store::open(&config.load()?.database_url).await?;
+            let store = Store::for_config(&config.load()?).await?;
             let filter = if failed {
                 ListFilter::Failed
             } else {
@@ -88,7 +88,7 @@ pub async fn run(cmd: OutboxCommand, config: &ConfigArgs) -> anyhow::Result<Exit
             Ok(ExitCode::SUCCESS)
         }
         OutboxCommand::Retry { ids, failed } => {
-            let store = Store::open(&config.load()?.database_url).await?;
+            let store = Store::for_config(&config.load()?).await?;
             let ids = if failed {
                 store.failed_mail_ids().await?
             } else {

@@ -144,6 +144,7 @@ fn default_name() -> String {
 #[serde(deny_unknown_fields)]
 struct RawDatabase {
     url: String,
+    password_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -207,8 +208,9 @@ const KEY_VALUES: &[(&str, &str)] = &[
     ),
     (
         "database.url",
-        "an SQLite URL in quotes, like \"sqlite:///var/lib/wildt/wildt.db\"",
+        "an SQLite or PostgreSQL URL in quotes, like \"sqlite:///var/lib/wildt/wildt.db\" or \"postgres://wildt@db.club.example/wildt\"",
     ),
+    ("database.password_file", PATH),
     ("inbox.kind", "\"maildir\" or \"imap\""),
     ("inbox.path", PATH),
     ("inbox.host", HOST),
@@ -460,6 +462,8 @@ pub struct RefereeConfig {
 pub struct Config {
     pub referee: RefereeConfig,
     pub database_url: String,
+    /// `[database] password_file`: PostgreSQL's password (SQLite has none).
+    pub database_password: Option<Secret>,
     pub inbox: InboxConfig,
     /// `[inbox] quarantine`: the Maildir subfolder or IMAP folder where a
     /// message that failed to be handled [`QUARANTINE_AFTER`] times goes.
@@ -503,13 +507,12 @@ impl Config {
     pub fn parse(text: &str) -> Result<Config, ConfigError> {
         let raw: RawConfig = toml::from_str(text)?;
         let referee = referee(raw.referee)?;
-        if !raw.database.url.starts_with("sqlite:") {
-            return Err(invalid("database.url", "must start with sqlite:"));
-        }
+        let database_password = database(&raw.database)?;
         let quarantine = quarantine(raw.inbox.quarantine.as_deref())?;
         Ok(Config {
             referee,
             database_url: raw.database.url,
+            database_password,
             inbox: inbox(raw.inbox)?,
             quarantine,
             outbox: outbox(raw.outbox)?,
@@ -710,6 +713,38 @@ fn tls(key: &'static str, value: Option<String>, default: Tls) -> Result<Tls, Co
         Some(other) => Err(invalid(
             key,
             format!("`{other}` is not one of implicit, starttls, none"),
+        )),
+    }
+}
+
+/// Checks `[database]`: an SQLite URL, or a PostgreSQL one whose password
+/// is in `password_file` (never in the URL, which logs and `ps` may show).
+fn database(raw: &RawDatabase) -> Result<Option<Secret>, ConfigError> {
+    match crate::store::Backend::of(&raw.url) {
+        Some(crate::store::Backend::Sqlite) => match raw.password_file {
+            Some(_) => Err(invalid(
+                "database.password_file",
+                "an SQLite database has no password; leave password_file out",
+            )),
+            None => Ok(None),
+        },
+        Some(crate::store::Backend::Postgres) => {
+            let after_scheme = raw.url.split_once("://").map_or("", |(_, rest)| rest);
+            let userinfo = after_scheme.split(['/', '?']).next().unwrap_or("");
+            if userinfo
+                .rsplit_once('@')
+                .is_some_and(|(user, _)| user.contains(':'))
+            {
+                return Err(invalid(
+                    "database.url",
+                    "holds a password; put it in a file named by password_file instead",
+                ));
+            }
+            Ok(secret("database.password_file", raw.password_file.clone()))
+        }
+        None => Err(invalid(
+            "database.url",
+            "must start with sqlite: or postgres://",
         )),
     }
 }

@@ -53,10 +53,7 @@ pub struct TimedGame {
 
 impl TimedGame {
     /// Loads game `id` with its clock and its players' leaves.
-    pub async fn load(
-        conn: &mut AnyConnection,
-        id: i64,
-    ) -> Result<Option<TimedGame>, StoreError> {
+    pub async fn load(conn: &mut AnyConnection, id: i64) -> Result<Option<TimedGame>, StoreError> {
         let Some(game) = games::load(conn, id).await? else {
             return Ok(None);
         };
@@ -130,10 +127,7 @@ pub use crate::decide::deadline::Scope;
 
 /// The deadline keys of the game `timed` already acted on, read when it has
 /// deadlines to act on (an unfinished game with a control).
-async fn done_keys(
-    conn: &mut AnyConnection,
-    timed: &TimedGame,
-) -> Result<Vec<String>, StoreError> {
+async fn done_keys(conn: &mut AnyConnection, timed: &TimedGame) -> Result<Vec<String>, StoreError> {
     if timed.game.view.record.is_over() || !timed.clock.control.is_limited() {
         return Ok(Vec::new());
     }

@@ -88,7 +88,7 @@ impl ConfigArgs {
     /// The configuration and its database, opened.
     pub async fn open(&self) -> anyhow::Result<Opened> {
         let config = self.load()?;
-        let store = Store::open(&config.database_url).await?;
+        let store = Store::for_config(&config).await?;
         Ok(Opened { config, store })
     }
 }

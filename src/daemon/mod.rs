@@ -119,7 +119,7 @@ pub async fn run(
     options: RunOptions,
     shutdown: impl Future<Output = ()>,
 ) -> Result<RunReport, DaemonError> {
-    let store = Store::open(&config.database_url).await?;
+    let store = Store::for_config(&config).await?;
     // The tables are listed once and shared by every message of the run.
     let rules = crate::tablebase::syzygy::open_rules(&config)?;
     let transport = Transport::open(&config.outbox)

@@ -10,7 +10,6 @@
 
 use std::path::{Path, PathBuf};
 
-
 use crate::ops::lock::{self, Holder};
 
 #[derive(Debug, thiserror::Error)]

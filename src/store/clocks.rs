@@ -3,7 +3,7 @@
 //! [IO: SQLite]
 
 use shakmaty::{ByColor, Color};
-use sqlx::{Row, AnyConnection};
+use sqlx::{AnyConnection, Row};
 
 use super::{StoreError, seat_str};
 use crate::clock::{Date, Leave, PlyTime, TimeControl};
@@ -80,10 +80,11 @@ pub async fn set_control(
 
 /// Every leave of the player `email`, earliest first.
 pub async fn leaves(conn: &mut AnyConnection, email: &str) -> Result<Vec<Leave>, StoreError> {
-    let rows = sqlx::query("SELECT from_day, to_day FROM leaves WHERE email = $1 ORDER BY from_day")
-        .bind(email)
-        .fetch_all(&mut *conn)
-        .await?;
+    let rows =
+        sqlx::query("SELECT from_day, to_day FROM leaves WHERE email = $1 ORDER BY from_day")
+            .bind(email)
+            .fetch_all(&mut *conn)
+            .await?;
     let mut out = Vec::with_capacity(rows.len());
     for r in rows {
         let (from, to): (String, String) = (r.get("from_day"), r.get("to_day"));

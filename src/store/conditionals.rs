@@ -2,7 +2,7 @@
 //! one row per game and seat, in the tree's compact text. [IO: database]
 
 use shakmaty::{ByColor, Color};
-use sqlx::{Row, AnyConnection};
+use sqlx::{AnyConnection, Row};
 
 use crate::conditional::ConditionalTree;
 

@@ -1,7 +1,7 @@
 //! The `events`, `event_players` and `event_games` tables: a section, its
 //! players in seat order, and which games belong to it. [IO: SQLite]
 
-use sqlx::{Row, AnyConnection};
+use sqlx::{AnyConnection, Row};
 
 use super::{StoreError, now_secs};
 use crate::event::{EventGame, Outcome, Player};
@@ -18,20 +18,16 @@ pub struct StoredEvent {
 }
 
 /// Inserts an event; returns its id.
-pub async fn insert(
-    conn: &mut AnyConnection,
-    name: &str,
-    double: bool,
-) -> Result<i64, StoreError> {
-    Ok(
-        sqlx::query("INSERT INTO events (name, double, created_at) VALUES ($1, $2, $3) RETURNING id")
-            .bind(name)
-            .bind(i64::from(double))
-            .bind(now_secs())
-            .fetch_one(&mut *conn)
-            .await?
-            .get("id"),
+pub async fn insert(conn: &mut AnyConnection, name: &str, double: bool) -> Result<i64, StoreError> {
+    Ok(sqlx::query(
+        "INSERT INTO events (name, double, created_at) VALUES ($1, $2, $3) RETURNING id",
     )
+    .bind(name)
+    .bind(i64::from(double))
+    .bind(now_secs())
+    .fetch_one(&mut *conn)
+    .await?
+    .get("id"))
 }
 
 pub async fn insert_player(

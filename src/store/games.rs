@@ -4,7 +4,7 @@
 use std::str::FromStr;
 
 use shakmaty::{Color, Position as _};
-use sqlx::{Row, AnyConnection};
+use sqlx::{AnyConnection, Row};
 
 use super::batch::Batch;
 use super::messages::MessageRow;

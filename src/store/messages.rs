@@ -5,7 +5,7 @@
 //! [IO: SQLite]
 
 use sqlx::any::AnyRow;
-use sqlx::{Row, AnyConnection};
+use sqlx::{AnyConnection, Row};
 
 use super::StoreError;
 use super::batch::Batch;

@@ -27,7 +27,9 @@ use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::sqlite::{SqliteAutoVacuum, SqliteConnectOptions, SqliteJournalMode};
-use sqlx::{Any, AnyPool, ConnectOptions as _, Connection as _, Executor as _, Row as _, Transaction};
+use sqlx::{
+    Any, AnyPool, ConnectOptions as _, Connection as _, Executor as _, Row as _, Transaction,
+};
 
 use crate::game::RecordError;
 
@@ -53,6 +55,8 @@ pub enum StoreError {
     BadValue { game: i64, value: String },
     #[error("player {email}: stored value `{value}` is not valid")]
     BadPlayer { email: String, value: String },
+    #[error("{0}")]
+    Password(String),
     /// A write did not touch the rows it must have: the transaction is not
     /// kept.
     #[error("database: {0}")]
@@ -111,9 +115,7 @@ pub(crate) fn flag(row: &sqlx::any::AnyRow, column: &str) -> Result<bool, sqlx::
 pub(crate) fn bytes(row: &sqlx::any::AnyRow, column: &str) -> Result<Vec<u8>, sqlx::Error> {
     match row.try_get::<Vec<u8>, _>(column) {
         Ok(b) => Ok(b),
-        Err(sqlx::Error::ColumnDecode { .. }) => {
-            Ok(row.try_get::<String, _>(column)?.into_bytes())
-        }
+        Err(sqlx::Error::ColumnDecode { .. }) => Ok(row.try_get::<String, _>(column)?.into_bytes()),
         Err(e) => Err(e),
     }
 }
@@ -139,6 +141,7 @@ impl StoreError {
             },
             StoreError::Folder { .. } => true,
             StoreError::Migrate(_)
+            | StoreError::Password(_)
             | StoreError::Corrupt { .. }
             | StoreError::BadValue { .. }
             | StoreError::BadPlayer { .. }
@@ -193,12 +196,28 @@ impl Store {
     /// applies the embedded migrations. A PostgreSQL URL takes its password
     /// from `password` (the configuration's password file), or from the
     /// URL itself.
-    pub async fn open_with_password(url: &str, password: Option<&str>) -> Result<Store, StoreError> {
+    pub async fn open_with_password(
+        url: &str,
+        password: Option<&str>,
+    ) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         match Backend::of(url) {
             Some(Backend::Postgres) => Store::open_postgres(url, password).await,
             _ => Store::open_sqlite(url).await,
         }
+    }
+
+    /// The store `config`'s `[database]` names, with its password file read.
+    pub async fn for_config(config: &crate::config::Config) -> Result<Store, StoreError> {
+        let password = match &config.database_password {
+            Some(secret) => Some(
+                secret
+                    .read()
+                    .map_err(|e| StoreError::Password(e.to_string()))?,
+            ),
+            None => None,
+        };
+        Store::open_with_password(&config.database_url, password.as_deref()).await
     }
 
     /// [`Store::open_with_password`] with no password beside the URL.
@@ -233,7 +252,9 @@ impl Store {
         // set what each connection must.
         {
             let mut first = options.connect().await?;
-            sqlx::migrate!("./migrations/sqlite").run(&mut first).await?;
+            sqlx::migrate!("./migrations/sqlite")
+                .run(&mut first)
+                .await?;
             Store::convert_to_incremental_vacuum(&mut first).await;
             first.close().await?;
         }

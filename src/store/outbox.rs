@@ -5,7 +5,7 @@
 //! Which due mail a sender leases next is the sender's policy
 //! (`daemon::lease`); here are the statements it runs.
 
-use sqlx::{Row, AnyConnection};
+use sqlx::{AnyConnection, Row};
 
 use super::batch::Batch;
 use super::{StoreError, now_secs};
@@ -496,10 +496,7 @@ pub async fn release(conn: &mut AnyConnection, owner: &str) -> Result<(), StoreE
 }
 
 /// The owners holding a lease on an unfinished row at `now`.
-pub async fn leaseholders(
-    conn: &mut AnyConnection,
-    now: i64,
-) -> Result<Vec<String>, StoreError> {
+pub async fn leaseholders(conn: &mut AnyConnection, now: i64) -> Result<Vec<String>, StoreError> {
     Ok(sqlx::query_scalar(
         "SELECT DISTINCT leased_by FROM outbox
          WHERE leased_by IS NOT NULL AND leased_until > $1 AND sent_at IS NULL AND failed_at IS NULL",
@@ -574,11 +571,7 @@ pub async fn mark_retry(
     Ok(())
 }
 
-pub async fn mark_failed(
-    conn: &mut AnyConnection,
-    id: i64,
-    error: &str,
-) -> Result<(), StoreError> {
+pub async fn mark_failed(conn: &mut AnyConnection, id: i64, error: &str) -> Result<(), StoreError> {
     sqlx::query(
         "UPDATE outbox SET attempts = attempts + 1, failed_at = $1, last_error = $2,
             leased_by = NULL, leased_until = NULL WHERE id = $3",
@@ -693,11 +686,7 @@ pub enum Requeued {
 }
 
 /// Makes the failed or waiting row `id` due at `now` (its backoff starts over).
-pub async fn requeue(
-    conn: &mut AnyConnection,
-    id: i64,
-    now: i64,
-) -> Result<Requeued, StoreError> {
+pub async fn requeue(conn: &mut AnyConnection, id: i64, now: i64) -> Result<Requeued, StoreError> {
     let row = sqlx::query("SELECT sent_at, failed_at FROM outbox WHERE id = $1")
         .bind(id)
         .fetch_optional(&mut *conn)

@@ -1,7 +1,7 @@
 //! The players table: each player's language, keyed by the lower-cased
 //! address. [IO]
 
-use sqlx::{Row, AnyConnection};
+use sqlx::{AnyConnection, Row};
 
 use super::{StoreError, now_secs};
 use crate::i18n::Lang;

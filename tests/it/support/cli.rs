@@ -7,10 +7,38 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+/// Whether the tests' stores are PostgreSQL databases (each a fresh one in
+/// the test PostgreSQL, `support::pg`) rather than SQLite files:
+/// `WILDT_TEST_BACKEND=postgres`, as the test command's second pass sets.
+pub fn on_postgres() -> bool {
+    std::env::var("WILDT_TEST_BACKEND").is_ok_and(|b| b == "postgres")
+}
+
+/// The `[database]` table of a test's configuration: an SQLite file in
+/// `dir`, or on PostgreSQL ([`on_postgres`]) a fresh database with the
+/// rig's password file.
+pub fn database_table(dir: &Path) -> String {
+    if on_postgres() {
+        format!(
+            "[database]\nurl = \"{}\"\npassword_file = \"{}\"\n",
+            super::pg::fresh_database("club"),
+            super::pg::password_file().display()
+        )
+    } else {
+        format!(
+            "[database]\nurl = \"sqlite://{}\"\n",
+            dir.join("wildt.db").display()
+        )
+    }
+}
+
 /// A configuration in a fresh folder, with everything under it.
 pub fn temp_config(dir: &Path) -> PathBuf {
     let text = wildt::config::LOCAL_TOML
-        .replace("var/wildt.db", &dir.join("wildt.db").display().to_string())
+        .replace(
+            "[database]\nurl = \"sqlite://var/wildt.db\"\n",
+            &database_table(dir),
+        )
         .replace("var/mail", &dir.join("mail").display().to_string())
         .replace("var/outbox", &dir.join("outbox").display().to_string());
     let path = dir.join("wildt.toml");
