@@ -21,7 +21,7 @@ async fn main() -> anyhow::Result<()> {
     };
     let config = Config::load(Path::new(cfg))?;
     let (count, keep): (usize, usize) = (count.parse()?, keep.parse()?);
-    let store = Store::open(&config.database_url).await?;
+    let store = Store::for_config(&config).await?;
     for i in 0..count {
         let white = format!("w{i}@players.example");
         let black = format!("b{i}@players.example");
