@@ -1,8 +1,8 @@
 -- Several daemons on one database. `daemons`: each running daemon's
 -- heartbeat (its id is the one it leases outbox rows with), which
 -- `wildt status` lists. `leaders`: who runs the deadlines and publishes
--- the site (`role`), until when; another daemon takes the role once
--- `until` has passed.
+-- the site (`role`), until when (`lease_until`); another daemon takes the role once
+-- `lease_until` has passed.
 CREATE TABLE daemons (
     id           TEXT PRIMARY KEY NOT NULL,
     host         TEXT NOT NULL,
@@ -14,7 +14,7 @@ CREATE TABLE daemons (
 CREATE TABLE leaders (
     role   TEXT PRIMARY KEY NOT NULL,
     holder TEXT NOT NULL,
-    until  BIGINT NOT NULL
+    lease_until BIGINT NOT NULL
 );
 
 -- Mail queued wakes the senders of every daemon (LISTEN wildt_outbox):

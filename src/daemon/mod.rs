@@ -19,7 +19,9 @@
 
 pub mod backoff;
 pub mod fresh;
+pub mod leader;
 pub mod lease;
+mod listen;
 mod quarantine;
 pub mod sender;
 mod serve;
@@ -127,18 +129,23 @@ pub async fn run(
         .map_err(DaemonError::Outbox)?;
     let owner = lease_owner();
     release_dead_leases(&store).await?;
+    // On PostgreSQL: this daemon in the registry, and the leader's lease
+    // tried at once; on SQLite it leads.
+    let heartbeat = leader::Heartbeat::start(&store, leader::Me::new(&owner)).await;
     let mut summary = RunReport::default();
     let mut shutdown = Shutdown::new(shutdown);
     // Polled once now, the stop future installs its signal handlers (an
     // async fn does nothing until polled): from here on a SIGTERM asks for a
     // stop between two groups, instead of ending the process mid-group.
     if shutdown.requested() {
+        heartbeat.stop().await;
         store.close().await;
         return Ok(summary);
     }
     let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
     let opened = serve::open_inbox(&config, options.once, &mut shutdown, &mut backoff).await?;
     let Some(mut inbox) = opened else {
+        heartbeat.stop().await;
         store.close().await;
         return Ok(summary);
     };
@@ -158,6 +165,9 @@ pub async fn run(
         health: health.clone(),
     });
     let wake = outbox.wake.clone();
+    // On PostgreSQL, mail queued by any daemon or command wakes this
+    // daemon's sender too.
+    let listening = listen::start(&config, wake.clone());
     // The Xfcc server, beside the inbox: it takes moves while the loop
     // waits for mail, and stops with it.
     let xfcc = match &config.xfcc {
@@ -170,8 +180,12 @@ pub async fn run(
                     Some((stop, tokio::spawn(server.supervise(stopped))))
                 }
                 Err(e) => {
+                    if let Some(l) = &listening {
+                        l.abort();
+                    }
                     outbox.stop(&mut summary).await;
                     inbox.close().await;
+                    heartbeat.stop().await;
                     store.close().await;
                     return Err(e.into());
                 }
@@ -192,14 +206,19 @@ pub async fn run(
         } else {
             &ping_watchdog
         },
+        leader: &heartbeat.leadership,
     };
 
     if options.once {
         let taken = serve::take_all(&lp, &mut inbox, &mut summary).await;
+        if let Some(l) = &listening {
+            l.abort();
+        }
         outbox.stop(&mut summary).await;
         taken?;
         store.release_leases(&owner).await?;
         inbox.close().await;
+        heartbeat.stop().await;
         store.close().await;
         info!("done: {summary}");
         return Ok(summary);
@@ -216,8 +235,12 @@ pub async fn run(
     }
     info!("stopping: draining the outbox");
     notify(&[sd_notify::NotifyState::Stopping]);
+    if let Some(l) = &listening {
+        l.abort();
+    }
     outbox.stop(&mut summary).await;
     inbox.close().await;
+    heartbeat.stop().await;
     store.close().await;
     info!("stopped: {summary}");
     Ok(summary)

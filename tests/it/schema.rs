@@ -365,6 +365,9 @@ async fn sqlite_facts(conn: &mut SqliteConnection) -> Facts {
     facts
 }
 
+/// Triggers PostgreSQL has and SQLite has not, on purpose (see their use).
+const PG_ONLY_TRIGGERS: [&str; 2] = ["outbox_queued", "outbox_requeued"];
+
 /// PostgreSQL's schema, from information_schema and pg_catalog (the
 /// current schema only).
 async fn pg_facts(conn: &mut PgConnection) -> Facts {
@@ -398,6 +401,12 @@ async fn pg_facts(conn: &mut PgConnection) -> Facts {
     .await
     .unwrap();
     for trigger in triggers {
+        // PostgreSQL only: the triggers that wake every daemon's sender
+        // when mail is queued or due again (NOTIFY); SQLite has one
+        // daemon, woken within its process.
+        if PG_ONLY_TRIGGERS.contains(&trigger.as_str()) {
+            continue;
+        }
         put(&mut facts, format!("trigger {trigger}"), String::new());
     }
 
@@ -561,13 +570,7 @@ fn differences(sqlite: &Facts, pg: &Facts) -> Vec<String> {
 async fn sqlite_and_postgres_migrations_leave_the_same_schema() {
     let dir = tempfile::tempdir().unwrap();
     let sqlite = sqlite_facts(&mut sqlite_migrated(dir.path()).await).await;
-    let mut pg = pg_facts(&mut pg_migrated("schema").await).await;
-    // PostgreSQL only: the triggers that wake every daemon's sender when
-    // mail is queued or due again (NOTIFY; SQLite has one daemon, woken in
-    // process).
-    for trigger in ["trigger outbox_queued", "trigger outbox_requeued"] {
-        assert!(pg.remove(trigger).is_some(), "{trigger} missing");
-    }
+    let pg = pg_facts(&mut pg_migrated("schema").await).await;
     // The reading itself found the schema (not two empty sets agreeing).
     assert!(sqlite.contains_key("index outbox_queues"), "{sqlite:#?}");
     assert!(
