@@ -27,6 +27,7 @@ mod ops_cli;
 mod ops_lock;
 mod outbox;
 mod package;
+mod pg_fault;
 mod player_names;
 mod powercut;
 mod schema;
