@@ -237,6 +237,13 @@ fn a_leader_killed_with_kill_9_is_replaced_by_another_daemon_within_a_minute() {
     }
     let (dir, cfg) = club();
     let first = Daemon::start(&cfg, dir.path(), 1);
+    // Ready: the database migrated, the daemon in the registry.
+    wait_for(
+        "the first daemon ready",
+        Duration::from_secs(30),
+        &[&first],
+        || first.log().contains("ready"),
+    );
     wait_for(
         "the first daemon leads",
         Duration::from_secs(30),
