@@ -341,3 +341,83 @@ fn config_check_connect_logs_in_to_postgres_and_names_a_wrong_password_and_an_un
     let said = failed(&wildt(&unreachable, &["config", "check", "--connect"]));
     assert!(said.contains("cannot reach PostgreSQL"), "{said}");
 }
+
+/// Two daemons on one database and one Maildir, a burst of moves in 20
+/// games delivered at once: each move is recorded once (every game has
+/// exactly its one move), and its confirmation and relay are sent once
+/// each, whichever daemon read the message first; the second finds it
+/// recorded (its digest and Maildir identity, written in the move's
+/// transaction) and moves on.
+#[test]
+fn two_daemons_on_one_maildir_record_each_move_of_a_burst_once_and_answer_it_once() {
+    if !on_postgres() {
+        return;
+    }
+    let (dir, cfg) = club();
+    let games: Vec<(i64, String, String)> = (0..20)
+        .map(|n| {
+            let (white, black) = (format!("w{n}@example.org"), format!("b{n}@example.net"));
+            let v = json_of(&wildt(
+                &cfg,
+                &[
+                    "game",
+                    "new",
+                    "--no-mail",
+                    "--white",
+                    &white,
+                    "--black",
+                    &black,
+                    "--json",
+                ],
+            ));
+            let address = v["white"]["address"].as_str().unwrap().to_owned();
+            (v["id"].as_i64().unwrap(), white, address)
+        })
+        .collect();
+    let a = Daemon::start(&cfg, dir.path(), 1);
+    let b = Daemon::start(&cfg, dir.path(), 2);
+    wait_for("both ready", Duration::from_secs(30), &[&a, &b], || {
+        a.log().contains("ready") && b.log().contains("ready")
+    });
+    let new = dir.path().join("mail/new");
+    for (n, (_, white, address)) in games.iter().enumerate() {
+        let raw =
+            crate::support::club::mail(white, address, &format!("burst{n}@example.org"), "1. 5254");
+        // Written aside, then moved in: a delivery is atomic.
+        let tmp = dir.path().join("mail/tmp").join(format!("{n}.eml"));
+        std::fs::write(&tmp, raw).unwrap();
+        std::fs::rename(&tmp, new.join(format!("{n}.eml"))).unwrap();
+    }
+    wait_for(
+        "40 answers sent",
+        Duration::from_secs(60),
+        &[&a, &b],
+        || sent(dir.path()).len() >= 40,
+    );
+    wait_for(
+        "the Maildir's new/ empty",
+        Duration::from_secs(30),
+        &[&a, &b],
+        || std::fs::read_dir(&new).unwrap().count() == 0,
+    );
+    // A second answer would show up a moment later.
+    std::thread::sleep(Duration::from_secs(2));
+    let mut ids = sent(dir.path());
+    assert_eq!(ids.len(), 40, "{ids:?}");
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), 40, "an answer was sent twice");
+    for (id, _, _) in &games {
+        let shown = json_of(&wildt(&cfg, &["game", "show", &id.to_string(), "--json"]));
+        assert_eq!(
+            shown["moves"].as_array().map(Vec::len),
+            Some(1),
+            "game {id}: {shown:#}"
+        );
+    }
+    for d in [&a, &b] {
+        assert!(!d.log().contains("quarantine"), "{}", d.log());
+    }
+    a.stop();
+    b.stop();
+}
