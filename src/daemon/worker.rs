@@ -22,6 +22,12 @@ use crate::store::{Store, StoreError, now_secs};
 /// CLI's `game new`, `outbox retry`): one indexed query.
 const POLL: Duration = Duration::from_secs(2);
 
+/// [`POLL`] on PostgreSQL, where mail queued by any process wakes the
+/// worker by NOTIFY (`listen`): the timer is only the fallback while the
+/// listening connection is lost, and N daemons polling every 2 s would be
+/// N queries every 2 s for nothing.
+const POLL_NOTIFIED: Duration = Duration::from_secs(30);
+
 /// Free pages kept in the database file (1 MiB), and given back per idle
 /// round of the outbox worker (8 MiB: a few milliseconds of the write lock).
 const RECLAIM_KEEP: i64 = 256;
@@ -193,18 +199,22 @@ impl Worker {
     /// How long to wait after a flush that sent what was due: until the
     /// next mail falls due, within [200 ms, `POLL`].
     async fn idle_wait(&self) -> Duration {
+        let poll = match self.store().backend() {
+            crate::store::Backend::Postgres => POLL_NOTIFIED,
+            crate::store::Backend::Sqlite => POLL,
+        };
         match self.store().next_due_in(now_secs()).await {
             Ok(Some(secs)) => Duration::from_secs(u64::try_from(secs).unwrap_or(0))
-                .clamp(Duration::from_millis(200), POLL),
+                .clamp(Duration::from_millis(200), poll),
             // Nothing left to send: only now, not between the groups of a
             // burst, are free pages given back.
             Ok(None) => {
                 reclaim(self.store(), false).await;
-                POLL
+                poll
             }
             Err(e) => {
                 warn!(error = %e, "outbox: cannot read when mail is next due");
-                POLL
+                poll
             }
         }
     }
