@@ -272,7 +272,10 @@ async fn three_daemons_killed_and_postgres_restarted_record_each_move_once_and_m
         (unix_now() - now) as f64
     );
 
-    println!("pg_fault: the daemons' logs are in {}", fleet.dir().display());
+    println!(
+        "pg_fault: the daemons' logs are in {}",
+        fleet.dir().display()
+    );
     for slot in 0..daemons {
         fleet.start(slot).await;
     }

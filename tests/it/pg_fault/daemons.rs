@@ -227,9 +227,8 @@ impl Fleet {
     pub fn runaway_log(&self, max: u64) -> Option<String> {
         self.slots.iter().enumerate().find_map(|(i, s)| {
             let len = std::fs::metadata(&s.log).map_or(0, |m| m.len());
-            (len > max).then(|| {
-                format!("daemon {i}'s log holds {len} bytes:\n{}", tail(&s.log, 30))
-            })
+            (len > max)
+                .then(|| format!("daemon {i}'s log holds {len} bytes:\n{}", tail(&s.log, 30)))
         })
     }
 
