@@ -155,6 +155,16 @@ impl Heartbeat {
         if let Err(e) = task.await {
             warn!(error = %e, "daemons: the heartbeat task failed");
         }
+        // Stopped cleanly: listed as gone at once (not live for another
+        // minute), its row kept for `status`.
+        if let Err(e) = sqlx::query("UPDATE daemons SET last_seen_at = $1 WHERE id = $2")
+            .bind(now_secs() - GONE_AFTER_SECS - 1)
+            .bind(self.me.id.clone())
+            .execute(self.store.pool())
+            .await
+        {
+            warn!(error = %e, "daemons: not marked stopped; listed as live for a minute");
+        }
         if self.leadership.leads() {
             self.leadership.set(false);
             match resign(&self.store, &self.me.id).await {

@@ -745,8 +745,8 @@ impl NewPlies<'_> {
         batch.push(
             "INSERT INTO records (game_id, plies) VALUES (?, ?)
                  ON CONFLICT (game_id) DO UPDATE SET
-                     plies = CASE WHEN ? OR plies = '' THEN excluded.plies
-                                  ELSE plies || ',' || excluded.plies END",
+                     plies = CASE WHEN ? OR records.plies = '' THEN excluded.plies
+                                  ELSE records.plies || ',' || excluded.plies END",
             Some(1),
             "record",
         );

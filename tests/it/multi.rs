@@ -421,3 +421,60 @@ fn two_daemons_on_one_maildir_record_each_move_of_a_burst_once_and_answer_it_onc
     a.stop();
     b.stop();
 }
+
+/// The leader's lease and the heartbeats, against PostgreSQL at chosen
+/// times: the first daemon to beat leads and renews; another takes the
+/// lease only once it has run out (30 s after the last renewal), and the
+/// first then no longer leads. The outbox rows a daemon leased come back
+/// once its heartbeat is older than a minute, not before.
+#[tokio::test]
+async fn the_leaders_lease_passes_only_when_it_runs_out_and_a_gone_daemons_mail_comes_back() {
+    use wildt::daemon::leader::{GONE_AFTER_SECS, LEASE_SECS, Me, beat};
+    if !on_postgres() {
+        return;
+    }
+    let url = crate::support::pg::fresh_database("leader");
+    let password = crate::support::pg::password();
+    let store = wildt::store::Store::open_with_password(&url, Some(&password))
+        .await
+        .unwrap();
+    let me = |id: &str, pid: i64| Me {
+        id: id.to_owned(),
+        host: "host".to_owned(),
+        pid,
+        started_at: 0,
+    };
+    let (a, b) = (me("pid:1:a", 1), me("pid:2:b", 2));
+    let t = 1_000_000;
+    assert!(beat(&store, &a, t).await.unwrap());
+    assert!(!beat(&store, &b, t).await.unwrap());
+    assert!(beat(&store, &a, t + 10).await.unwrap());
+    assert!(!beat(&store, &b, t + 10 + LEASE_SECS - 1).await.unwrap());
+    assert!(beat(&store, &b, t + 10 + LEASE_SECS).await.unwrap());
+    assert!(!beat(&store, &a, t + 10 + LEASE_SECS).await.unwrap());
+
+    // `a` last seen at t + 40; a row it leased for long.
+    let seen = t + 10 + LEASE_SECS;
+    sqlx::query(
+        "INSERT INTO outbox (id, message_id, sender, recipient, event, created_at,
+                             next_attempt_at, leased_by, leased_until)
+         VALUES (1, 'm1@club.example', 'chess@club.example', 'anna@example.org',
+                 'move-accepted', 0, 0, $1, $2)",
+    )
+    .bind(a.id.clone())
+    .bind(seen + 10_000)
+    .execute(store.pool())
+    .await
+    .unwrap();
+    let holder = || async {
+        sqlx::query_scalar::<_, Option<String>>("SELECT leased_by FROM outbox WHERE id = 1")
+            .fetch_one(store.pool())
+            .await
+            .unwrap()
+    };
+    beat(&store, &b, seen + GONE_AFTER_SECS).await.unwrap();
+    assert_eq!(holder().await.as_deref(), Some(a.id.as_str()));
+    beat(&store, &b, seen + GONE_AFTER_SECS + 1).await.unwrap();
+    assert_eq!(holder().await, None);
+    store.close().await;
+}
