@@ -121,19 +121,28 @@ pub async fn run(
     options: RunOptions,
     shutdown: impl Future<Output = ()>,
 ) -> Result<RunReport, DaemonError> {
-    let store = Store::for_config(&config).await?;
+    let mut shutdown = Shutdown::new(shutdown);
+    let Some(store) = open_store(&config, options.once, &mut shutdown).await? else {
+        return Ok(RunReport::default());
+    };
     // The tables are listed once and shared by every message of the run.
     let rules = crate::tablebase::syzygy::open_rules(&config)?;
     let transport = Transport::open(&config.outbox)
         .await
         .map_err(DaemonError::Outbox)?;
     let owner = lease_owner();
-    release_dead_leases(&store).await?;
+    if let Err(e) = release_dead_leases(&store).await {
+        // The database went away again just after it opened: the dead
+        // processes' leases run out or are given back later.
+        if options.once || !e.is_transient() {
+            return Err(e.into());
+        }
+        tracing::warn!(error = %e, "outbox: dead processes' leases not given back now");
+    }
     // On PostgreSQL: this daemon in the registry, and the leader's lease
     // tried at once; on SQLite it leads.
     let heartbeat = leader::Heartbeat::start(&store, leader::Me::new(&owner)).await;
     let mut summary = RunReport::default();
-    let mut shutdown = Shutdown::new(shutdown);
     // Polled once now, the stop future installs its signal handlers (an
     // async fn does nothing until polled): from here on a SIGTERM asks for a
     // stop between two groups, instead of ending the process mid-group.
@@ -244,6 +253,36 @@ pub async fn run(
     store.close().await;
     info!("stopped: {summary}");
     Ok(summary)
+}
+
+/// Opens the store. Under `serve` a database that cannot be reached (a
+/// PostgreSQL restarting or failing over) is tried again with backoff
+/// until it can be, or until a stop is asked for (`None`); under `--once`,
+/// and for a failure waiting does not cure, the error is returned.
+async fn open_store<F: Future<Output = ()>>(
+    config: &Config,
+    once: bool,
+    shutdown: &mut Shutdown<F>,
+) -> Result<Option<Store>, DaemonError> {
+    let mut backoff = Backoff::new(Duration::from_millis(500), Duration::from_secs(30));
+    loop {
+        match Store::for_config(config).await {
+            Ok(store) => return Ok(Some(store)),
+            Err(e) if once || !e.is_transient() => return Err(e.into()),
+            Err(e) => {
+                let delay = backoff.next_delay();
+                tracing::error!(error = %e, retry_in_ms = backoff::millis(delay), "database not reachable");
+                let status = format!("database not reachable: {e}");
+                notify(&[
+                    sd_notify::NotifyState::Status(&status),
+                    sd_notify::NotifyState::Watchdog,
+                ]);
+                if shutdown.sleep_or_stop(delay).await {
+                    return Ok(None);
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]
