@@ -583,3 +583,51 @@ fn a_reminder_due_is_sent_once_by_the_daemon_that_takes_over_from_a_killed_leade
     assert_eq!(mails_to(dir.path(), "anna@example.org", "reminder"), 1);
     follower.stop();
 }
+
+/// A daemon whose listening connection is cut (its backend terminated)
+/// listens again: mail the CLI queues afterwards is still sent within
+/// seconds, not after the 30 s timer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_listening_connection_listens_again_and_queued_mail_still_wakes_the_sender() {
+    if !on_postgres() {
+        return;
+    }
+    let (dir, cfg) = club();
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    let url = text
+        .lines()
+        .find_map(|l| l.strip_prefix("url = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .unwrap()
+        .to_owned();
+    let daemon = Daemon::start(&cfg, dir.path(), 1);
+    wait_for("listening", Duration::from_secs(30), &[&daemon], || {
+        daemon.log().contains("listening for mail queued")
+    });
+    let pool = crate::support::pg::pool(&url).await;
+    let cut: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND query ILIKE 'LISTEN%'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(cut, [true], "one listening connection");
+    pool.close().await;
+    wait_for(
+        "listening again",
+        Duration::from_secs(30),
+        &[&daemon],
+        || daemon.log().contains("listening again"),
+    );
+    // The wake-up that reconnecting gives is spent: idle again.
+    std::thread::sleep(Duration::from_secs(2));
+    new_game(&cfg, 0);
+    wait_for(
+        "the two welcome mails",
+        Duration::from_secs(20),
+        &[&daemon],
+        || sent(dir.path()).len() >= 2,
+    );
+    daemon.stop();
+}
