@@ -595,7 +595,9 @@ mod transient_tests {
 
     #[test]
     fn a_postgresql_restart_or_lost_connection_is_transient_and_a_refused_statement_is_not() {
-        for code in ["08006", "08001", "57P01", "57P02", "57P03", "40001", "40P01", "53300"] {
+        for code in [
+            "08006", "08001", "57P01", "57P02", "57P03", "40001", "40P01", "53300",
+        ] {
             assert!(postgres_transient(code), "{code}");
         }
         // A syntax error, a unique violation, an undefined table, no code.
