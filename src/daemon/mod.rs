@@ -121,7 +121,17 @@ pub async fn run(
     options: RunOptions,
     shutdown: impl Future<Output = ()>,
 ) -> Result<RunReport, DaemonError> {
-    let store = Store::for_config(&config).await?;
+    let mut summary = RunReport::default();
+    let mut shutdown = Shutdown::new(shutdown);
+    // Polled once now, the stop future installs its signal handlers (an
+    // async fn does nothing until polled): from here on a SIGTERM asks for a
+    // stop between two groups, instead of ending the process mid-group.
+    if shutdown.requested() {
+        return Ok(summary);
+    }
+    let Some(store) = open_store(&config, options.once, &mut shutdown).await? else {
+        return Ok(summary);
+    };
     // The tables are listed once and shared by every message of the run.
     let rules = crate::tablebase::syzygy::open_rules(&config)?;
     let transport = Transport::open(&config.outbox)
@@ -132,11 +142,6 @@ pub async fn run(
     // On PostgreSQL: this daemon in the registry, and the leader's lease
     // tried at once; on SQLite it leads.
     let heartbeat = leader::Heartbeat::start(&store, leader::Me::new(&owner)).await;
-    let mut summary = RunReport::default();
-    let mut shutdown = Shutdown::new(shutdown);
-    // Polled once now, the stop future installs its signal handlers (an
-    // async fn does nothing until polled): from here on a SIGTERM asks for a
-    // stop between two groups, instead of ending the process mid-group.
     if shutdown.requested() {
         heartbeat.stop().await;
         store.close().await;
@@ -244,6 +249,32 @@ pub async fn run(
     store.close().await;
     info!("stopped: {summary}");
     Ok(summary)
+}
+
+/// Opens the store. Under `serve` a database not reachable (PostgreSQL
+/// down or restarting: a transient error) is tried again with backoff until
+/// it is, or until a stop is asked for (`None`); under `--once`, and for
+/// any other error, the error is returned.
+async fn open_store<F: Future<Output = ()>>(
+    config: &Config,
+    once: bool,
+    shutdown: &mut Shutdown<F>,
+) -> Result<Option<Store>, DaemonError> {
+    let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(30));
+    loop {
+        match Store::for_config(config).await {
+            Ok(store) => return Ok(Some(store)),
+            Err(e) if !once && e.is_transient() => {
+                let delay = backoff.next_delay();
+                tracing::error!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                    "database not reachable; trying again");
+                if shutdown.sleep_or_stop(delay).await {
+                    return Ok(None);
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -631,3 +631,33 @@ async fn a_cut_listening_connection_listens_again_and_queued_mail_still_wakes_th
     );
     daemon.stop();
 }
+
+/// `serve` on a PostgreSQL that cannot be reached waits for it, saying
+/// so, instead of exiting (a daemon started before its database, or during
+/// a restart), and still stops cleanly when asked; `serve --once` fails at
+/// once.
+#[test]
+fn serve_waits_for_an_unreachable_postgres_and_stops_cleanly_while_it_waits() {
+    if !on_postgres() {
+        return;
+    }
+    let (dir, cfg) = club();
+    let port = crate::support::pg::url()
+        .rsplit_once(':')
+        .and_then(|(_, rest)| rest.split('/').next().map(str::to_owned))
+        .unwrap();
+    let text = std::fs::read_to_string(&cfg)
+        .unwrap()
+        .replace(&format!(":{port}/"), ":1/");
+    let down = dir.path().join("down.toml");
+    std::fs::write(&down, text).unwrap();
+    let once = wildt(&down, &["serve", "--once"]);
+    assert!(!once.status.success());
+    let daemon = Daemon::start(&down, dir.path(), 1);
+    wait_for("a try said", Duration::from_secs(30), &[&daemon], || {
+        daemon
+            .log()
+            .contains("database not reachable; trying again")
+    });
+    daemon.stop();
+}
