@@ -149,7 +149,17 @@ impl StoreError {
     pub fn is_transient(&self) -> bool {
         match self {
             StoreError::Sql(e) => match e {
-                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => true,
+                sqlx::Error::PoolTimedOut
+                | sqlx::Error::PoolClosed
+                | sqlx::Error::Io(_)
+                | sqlx::Error::Protocol(_) => true,
+                sqlx::Error::Database(db)
+                    if db
+                        .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                        .is_some() =>
+                {
+                    postgres_transient(db.code().as_deref().unwrap_or_default())
+                }
                 sqlx::Error::Database(db) => {
                     // SQLITE_BUSY (5), SQLITE_LOCKED (6) and their extended codes.
                     let code = db.code();
@@ -171,6 +181,19 @@ impl StoreError {
             | StoreError::Invariant(_) => false,
         }
     }
+}
+
+/// Whether PostgreSQL's SQLSTATE `code` says that trying again later may
+/// succeed: the connection was lost or refused (class 08), the server is
+/// shutting down, crashed or starting up (57P01, 57P02, 57P03: a restart
+/// or a failover), a serialization failure or deadlock (40001, 40P01), or
+/// too many connections (53300).
+fn postgres_transient(code: &str) -> bool {
+    code.starts_with("08")
+        || matches!(
+            code,
+            "57P01" | "57P02" | "57P03" | "40001" | "40P01" | "53300"
+        )
 }
 
 /// Which database engine a store URL names.
@@ -599,5 +622,23 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
         self.writer.close().await;
+    }
+}
+
+#[cfg(test)]
+mod transient_tests {
+    use super::postgres_transient;
+
+    #[test]
+    fn a_postgresql_restart_or_lost_connection_is_transient_and_a_refused_statement_is_not() {
+        for code in [
+            "08006", "08001", "57P01", "57P02", "57P03", "40001", "40P01", "53300",
+        ] {
+            assert!(postgres_transient(code), "{code}");
+        }
+        // A syntax error, a unique violation, an undefined table, no code.
+        for code in ["42601", "23505", "42P01", ""] {
+            assert!(!postgres_transient(code), "{code}");
+        }
     }
 }

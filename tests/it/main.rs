@@ -20,6 +20,7 @@ mod inbox_faults;
 mod intake;
 mod languages;
 mod migrate;
+mod multi;
 mod notation;
 mod notation_cli;
 mod ops_cli;

@@ -64,6 +64,9 @@ const WITHIN: Duration = Duration::from_secs(240);
 /// The organiser's commands run at once (`game new`, `game show`).
 const CLI_AT_ONCE: usize = 6;
 const DAY: i64 = 86_400;
+/// A daemon's log larger than this is a daemon logging in a loop: the run
+/// stops rather than fill the disk.
+const LOG_MAX: u64 = 200 << 20;
 
 /// A setting from the environment, or its default.
 fn setting<T: FromStr>(name: &str, default: T) -> T {
@@ -269,6 +272,10 @@ async fn three_daemons_killed_and_postgres_restarted_record_each_move_once_and_m
         (unix_now() - now) as f64
     );
 
+    println!(
+        "pg_fault: the daemons' logs are in {}",
+        fleet.dir().display()
+    );
     for slot in 0..daemons {
         fleet.start(slot).await;
     }
@@ -344,6 +351,9 @@ async fn three_daemons_killed_and_postgres_restarted_record_each_move_once_and_m
             }
         }
         fleet.restart_the_exited().await;
+        if let Some(runaway) = fleet.runaway_log(LOG_MAX) {
+            panic!("{runaway}");
+        }
 
         let restarted = pg_restart.as_ref().is_none_or(|h| h.is_finished());
         if arrived.len() == GAMES * PLIES

@@ -70,7 +70,9 @@ impl Fleet {
              [limits]\n\
              # Each player here sends a move every few seconds; the hourly\n\
              # reply limit (60) is for autoresponders.\n\
-             replies_per_sender_per_hour = 100000\n",
+             replies_per_sender_per_hour = 100000\n\
+             # Seven players share the test's 206 games.\n\
+             games_per_player = 100\n",
             address = q(address),
             url = q(url),
             db_password = q(&pg::password_file().display().to_string()),
@@ -213,6 +215,21 @@ impl Fleet {
             }
         }
         failures
+    }
+
+    /// Where the daemons' logs are (`daemon-N.log`), for a run watched by hand.
+    pub fn dir(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// A daemon whose log outgrew `max` bytes (one that logs in a loop),
+    /// with the log's last lines: a run stops before it fills the disk.
+    pub fn runaway_log(&self, max: u64) -> Option<String> {
+        self.slots.iter().enumerate().find_map(|(i, s)| {
+            let len = std::fs::metadata(&s.log).map_or(0, |m| m.len());
+            (len > max)
+                .then(|| format!("daemon {i}'s log holds {len} bytes:\n{}", tail(&s.log, 30)))
+        })
     }
 
     /// The last lines of every daemon's log.
