@@ -209,3 +209,45 @@ fn shared_options_are_accepted_before_the_subcommand() {
     assert_eq!(local.as_array().unwrap().len(), 0, "{local}");
     assert!(dir.path().join("var/wildt.db").exists());
 }
+
+/// A `[database]` on PostgreSQL that cannot be used is one line at start:
+/// a refused password names the password file, a server that cannot be
+/// reached is named as such, and neither shows the password.
+#[test]
+fn a_postgres_store_that_refuses_the_password_or_cannot_be_reached_is_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("wrong-password");
+    std::fs::write(&wrong, "not-the-password\n").unwrap();
+    let rig = crate::support::pg::url();
+    let (base, _) = rig.rsplit_once('/').unwrap();
+    let (host_base, _) = base.rsplit_once(':').unwrap();
+    let cases = [
+        (rig.clone(), wrong.clone(), "refused the login"),
+        // Port 1 on loopback: nothing listens there.
+        (
+            format!("{host_base}:1/wildt"),
+            crate::support::pg::password_file(),
+            "cannot reach PostgreSQL at",
+        ),
+    ];
+    for (url, password_file, said) in cases {
+        let cfg = dir.path().join("wildt.toml");
+        let text = wildt::config::LOCAL_TOML
+            .replace(
+                "[database]\nurl = \"sqlite://var/wildt.db\"\n",
+                &format!(
+                    "[database]\nurl = \"{url}\"\npassword_file = \"{}\"\n",
+                    password_file.display()
+                ),
+            )
+            .replace("var/", &format!("{}/", dir.path().display()));
+        std::fs::write(&cfg, text).unwrap();
+        let out = wildt(&cfg, &["game", "list", "--json"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{url}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{url}: {stderr}");
+        assert!(stderr.contains(said) && stderr.contains(&url), "{stderr}");
+        assert_eq!(stderr.matches(said).count(), 1, "said twice: {stderr}");
+        assert!(!stderr.contains("not-the-password"), "{stderr}");
+    }
+}
