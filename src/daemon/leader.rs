@@ -21,7 +21,18 @@ use std::time::Duration;
 
 use tracing::{info, warn};
 
-use crate::store::{Backend, Store, StoreError, now_secs};
+use crate::store::{Backend, Store, StoreError};
+
+/// The system clock, in Unix seconds. Leases and heartbeats tell whether
+/// processes are alive, which takes the time that passes: never
+/// `WILDT_NOW`, the instant a test or a replay of a postal game's dates
+/// sets for the games, which stands still.
+pub fn wall_secs() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
 
 /// How long a leader's lease runs.
 pub const LEASE_SECS: i64 = 30;
@@ -81,7 +92,7 @@ impl Me {
             id: id.to_owned(),
             host: hostname(),
             pid: i64::from(std::process::id()),
-            started_at: now_secs(),
+            started_at: wall_secs(),
         }
     }
 }
@@ -158,7 +169,7 @@ impl Heartbeat {
         // Stopped cleanly: listed as gone at once (not live for another
         // minute), its row kept for `status`.
         if let Err(e) = sqlx::query("UPDATE daemons SET last_seen_at = $1 WHERE id = $2")
-            .bind(now_secs() - GONE_AFTER_SECS - 1)
+            .bind(wall_secs() - GONE_AFTER_SECS - 1)
             .bind(self.me.id.clone())
             .execute(self.store.pool())
             .await
@@ -179,7 +190,7 @@ impl Heartbeat {
 /// and the outbox leases of daemons gone given back. A failure leaves this
 /// daemon not leading until a heartbeat succeeds again.
 async fn beat_once(store: &Store, me: &Me, leadership: &Leadership) {
-    let now = now_secs();
+    let now = wall_secs();
     match beat(store, me, now).await {
         Ok(leads) => {
             if leads != leadership.leads() {
@@ -268,12 +279,10 @@ async fn resign(store: &Store, holder: &str) -> Result<(), StoreError> {
 async fn release_gone(conn: &mut sqlx::AnyConnection, now: i64) -> Result<(), StoreError> {
     let released = sqlx::query(
         "UPDATE outbox SET leased_by = NULL, leased_until = NULL
-         WHERE leased_by IS NOT NULL AND leased_until > $1
-           AND sent_at IS NULL AND failed_at IS NULL
+         WHERE leased_by IS NOT NULL AND sent_at IS NULL AND failed_at IS NULL
            AND NOT EXISTS (SELECT 1 FROM daemons d
-                           WHERE d.id = outbox.leased_by AND d.last_seen_at >= $2)",
+                           WHERE d.id = outbox.leased_by AND d.last_seen_at >= $1)",
     )
-    .bind(now)
     .bind(now - GONE_AFTER_SECS)
     .execute(&mut *conn)
     .await?

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgListener, PgPoolOptions};
 use tokio::sync::Notify;
-use tracing::{debug, info, warn};
+use tracing::{info, warn};
 
 use super::Backoff;
 use crate::config::Config;
@@ -81,7 +81,7 @@ async fn listen(options: PgConnectOptions, wake: Arc<Notify>) {
                 // The connection was lost; the next receive reconnects and
                 // listens again. Mail queued meanwhile: look now.
                 Ok(None) => {
-                    debug!("outbox: the listening connection was lost; reconnecting");
+                    info!("outbox: the listening connection was lost; listening again");
                     wake.notify_one();
                 }
                 Err(e) => {

@@ -121,9 +121,16 @@ pub async fn run(
     options: RunOptions,
     shutdown: impl Future<Output = ()>,
 ) -> Result<RunReport, DaemonError> {
+    let mut summary = RunReport::default();
     let mut shutdown = Shutdown::new(shutdown);
+    // Polled once now, the stop future installs its signal handlers (an
+    // async fn does nothing until polled): from here on a SIGTERM asks for a
+    // stop between two groups, instead of ending the process mid-group.
+    if shutdown.requested() {
+        return Ok(summary);
+    }
     let Some(store) = open_store(&config, options.once, &mut shutdown).await? else {
-        return Ok(RunReport::default());
+        return Ok(summary);
     };
     // The tables are listed once and shared by every message of the run.
     let rules = crate::tablebase::syzygy::open_rules(&config)?;
@@ -142,10 +149,6 @@ pub async fn run(
     // On PostgreSQL: this daemon in the registry, and the leader's lease
     // tried at once; on SQLite it leads.
     let heartbeat = leader::Heartbeat::start(&store, leader::Me::new(&owner)).await;
-    let mut summary = RunReport::default();
-    // Polled once now, the stop future installs its signal handlers (an
-    // async fn does nothing until polled): from here on a SIGTERM asks for a
-    // stop between two groups, instead of ending the process mid-group.
     if shutdown.requested() {
         heartbeat.stop().await;
         store.close().await;
@@ -255,32 +258,28 @@ pub async fn run(
     Ok(summary)
 }
 
-/// Opens the store. Under `serve` a database that cannot be reached (a
-/// PostgreSQL restarting or failing over) is tried again with backoff
-/// until it can be, or until a stop is asked for (`None`); under `--once`,
-/// and for a failure waiting does not cure, the error is returned.
+/// Opens the store. Under `serve` a database not reachable (PostgreSQL
+/// down or restarting: a transient error) is tried again with backoff until
+/// it is, or until a stop is asked for (`None`); under `--once`, and for
+/// any other error, the error is returned.
 async fn open_store<F: Future<Output = ()>>(
     config: &Config,
     once: bool,
     shutdown: &mut Shutdown<F>,
 ) -> Result<Option<Store>, DaemonError> {
-    let mut backoff = Backoff::new(Duration::from_millis(500), Duration::from_secs(30));
+    let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(30));
     loop {
         match Store::for_config(config).await {
             Ok(store) => return Ok(Some(store)),
-            Err(e) if once || !e.is_transient() => return Err(e.into()),
-            Err(e) => {
+            Err(e) if !once && e.is_transient() => {
                 let delay = backoff.next_delay();
-                tracing::error!(error = %e, retry_in_ms = backoff::millis(delay), "database not reachable");
-                let status = format!("database not reachable: {e}");
-                notify(&[
-                    sd_notify::NotifyState::Status(&status),
-                    sd_notify::NotifyState::Watchdog,
-                ]);
+                tracing::error!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                    "database not reachable; trying again");
                 if shutdown.sleep_or_stop(delay).await {
                     return Ok(None);
                 }
             }
+            Err(e) => return Err(e.into()),
         }
     }
 }

@@ -625,6 +625,32 @@ mod tests {
         assert!(f.fix.contains("LoadCredential"), "{}", f.fix);
     }
 
+    /// A PostgreSQL store's password file is checked as the mail servers'
+    /// are: missing, it is an error naming the file and its line.
+    #[test]
+    fn a_missing_database_password_file_is_an_error_naming_the_file() {
+        let text = include_str!("../../config/example.toml")
+            .replace(
+                "[database]\n",
+                "[database]\nurl = \"postgres://wildt@db.example/wildt\"\n\
+                 password_file = \"/nonexistent/db-pw\"\n",
+            )
+            .replacen("url = \"sqlite://", "# url = \"sqlite://", 1);
+        let out = check_text(Path::new("w.toml"), &text);
+        let f = out
+            .findings
+            .iter()
+            .find(|f| f.what.contains("/nonexistent/db-pw"))
+            .unwrap_or_else(|| panic!("{:?}", out.findings));
+        assert_eq!(f.level, Level::Error);
+        let line = text.lines().position(|l| l.contains("db-pw")).unwrap() + 1;
+        assert!(
+            f.what.starts_with(&format!("w.toml:{line}: ")),
+            "{}",
+            f.what
+        );
+    }
+
     /// The example configuration with `from` replaced by `to`, and the
     /// line `to` is on.
     fn example_with(from: &str, to: &str) -> (String, usize) {

@@ -278,9 +278,14 @@ pub async fn read_config(
         url: url.clone(),
         source,
     };
-    let daemons = crate::daemon::leader::list(&mut conn, now, LISTED_FOR_SECS)
-        .await
-        .map_err(store_err)?;
+    // Which daemon is alive goes by the system clock (see `wall_secs`).
+    let daemons = crate::daemon::leader::list(
+        &mut conn,
+        crate::daemon::leader::wall_secs(),
+        LISTED_FOR_SECS,
+    )
+    .await
+    .map_err(store_err)?;
     let leader = daemons.iter().find(|d| d.leads);
     let daemon = Holder {
         running: daemons.iter().any(|d| d.live),

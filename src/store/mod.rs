@@ -65,6 +65,28 @@ pub enum StoreError {
 
 pub use crate::now::now_secs;
 
+/// A first connection to PostgreSQL at `shown` (its URL without password) that
+/// failed, said as the operator acts on it: the server not reached (still
+/// an IO error, so a daemon waits for it), the login refused (the password
+/// file), or the database missing.
+fn connect_error(shown: &str, e: sqlx::Error) -> StoreError {
+    match e {
+        sqlx::Error::Io(io) => sqlx::Error::Io(std::io::Error::new(
+            io.kind(),
+            format!("cannot reach PostgreSQL at {shown}: {io}"),
+        ))
+        .into(),
+        sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("28P01" | "28000")) => {
+            StoreError::Password(format!(
+                "PostgreSQL at {shown} refused the login ({}): check the user in the URL \
+                 and the password in [database] password_file",
+                db.message()
+            ))
+        }
+        other => other.into(),
+    }
+}
+
 /// What every SQLite connection sets when it opens.
 const SQLITE_PRAGMAS: &[&str] = &[
     "PRAGMA foreign_keys = ON",
@@ -334,10 +356,22 @@ impl Store {
     /// daemons starting together migrate once).
     async fn open_postgres(url: &str, password: Option<&str>) -> Result<Store, StoreError> {
         let mut any = AnyConnectOptions::from_str(url)?;
+        // The URL as errors show it: never with a password.
+        let mut shown = any.database_url.clone();
+        shown
+            .set_password(None)
+            .map_err(|()| StoreError::Invariant(format!("`{url}` cannot hold a password")))?;
         if let Some(password) = password {
             any.database_url
                 .set_password(Some(password))
                 .map_err(|()| StoreError::Invariant(format!("`{url}` cannot hold a password")))?;
+        }
+        // One connection first: a server that cannot be reached, a refused
+        // password or a missing database is then one sentence naming the
+        // server, rather than a pool's timeout.
+        match sqlx::AnyConnection::connect_with(&any).await {
+            Ok(conn) => conn.close().await?,
+            Err(e) => return Err(connect_error(shown.as_str(), e)),
         }
         // One writer per process as on SQLite: the turns of
         // [`Store::write_turn`] order it, and the advisory lock of
@@ -353,12 +387,14 @@ impl Store {
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(any)
             .await?;
-        Ok(Store {
+        let store = Store {
             pool,
             writer,
             turn: Default::default(),
             backend: Backend::Postgres,
-        })
+        };
+        store.backfill_keys().await?;
+        Ok(store)
     }
 
     /// Plies stored by a version before position keys: filled in once.

@@ -19,7 +19,8 @@ use crate::support::cli::{json_of, on_postgres, temp_config, wildt};
 
 /// A club on a fresh PostgreSQL database, its Maildir made, sending
 /// through a sendmail that appends each mail's Message-ID to `sent.log`
-/// (two daemons sending one mail would write it twice).
+/// (two daemons sending one mail would write it twice) and its recipient
+/// and subject to `subjects.log`.
 fn club() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let cfg = temp_config(dir.path());
@@ -27,11 +28,16 @@ fn club() -> (tempfile::TempDir, PathBuf) {
         std::fs::create_dir_all(dir.path().join("mail").join(sub)).unwrap();
     }
     let log = dir.path().join("sent.log");
+    let subjects = dir.path().join("subjects.log");
     let sendmail = dir.path().join("sendmail");
     std::fs::write(
         &sendmail,
         format!(
-            "#!/bin/sh\nawk 'tolower($0) ~ /^message-id:/ && !n {{ print $2; n = 1 }}' >> '{}'\n",
+            "#!/bin/sh\nawk 'tolower($0) ~ /^message-id:/ && !n {{ print $2; n = 1 }}
+                 tolower($0) ~ /^(to|subject):/ {{ printf \"%s \", $0 >> \"{}\" }}
+                 END {{ print \"\" >> \"{}\" }}' >> '{}'\n",
+            subjects.display(),
+            subjects.display(),
             log.display()
         ),
     )
@@ -477,4 +483,181 @@ async fn the_leaders_lease_passes_only_when_it_runs_out_and_a_gone_daemons_mail_
     beat(&store, &b, seen + GONE_AFTER_SECS + 1).await.unwrap();
     assert_eq!(holder().await, None);
     store.close().await;
+}
+
+/// The mails to `to` whose subject says `what`, from `subjects.log`.
+fn mails_to(dir: &Path, to: &str, what: &str) -> usize {
+    std::fs::read_to_string(dir.join("subjects.log"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains(to) && l.to_lowercase().contains(what))
+        .count()
+}
+
+/// Only the leader runs the deadlines, and another daemon takes them over
+/// when the leader is killed: a reminder falls due for a daemon that does
+/// not lead (its `WILDT_NOW` 14 days after the game began, the leader's 13)
+/// and is not sent; the leader killed with `kill -9`, that daemon leads
+/// within a minute and sends the reminder, once.
+#[test]
+fn a_reminder_due_is_sent_once_by_the_daemon_that_takes_over_from_a_killed_leader() {
+    if !on_postgres() {
+        return;
+    }
+    const DAY: i64 = 86_400;
+    // 2026-12-01T00:00:00Z.
+    let t0 = 1_796_083_200;
+    let at = |t: i64| {
+        let (days, secs) = (t.div_euclid(DAY), t.rem_euclid(DAY));
+        let date = wildt::clock::Date::of_instant(days * DAY);
+        format!("{date}T{:02}:{:02}:00Z", secs / 3600, secs % 3600 / 60)
+    };
+    let (dir, cfg) = club();
+    let created = Command::new(env!("CARGO_BIN_EXE_wildt"))
+        .args([
+            "game",
+            "new",
+            "--no-mail",
+            "--white",
+            "anna@example.org",
+            "--black",
+            "ben@example.net",
+            "--time",
+            "10/50",
+            "--json",
+            "--config",
+        ])
+        .arg(&cfg)
+        .env("WILDT_NOW", at(t0))
+        .output()
+        .unwrap();
+    assert!(
+        created.status.success(),
+        "{}",
+        String::from_utf8_lossy(&created.stderr)
+    );
+    let start_at = |n: usize, now: i64| {
+        let log = dir.path().join(format!("serve-{n}.log"));
+        let child = Command::new(env!("CARGO_BIN_EXE_wildt"))
+            .args(["serve", "--config"])
+            .arg(&cfg)
+            .env("RUST_LOG", "info")
+            .env("JOURNAL_STREAM", "0:0")
+            .env("WILDT_NOW", at(now))
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        Daemon { child, log }
+    };
+    let leader = start_at(1, t0 + 13 * DAY);
+    wait_for(
+        "the first daemon leads",
+        Duration::from_secs(30),
+        &[&leader],
+        || leader.log().contains("this daemon leads"),
+    );
+    let follower = start_at(2, t0 + 14 * DAY + 3600);
+    wait_for(
+        "the second daemon ready",
+        Duration::from_secs(30),
+        &[&follower],
+        || follower.log().contains("ready"),
+    );
+    // A round of the follower's loop and of its sender: nothing.
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(mails_to(dir.path(), "anna@example.org", "reminder"), 0);
+    leader.kill_9();
+    wait_for(
+        "the reminder",
+        Duration::from_secs(60),
+        &[&follower],
+        || mails_to(dir.path(), "anna@example.org", "reminder") >= 1,
+    );
+    assert!(
+        follower.log().contains("this daemon leads"),
+        "{}",
+        follower.log()
+    );
+    std::thread::sleep(Duration::from_secs(2));
+    assert_eq!(mails_to(dir.path(), "anna@example.org", "reminder"), 1);
+    follower.stop();
+}
+
+/// A daemon whose listening connection is cut (its backend terminated)
+/// listens again: mail the CLI queues afterwards is still sent within
+/// seconds, not after the 30 s timer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_listening_connection_listens_again_and_queued_mail_still_wakes_the_sender() {
+    if !on_postgres() {
+        return;
+    }
+    let (dir, cfg) = club();
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    let url = text
+        .lines()
+        .find_map(|l| l.strip_prefix("url = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .unwrap()
+        .to_owned();
+    let daemon = Daemon::start(&cfg, dir.path(), 1);
+    wait_for("listening", Duration::from_secs(30), &[&daemon], || {
+        daemon.log().contains("listening for mail queued")
+    });
+    let pool = crate::support::pg::pool(&url).await;
+    let cut: Vec<bool> = sqlx::query_scalar(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND query ILIKE 'LISTEN%'",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(cut, [true], "one listening connection");
+    pool.close().await;
+    wait_for(
+        "listening again",
+        Duration::from_secs(30),
+        &[&daemon],
+        || daemon.log().contains("listening again"),
+    );
+    // The wake-up that reconnecting gives is spent: idle again.
+    std::thread::sleep(Duration::from_secs(2));
+    new_game(&cfg, 0);
+    wait_for(
+        "the two welcome mails",
+        Duration::from_secs(20),
+        &[&daemon],
+        || sent(dir.path()).len() >= 2,
+    );
+    daemon.stop();
+}
+
+/// `serve` on a PostgreSQL that cannot be reached waits for it, saying
+/// so, instead of exiting (a daemon started before its database, or during
+/// a restart), and still stops cleanly when asked; `serve --once` fails at
+/// once.
+#[test]
+fn serve_waits_for_an_unreachable_postgres_and_stops_cleanly_while_it_waits() {
+    if !on_postgres() {
+        return;
+    }
+    let (dir, cfg) = club();
+    let port = crate::support::pg::url()
+        .rsplit_once(':')
+        .and_then(|(_, rest)| rest.split('/').next().map(str::to_owned))
+        .unwrap();
+    let text = std::fs::read_to_string(&cfg)
+        .unwrap()
+        .replace(&format!(":{port}/"), ":1/");
+    let down = dir.path().join("down.toml");
+    std::fs::write(&down, text).unwrap();
+    let once = wildt(&down, &["serve", "--once"]);
+    assert!(!once.status.success());
+    let daemon = Daemon::start(&down, dir.path(), 1);
+    wait_for("a try said", Duration::from_secs(30), &[&daemon], || {
+        daemon
+            .log()
+            .contains("database not reachable; trying again")
+    });
+    daemon.stop();
 }
