@@ -221,7 +221,12 @@ pub async fn flush_outbox(
                 }
                 f.lease().await?
             }
-            Err(e) => return Err(unmarked(e)),
+            // The batch before is not marked (remembered by the failed
+            // mark) and neither is this one, handed over meanwhile.
+            Err(e) => {
+                f.leases.remember_unmarked(&sent_ids(&tried));
+                return Err(unmarked(e));
+            }
         };
     }
 }
