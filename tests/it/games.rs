@@ -1596,16 +1596,14 @@ async fn a_moves_replies_continue_the_rendering_kept_beside_the_record() {
     let (t, id, line) = german_english_game(64).await;
     run_all(
         &t,
-        &[
-            if crate::support::cli::on_postgres() {
-                "UPDATE record_renders
+        &[if crate::support::cli::on_postgres() {
+            "UPDATE record_renders
                  SET rendered = decode(replace(encode(rendered, 'escape'), 'Nf3', 'Nx9'), 'escape')
                  WHERE lang = 'en'"
-            } else {
-                "UPDATE record_renders SET rendered = CAST(replace(rendered, 'Nf3', 'Nx9') AS BLOB)
+        } else {
+            "UPDATE record_renders SET rendered = CAST(replace(rendered, 'Nf3', 'Nx9') AS BLOB)
                WHERE lang = 'en'"
-            },
-        ],
+        }],
     )
     .await;
     let answer = mail_decision(&t, id, Color::White, 2, &line[64]).await;
