@@ -138,7 +138,14 @@ pub async fn run(
         .await
         .map_err(DaemonError::Outbox)?;
     let owner = lease_owner();
-    release_dead_leases(&store).await?;
+    if let Err(e) = release_dead_leases(&store).await {
+        // The database went away again just after it opened: the dead
+        // processes' leases run out or are given back later.
+        if options.once || !e.is_transient() {
+            return Err(e.into());
+        }
+        tracing::warn!(error = %e, "outbox: dead processes' leases not given back now");
+    }
     // On PostgreSQL: this daemon in the registry, and the leader's lease
     // tried at once; on SQLite it leads.
     let heartbeat = leader::Heartbeat::start(&store, leader::Me::new(&owner)).await;

@@ -223,7 +223,7 @@ impl Worker {
     /// `delay` (at most 2 s), then the rest waits for the next start.
     async fn last_drain(&mut self, delay: Duration, summary: &mut RunReport) {
         tokio::time::sleep(delay.min(Duration::from_secs(2))).await;
-        give_back_leases(self.store(), &self.owner).await;
+        give_back_leases(&self.leases, &self.owner).await;
         if let Err(e) = self.flush(summary).await {
             error!(error = %e, "outbox: not drained at shutdown; the rest is sent after the next start");
         }
@@ -249,7 +249,7 @@ async fn outbox_worker(
     let mut leases_left = false;
     loop {
         let stopping = *stop.borrow();
-        if leases_left && give_back_leases(w.store(), &w.owner).await {
+        if leases_left && give_back_leases(&w.leases, &w.owner).await {
             leases_left = false;
         }
         let wait = match w.flush_if_due(stopping, &mut summary).await {
@@ -295,6 +295,6 @@ async fn outbox_worker(
             }
         }
     }
-    give_back_leases(w.store(), &w.owner).await;
+    give_back_leases(&w.leases, &w.owner).await;
     summary
 }

@@ -148,30 +148,13 @@ impl StoreError {
     /// or a refused write fails the same way every time.
     pub fn is_transient(&self) -> bool {
         match self {
-            StoreError::Sql(e) => match e {
-                sqlx::Error::PoolTimedOut
-                | sqlx::Error::PoolClosed
-                | sqlx::Error::Io(_)
-                | sqlx::Error::Protocol(_) => true,
-                sqlx::Error::Database(db)
-                    if db
-                        .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
-                        .is_some() =>
-                {
-                    postgres_transient(db.code().as_deref().unwrap_or_default())
-                }
-                sqlx::Error::Database(db) => {
-                    // SQLITE_BUSY (5), SQLITE_LOCKED (6) and their extended codes.
-                    let code = db.code();
-                    let primary = code
-                        .as_deref()
-                        .and_then(|c| c.parse::<i64>().ok())
-                        .map(|c| c & 0xff);
-                    matches!(primary, Some(5 | 6))
-                }
-                _ => false,
-            },
+            StoreError::Sql(e) => sql_transient(e),
             StoreError::Folder { .. } => true,
+            // The database went away while the migrations were checked.
+            StoreError::Migrate(
+                sqlx::migrate::MigrateError::Execute(e)
+                | sqlx::migrate::MigrateError::ExecuteMigration(e, _),
+            ) => sql_transient(e),
             StoreError::Migrate(_)
             | StoreError::Password(_)
             | StoreError::Corrupt { .. }
@@ -180,6 +163,34 @@ impl StoreError {
             | StoreError::Crosstable(_)
             | StoreError::Invariant(_) => false,
         }
+    }
+}
+
+/// Whether trying again later may succeed after the database error `e`
+/// ([`StoreError::is_transient`]).
+fn sql_transient(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Protocol(_) => true,
+        sqlx::Error::Database(db)
+            if db
+                .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .is_some() =>
+        {
+            postgres_transient(db.code().as_deref().unwrap_or_default())
+        }
+        sqlx::Error::Database(db) => {
+            // SQLITE_BUSY (5), SQLITE_LOCKED (6) and their extended codes.
+            let code = db.code();
+            let primary = code
+                .as_deref()
+                .and_then(|c| c.parse::<i64>().ok())
+                .map(|c| c & 0xff);
+            matches!(primary, Some(5 | 6))
+        }
+        _ => false,
     }
 }
 

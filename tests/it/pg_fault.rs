@@ -703,8 +703,12 @@ fn check_reminders(
 }
 
 /// Copies of one Message-ID in the INBOXes: each must be explained by a
-/// process killed with `kill -9` after it handed the mail to the relay
-/// (at most one copy for each such process). Returns the copies explained.
+/// process killed with `kill -9` after it handed the mail to the relay and
+/// before it could record that, so that another process sent it again: a
+/// handing is followed by one by another process, and its own process was
+/// killed. A process that handed the same mail twice itself (sent again
+/// after a database error, say) explains no copy, killed later or not.
+/// Returns the copies explained.
 fn check_copies(
     fleet: &Fleet,
     watches: &[Watch],
@@ -731,13 +735,16 @@ fn check_copies(
     let mut explained = 0;
     let mut unexplained = Vec::new();
     for (id, copies) in delivered.iter().filter(|(_, n)| **n > 1) {
-        let by = handed.get(id).cloned().unwrap_or_default();
-        let killed: HashSet<usize> = by
-            .iter()
-            .copied()
-            .filter_map(|(_, i)| fleet.incarnations[i].killed_at.is_some().then_some(i))
-            .collect();
-        if *copies <= 1 + killed.len() {
+        let mut by = handed.get(id).cloned().unwrap_or_default();
+        by.sort_unstable();
+        let resent_after_a_kill = by
+            .windows(2)
+            .filter(|pair| {
+                let (first, next) = (pair[0].1, pair[1].1);
+                first != next && fleet.incarnations[first].killed_at.is_some()
+            })
+            .count();
+        if *copies <= 1 + resent_after_a_kill {
             explained += copies - 1;
         } else {
             let who: Vec<String> = by
