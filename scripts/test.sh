@@ -113,30 +113,31 @@ pg_skip=(
   # the systemd unit.
   --skip notation --skip intake:: --skip support::fixtures
   --skip imap_inbox:: --skip smtp_transport:: --skip systemd::
-  # SQLite's own upgrades and SQL: databases from before a migration (a
-  # PostgreSQL database starts at the consolidated schema), EXPLAIN QUERY
-  # PLAN, damage written with SQLite's blob functions.
+  # SQLite's own upgrades and planner: databases from before a migration (a
+  # PostgreSQL database starts at the consolidated schema, and the window's
+  # test goes back to a pre-24 SQLite schema), EXPLAIN QUERY PLAN.
   --skip games::a_database_from_before_the_parts_has_its_long_games_sealed
   --skip games::a_database_from_before_the_plies_texts_gets_one_for_every_game
   --skip games::answers_recorded_before_the_upgrade_still_count_against_the_hourly_limit
   --skip games::the_history_finds_a_games_refused_messages_through_their_own_index
-  --skip games::a_game_without_this_builds_rendering_gets_one_at_its_next_move
   --skip games::a_move_leaves_the_repetition_window_unread_and_a_claim_reads_it_from_the_moves
-  --skip games::a_moves_replies_continue_the_rendering_kept_beside_the_record
-  --skip games::committed_replies_are_sent_from_memory_with_the_stored_bytes
   # Not yet passing on PostgreSQL (to fix): a first group never holds two
   # messages there (its first message takes longer than the group's 50 ms
-  # on a fresh connection), and serve's start outlasts the kill test's
-  # random delays.
+  # on a fresh connection).
   --skip group_commit::a_daemon_killed_after_a_group_commit_answers_each_message_once
   --skip group_commit::a_daemon_killed_inside_a_group_keeps_none_of_it_and_then_decides_each_message_once
-  --skip conditional_maildir::kill_9_during_bursts_of_conditional_play_loses_and_doubles_nothing
   # Restarts PostgreSQL: run alone below.
   --skip pg_fault
   # Run in their own invocations below.
   --skip e2e::
 )
 WILDT_TEST_BACKEND=postgres cargo test --locked --test it -- "${pg_skip[@]}"
+# The e2e scenarios on PostgreSQL, but: operator (backups of the SQLite
+# file), outage (stops the rig's servers; run alone on SQLite), and crash
+# (not yet passing: its kills, a few hundred ms apart, come before a daemon
+# on PostgreSQL has decided a message).
+WILDT_TEST_BACKEND=postgres cargo test --locked --test it e2e:: -- --skip e2e::outage \
+  --skip e2e::operator --skip e2e::crash --nocapture
 # The fault test restarts the test PostgreSQL: alone, after everything else.
 cargo test --locked --test it pg_fault -- --test-threads=1 --nocapture
 # The three fuzz targets at once, a minute each (FUZZ_SECONDS to change it).

@@ -449,7 +449,15 @@ async fn serve_with_kills(club: &Club, total: i64, rng: &mut rand::rngs::StdRng)
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        let delay = rng.random_range(5..=120u64);
+        // A daemon on PostgreSQL takes longer to start deciding (its
+        // connections, the leader's lease, LISTEN): the kills reach into its
+        // bursts there with longer delays.
+        let longest = if crate::support::cli::on_postgres() {
+            1000
+        } else {
+            120
+        };
+        let delay = rng.random_range(5..=longest);
         tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
         child.kill().unwrap();
         child.wait().unwrap();

@@ -630,10 +630,14 @@ async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
         .map(|r| (r.message_id, r.raw))
         .collect();
     assert_eq!(stored.len(), 2, "the confirmation and the relay");
-    sqlx::query("UPDATE outbox_bodies SET raw = x'00', packed = 1")
-        .execute(other.pool())
-        .await
-        .unwrap();
+    sqlx::query(if crate::support::cli::on_postgres() {
+        "UPDATE outbox_bodies SET raw = '\\x00'::bytea, packed = 1"
+    } else {
+        "UPDATE outbox_bodies SET raw = x'00', packed = 1"
+    })
+    .execute(other.pool())
+    .await
+    .unwrap();
     assert!(other.due_mail(i64::MAX, 10).await.unwrap().is_empty());
     let leased: Vec<(String, Vec<u8>)> = leases
         .lease_due(wildt::store::now_secs(), 10, "this", i64::MAX)
@@ -1592,10 +1596,14 @@ async fn a_moves_replies_continue_the_rendering_kept_beside_the_record() {
     let (t, id, line) = german_english_game(64).await;
     run_all(
         &t,
-        &[
+        &[if crate::support::cli::on_postgres() {
+            "UPDATE record_renders
+                 SET rendered = decode(replace(encode(rendered, 'escape'), 'Nf3', 'Nx9'), 'escape')
+                 WHERE lang = 'en'"
+        } else {
             "UPDATE record_renders SET rendered = CAST(replace(rendered, 'Nf3', 'Nx9') AS BLOB)
-           WHERE lang = 'en'",
-        ],
+               WHERE lang = 'en'"
+        }],
     )
     .await;
     let answer = mail_decision(&t, id, Color::White, 2, &line[64]).await;
@@ -1701,7 +1709,13 @@ async fn a_game_without_this_builds_rendering_gets_one_at_its_next_move() {
         &t,
         &[
             "DELETE FROM record_renders WHERE lang = 'de'",
-            "UPDATE record_renders SET rendered = CAST(zeroblob(8) || substr(rendered, 9) AS BLOB) WHERE lang = 'en'",
+            if crate::support::cli::on_postgres() {
+                "UPDATE record_renders
+                 SET rendered = '\\x0000000000000000'::bytea || substring(rendered from 9)
+                 WHERE lang = 'en'"
+            } else {
+                "UPDATE record_renders SET rendered = CAST(zeroblob(8) || substr(rendered, 9) AS BLOB) WHERE lang = 'en'"
+            },
         ],
     )
     .await;
