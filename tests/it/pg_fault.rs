@@ -424,6 +424,15 @@ async fn three_daemons_killed_and_postgres_restarted_record_each_move_once_and_m
         problems.join("\n"),
         fleet.tails(20)
     );
+    // Passed: its database (tens of megabytes) goes; a failed run's stays
+    // to be looked at.
+    let name = url.rsplit('/').next().expect("a database name");
+    let admin = pg::pool(&pg::url()).await;
+    sqlx::raw_sql(&format!("DROP DATABASE {name} WITH (FORCE)"))
+        .execute(&admin)
+        .await
+        .unwrap_or_else(|e| panic!("dropping {name}: {e}"));
+    admin.close().await;
 }
 
 /// After the burst: waits (bounded) until the outbox holds nothing left to
