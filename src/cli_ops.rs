@@ -136,10 +136,9 @@ pub fn run(cmd: OpsCommand, config: &ConfigArgs) -> anyhow::Result<ExitCode> {
 fn status(config: &ConfigArgs, json: bool, failed_window_hours: u32) -> anyhow::Result<ExitCode> {
     let config = config.load()?;
     let status = crate::runtime()?
-        .block_on(wildt::ops::status::read(
-            &config.database_url,
+        .block_on(wildt::ops::status::read_config(
+            &config,
             i64::from(failed_window_hours) * 3600,
-            &config.clock.rules,
         ))?
         .with_tablebase(config.tablebase.as_ref());
     print_status(&status, json)?;
@@ -279,6 +278,19 @@ fn print_status(s: &wildt::ops::status::Status, json: bool) -> anyhow::Result<()
         )?,
         (true, None) => outln!("daemon:        running")?,
         (false, _) => outln!("daemon:        not running")?,
+    }
+    // PostgreSQL: every daemon on the database, the leader marked.
+    for d in &s.daemons {
+        outln!(
+            "  daemon {} on {} (pid {}): {}, started {}, last seen {}{}",
+            d.id,
+            d.host,
+            d.pid,
+            if d.live { "live" } else { "gone" },
+            ago(Some(d.started_at)),
+            ago(Some(d.last_seen_at)),
+            if d.leads { ", leads" } else { "" }
+        )?;
     }
     outln!("last message:  {}", ago(s.last_message_at))?;
     let next = match s.outbox.next_due_at {

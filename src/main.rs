@@ -251,8 +251,25 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("wildt: {e:#}");
+            eprintln!("wildt: {}", error_text(&e));
             ExitCode::FAILURE
         }
     }
+}
+
+/// `e` and its causes joined by ": ", leaving out a cause whose text the
+/// one before already says (a store error shows its sqlx error, which shows
+/// its own cause: once each, not three times).
+fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let said = cause.to_string();
+        if !text.contains(&said) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&said);
+        }
+    }
+    text
 }

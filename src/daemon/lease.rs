@@ -25,7 +25,13 @@ pub fn lease_owner() -> String {
 
 /// Gives back the leases of processes of this machine that are gone (a
 /// `kill -9` mid-send), so their rows need not wait for the lease to end.
+/// On PostgreSQL the lease holders may run on other machines, whose
+/// processes this one cannot see: there the heartbeats tell who is gone
+/// (`leader::beat`).
 pub async fn release_dead_leases(store: &Store) -> Result<(), StoreError> {
+    if store.backend() == crate::store::Backend::Postgres {
+        return Ok(());
+    }
     for owner in store.outbox_leaseholders(now_secs()).await? {
         let alive = owner
             .strip_prefix("pid:")
@@ -42,9 +48,15 @@ pub async fn release_dead_leases(store: &Store) -> Result<(), StoreError> {
 
 /// Gives back the outbox rows `owner` holds leased; whether it could (if
 /// not, said in the log: they are leased again once given back or once
-/// their lease runs out).
-pub(super) async fn give_back_leases(store: &Store, owner: &str) -> bool {
-    match store.release_leases(owner).await {
+/// their lease runs out). Mail this process handed to the relay but could
+/// not mark sent is marked first: given back unmarked, it would be sent
+/// again; while it cannot be marked, no lease is given back.
+pub(super) async fn give_back_leases(leases: &Leases, owner: &str) -> bool {
+    if let Err(e) = leases.mark_unmarked().await {
+        warn!(error = %e, "outbox: mail sent before a database error not yet marked sent; leases kept");
+        return false;
+    }
+    match leases.store().release_leases(owner).await {
         Ok(()) => true,
         Err(e) => {
             warn!(error = %e, "outbox: own leases not given back; sent once given back or their lease runs out");
@@ -62,6 +74,10 @@ pub struct Leases {
     store: Store,
     fresh: Arc<FreshBodies>,
     cursor: Arc<LeaseCursor>,
+    /// Outbox rows this process handed to the relay whose sent mark did
+    /// not commit (the database went away meanwhile): marked before this
+    /// process gives its leases back, so that they are not sent again.
+    unmarked: Arc<std::sync::Mutex<Vec<i64>>>,
 }
 
 impl Leases {
@@ -70,6 +86,42 @@ impl Leases {
             store,
             fresh: Arc::default(),
             cursor: Arc::default(),
+            unmarked: Arc::default(),
+        }
+    }
+
+    /// Remembers rows handed to the relay whose sent mark failed.
+    pub fn remember_unmarked(&self, ids: &[i64]) {
+        self.unmarked
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .extend_from_slice(ids);
+    }
+
+    /// Marks sent the rows [`Leases::remember_unmarked`] kept; on an
+    /// error they stay kept (and this process must keep their leases).
+    pub async fn mark_unmarked(&self) -> Result<(), StoreError> {
+        let ids = std::mem::take(
+            &mut *self
+                .unmarked
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        );
+        if ids.is_empty() {
+            return Ok(());
+        }
+        match self.store.mark_sent_many(&ids).await {
+            Ok(()) => {
+                info!(
+                    count = ids.len(),
+                    "outbox: mail sent before a database error marked sent"
+                );
+                Ok(())
+            }
+            Err(e) => {
+                self.remember_unmarked(&ids);
+                Err(e)
+            }
         }
     }
 

@@ -19,7 +19,9 @@
 
 pub mod backoff;
 pub mod fresh;
+pub mod leader;
 pub mod lease;
+mod listen;
 mod quarantine;
 pub mod sender;
 mod serve;
@@ -119,26 +121,43 @@ pub async fn run(
     options: RunOptions,
     shutdown: impl Future<Output = ()>,
 ) -> Result<RunReport, DaemonError> {
-    let store = Store::for_config(&config).await?;
-    // The tables are listed once and shared by every message of the run.
-    let rules = crate::tablebase::syzygy::open_rules(&config)?;
-    let transport = Transport::open(&config.outbox)
-        .await
-        .map_err(DaemonError::Outbox)?;
-    let owner = lease_owner();
-    release_dead_leases(&store).await?;
     let mut summary = RunReport::default();
     let mut shutdown = Shutdown::new(shutdown);
     // Polled once now, the stop future installs its signal handlers (an
     // async fn does nothing until polled): from here on a SIGTERM asks for a
     // stop between two groups, instead of ending the process mid-group.
     if shutdown.requested() {
+        return Ok(summary);
+    }
+    let Some(store) = open_store(&config, options.once, &mut shutdown).await? else {
+        return Ok(summary);
+    };
+    // The tables are listed once and shared by every message of the run.
+    let rules = crate::tablebase::syzygy::open_rules(&config)?;
+    let transport = Transport::open(&config.outbox)
+        .await
+        .map_err(DaemonError::Outbox)?;
+    let owner = lease_owner();
+    if let Err(e) = release_dead_leases(&store).await {
+        // The database went away again just after it opened: the dead
+        // processes' leases run out or are given back later.
+        if options.once || !e.is_transient() {
+            return Err(e.into());
+        }
+        tracing::warn!(error = %e, "outbox: dead processes' leases not given back now");
+    }
+    // On PostgreSQL: this daemon in the registry, and the leader's lease
+    // tried at once; on SQLite it leads.
+    let heartbeat = leader::Heartbeat::start(&store, leader::Me::new(&owner)).await;
+    if shutdown.requested() {
+        heartbeat.stop().await;
         store.close().await;
         return Ok(summary);
     }
     let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(300));
     let opened = serve::open_inbox(&config, options.once, &mut shutdown, &mut backoff).await?;
     let Some(mut inbox) = opened else {
+        heartbeat.stop().await;
         store.close().await;
         return Ok(summary);
     };
@@ -158,6 +177,9 @@ pub async fn run(
         health: health.clone(),
     });
     let wake = outbox.wake.clone();
+    // On PostgreSQL, mail queued by any daemon or command wakes this
+    // daemon's sender too.
+    let listening = listen::start(&config, wake.clone());
     // The Xfcc server, beside the inbox: it takes moves while the loop
     // waits for mail, and stops with it.
     let xfcc = match &config.xfcc {
@@ -170,8 +192,12 @@ pub async fn run(
                     Some((stop, tokio::spawn(server.supervise(stopped))))
                 }
                 Err(e) => {
+                    if let Some(l) = &listening {
+                        l.abort();
+                    }
                     outbox.stop(&mut summary).await;
                     inbox.close().await;
+                    heartbeat.stop().await;
                     store.close().await;
                     return Err(e.into());
                 }
@@ -192,14 +218,19 @@ pub async fn run(
         } else {
             &ping_watchdog
         },
+        leader: &heartbeat.leadership,
     };
 
     if options.once {
         let taken = serve::take_all(&lp, &mut inbox, &mut summary).await;
+        if let Some(l) = &listening {
+            l.abort();
+        }
         outbox.stop(&mut summary).await;
         taken?;
         store.release_leases(&owner).await?;
         inbox.close().await;
+        heartbeat.stop().await;
         store.close().await;
         info!("done: {summary}");
         return Ok(summary);
@@ -216,11 +247,41 @@ pub async fn run(
     }
     info!("stopping: draining the outbox");
     notify(&[sd_notify::NotifyState::Stopping]);
+    if let Some(l) = &listening {
+        l.abort();
+    }
     outbox.stop(&mut summary).await;
     inbox.close().await;
+    heartbeat.stop().await;
     store.close().await;
     info!("stopped: {summary}");
     Ok(summary)
+}
+
+/// Opens the store. Under `serve` a database not reachable (PostgreSQL
+/// down or restarting: a transient error) is tried again with backoff until
+/// it is, or until a stop is asked for (`None`); under `--once`, and for
+/// any other error, the error is returned.
+async fn open_store<F: Future<Output = ()>>(
+    config: &Config,
+    once: bool,
+    shutdown: &mut Shutdown<F>,
+) -> Result<Option<Store>, DaemonError> {
+    let mut backoff = Backoff::new(Duration::from_secs(1), Duration::from_secs(30));
+    loop {
+        match Store::for_config(config).await {
+            Ok(store) => return Ok(Some(store)),
+            Err(e) if !once && e.is_transient() => {
+                let delay = backoff.next_delay();
+                tracing::error!(error = %e, retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                    "database not reachable; trying again");
+                if shutdown.sleep_or_stop(delay).await {
+                    return Ok(None);
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
 }
 
 #[cfg(test)]

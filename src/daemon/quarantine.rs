@@ -35,7 +35,17 @@ pub(super) async fn count_failure(
         warn!(%source, error = %error, attempts, "message not handled; it is tried again");
         return Ok(());
     }
-    inbox.quarantine(&msg.id, &config.quarantine).await?;
+    if let Err(e) = inbox.quarantine(&msg.id, &config.quarantine).await {
+        // Several daemons on one inbox each count the failures of a
+        // message: the one that moved it first recorded it, and the others
+        // find it gone from the inbox. Only then is the failure to move it
+        // nothing to report.
+        if already_quarantined(store, &sha).await {
+            warn!(%source, "message put in the quarantine by another daemon");
+            return Ok(());
+        }
+        return Err(e.into());
+    }
     let failure = Failure {
         source: &source,
         sha: &sha,
@@ -54,6 +64,24 @@ pub(super) async fn count_failure(
         "message could not be handled; put in the quarantine"
     );
     Ok(())
+}
+
+/// Whether the message with digest `sha` is recorded as in the quarantine
+/// (by another daemon); a database error counts as not.
+async fn already_quarantined(store: &Store, sha: &str) -> bool {
+    match sqlx::query_scalar::<_, i64>(
+        "SELECT COUNT(*) FROM inbox_failures WHERE sha256 = $1 AND quarantined_at IS NOT NULL",
+    )
+    .bind(sha.to_owned())
+    .fetch_one(store.pool())
+    .await
+    {
+        Ok(n) => n > 0,
+        Err(e) => {
+            warn!(error = %e, "quarantine: not read");
+            false
+        }
+    }
 }
 
 /// A message's last failure, as the quarantine records it.

@@ -78,10 +78,12 @@ impl Flush<'_> {
     ) -> Result<Vec<OutboxRow>, StoreError> {
         let now = now_secs();
         let until = now + LEASE_SECS;
+        let sent = sent_ids(done);
         let rows = self
             .leases
-            .mark_sent_and_lease(&sent_ids(done), now, self.batch, self.owner, until)
-            .await?;
+            .mark_sent_and_lease(&sent, now, self.batch, self.owner, until)
+            .await
+            .inspect_err(|_| self.leases.remember_unmarked(&sent))?;
         settled(self.store(), self.referee, done, summary).await?;
         Ok(rows)
     }
@@ -100,7 +102,7 @@ impl Flush<'_> {
         match (unsettled, self.rate) {
             (Some(done), None) => self.settle_and_lease(&done, summary).await.map(Some),
             (None, None) => self.lease().await.map(Some),
-            (Some(done), Some(_)) => settle(self.store(), self.referee, &done, summary)
+            (Some(done), Some(_)) => settle(self.leases, self.referee, &done, summary)
                 .await
                 .map(|()| None),
             (None, Some(_)) => Ok(None),
@@ -117,7 +119,7 @@ impl Flush<'_> {
         tried: Vec<Tried>,
         summary: &mut RunReport,
     ) -> Result<Flushed, StoreError> {
-        settle(self.store(), self.referee, &tried, summary).await?;
+        settle(self.leases, self.referee, &tried, summary).await?;
         let e = retry_later(self.store(), self.config, tried, summary).await?;
         self.store().release_leases(self.owner).await?;
         let Some(e) = e else {
@@ -211,7 +213,7 @@ pub async fn flush_outbox(
             // Paced: the relay is not what waits, so the batch is marked
             // at once, as its mails are handed over.
             Ok(None) => {
-                settle(f.store(), referee, &tried, summary)
+                settle(f.leases, referee, &tried, summary)
                     .await
                     .map_err(unmarked)?;
                 if let Some(rate) = rate {
@@ -219,7 +221,12 @@ pub async fn flush_outbox(
                 }
                 f.lease().await?
             }
-            Err(e) => return Err(unmarked(e)),
+            // The batch before is not marked (remembered by the failed
+            // mark) and neither is this one, handed over meanwhile.
+            Err(e) => {
+                f.leases.remember_unmarked(&sent_ids(&tried));
+                return Err(unmarked(e));
+            }
         };
     }
 }
@@ -276,13 +283,18 @@ async fn send_batch(sender: &Transport, rows: Vec<OutboxRow>) -> Vec<Tried> {
 /// sent in one commit, and those refused for good, failed and reported to
 /// the organiser. Transient failures are [`retry_later`]'s.
 async fn settle(
-    store: &Store,
+    leases: &Leases,
     referee: &RefereeConfig,
     tried: &[Tried],
     summary: &mut RunReport,
 ) -> Result<(), StoreError> {
-    store.mark_sent_many(&sent_ids(tried)).await?;
-    settled(store, referee, tried, summary).await
+    let sent = sent_ids(tried);
+    leases
+        .store()
+        .mark_sent_many(&sent)
+        .await
+        .inspect_err(|_| leases.remember_unmarked(&sent))?;
+    settled(leases.store(), referee, tried, summary).await
 }
 
 /// The ids of the mails of `tried` that went out.

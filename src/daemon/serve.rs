@@ -62,6 +62,9 @@ pub(super) struct Loop<'a> {
     pub(super) wake: &'a Notify,
     /// Tells the watchdog the loop is alive (nothing under `--once`).
     pub(super) ping: &'a dyn Fn(),
+    /// Whether this daemon leads: only the leader runs the deadlines and
+    /// publishes the site (see `leader`).
+    pub(super) leader: &'a super::leader::Leadership,
 }
 
 /// A failure that ended a round: the inbox's, or the messages' (a database
@@ -414,6 +417,10 @@ pub(super) async fn take_all(
         }
         crate::publish::refresh(lp.store, &config.clock.rules, config.publish.as_ref()).await;
     }
+    // Among several daemons, the leader's to run.
+    if !lp.leader.leads() {
+        return Ok(());
+    }
     let due = crate::deadlines::run_due(lp.store, lp.rules, now_secs()).await?;
     if due.forfeits > 0 {
         crate::publish::refresh(lp.store, &config.clock.rules, config.publish.as_ref()).await;
@@ -457,6 +464,10 @@ struct Serving {
     /// Groups were taken since the public pages were last refreshed.
     unpublished: bool,
     last_published: Instant,
+    /// The newest message id when the site was last published, for a
+    /// leader among several daemons: the others' moves change the games
+    /// too.
+    published_at_message: i64,
 }
 
 impl Serving {
@@ -464,6 +475,11 @@ impl Serving {
     /// them), and every minute (the organiser's commands run elsewhere).
     async fn run_deadlines(&mut self, lp: &Loop<'_>) {
         let now = now_secs();
+        if !lp.leader.leads() {
+            // Another daemon runs them; when this one leads, it scans at once.
+            self.deadlines = crate::deadlines::Schedule::default();
+            return;
+        }
         if !self.deadlines.is_due(now) {
             return;
         }
@@ -483,8 +499,24 @@ impl Serving {
 
     /// Refreshes the public pages if groups were taken since they last were
     /// and, with `every`, if that was at least that long ago.
+    ///
+    /// Only the leader publishes; on PostgreSQL it also publishes when
+    /// another daemon took messages since it last did.
     async fn publish(&mut self, lp: &Loop<'_>, every: Option<Duration>) {
+        if !lp.leader.leads() {
+            return;
+        }
         let due = every.is_none_or(|every| self.last_published.elapsed() >= every);
+        if due && lp.store.backend() == crate::store::Backend::Postgres {
+            match super::leader::newest_message(lp.store).await {
+                Ok(newest) if newest != self.published_at_message => {
+                    self.unpublished = true;
+                    self.published_at_message = newest;
+                }
+                Ok(_) => {}
+                Err(e) => warn!(error = %e, "publishing: the newest message not read"),
+            }
+        }
         if self.unpublished && due {
             let config = lp.config;
             crate::publish::refresh(lp.store, &config.clock.rules, config.publish.as_ref()).await;
@@ -514,6 +546,7 @@ pub(super) async fn serve<F: Future<Output = ()>>(
         order: Order::default(),
         unpublished: false,
         last_published: Instant::now(),
+        published_at_message: 0,
     };
     loop {
         (lp.ping)();
@@ -568,7 +601,14 @@ pub(super) async fn serve<F: Future<Output = ()>>(
             continue;
         }
         s.publish(lp, None).await;
-        if !wait_for_mail(inbox, shutdown, &s.deadlines, watchdog, backoff).await {
+        // A daemon that does not lead looks again for the leadership's
+        // turn: it may have to take the deadlines over.
+        let wait = if lp.leader.leads() {
+            s.deadlines.wait(now_secs())
+        } else {
+            super::leader::RENEW_EVERY
+        };
+        if !wait_for_mail(inbox, shutdown, wait, watchdog, backoff).await {
             break;
         }
     }
@@ -583,11 +623,11 @@ pub(super) async fn serve<F: Future<Output = ()>>(
 async fn wait_for_mail<F: Future<Output = ()>>(
     inbox: &mut Inbox,
     shutdown: &mut Shutdown<F>,
-    deadlines: &crate::deadlines::Schedule,
+    until_deadline: Duration,
     watchdog: Duration,
     backoff: &mut Backoff,
 ) -> bool {
-    let wait = deadlines.wait(now_secs()).min(watchdog);
+    let wait = until_deadline.min(watchdog);
     let bound = wait + Duration::from_secs(5);
     let waited = shutdown
         .wait_or_stop(tokio::time::timeout(bound, inbox.wait_for_mail(wait)))

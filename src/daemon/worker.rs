@@ -22,6 +22,12 @@ use crate::store::{Store, StoreError, now_secs};
 /// CLI's `game new`, `outbox retry`): one indexed query.
 const POLL: Duration = Duration::from_secs(2);
 
+/// [`POLL`] on PostgreSQL, where mail queued by any process wakes the
+/// worker by NOTIFY (`listen`): the timer is only the fallback while the
+/// listening connection is lost, and N daemons polling every 2 s would be
+/// N queries every 2 s for nothing.
+const POLL_NOTIFIED: Duration = Duration::from_secs(30);
+
 /// Free pages kept in the database file (1 MiB), and given back per idle
 /// round of the outbox worker (8 MiB: a few milliseconds of the write lock).
 const RECLAIM_KEEP: i64 = 256;
@@ -193,18 +199,22 @@ impl Worker {
     /// How long to wait after a flush that sent what was due: until the
     /// next mail falls due, within [200 ms, `POLL`].
     async fn idle_wait(&self) -> Duration {
+        let poll = match self.store().backend() {
+            crate::store::Backend::Postgres => POLL_NOTIFIED,
+            crate::store::Backend::Sqlite => POLL,
+        };
         match self.store().next_due_in(now_secs()).await {
             Ok(Some(secs)) => Duration::from_secs(u64::try_from(secs).unwrap_or(0))
-                .clamp(Duration::from_millis(200), POLL),
+                .clamp(Duration::from_millis(200), poll),
             // Nothing left to send: only now, not between the groups of a
             // burst, are free pages given back.
             Ok(None) => {
                 reclaim(self.store(), false).await;
-                POLL
+                poll
             }
             Err(e) => {
                 warn!(error = %e, "outbox: cannot read when mail is next due");
-                POLL
+                poll
             }
         }
     }
@@ -213,7 +223,7 @@ impl Worker {
     /// `delay` (at most 2 s), then the rest waits for the next start.
     async fn last_drain(&mut self, delay: Duration, summary: &mut RunReport) {
         tokio::time::sleep(delay.min(Duration::from_secs(2))).await;
-        give_back_leases(self.store(), &self.owner).await;
+        give_back_leases(&self.leases, &self.owner).await;
         if let Err(e) = self.flush(summary).await {
             error!(error = %e, "outbox: not drained at shutdown; the rest is sent after the next start");
         }
@@ -239,7 +249,7 @@ async fn outbox_worker(
     let mut leases_left = false;
     loop {
         let stopping = *stop.borrow();
-        if leases_left && give_back_leases(w.store(), &w.owner).await {
+        if leases_left && give_back_leases(&w.leases, &w.owner).await {
             leases_left = false;
         }
         let wait = match w.flush_if_due(stopping, &mut summary).await {
@@ -285,6 +295,6 @@ async fn outbox_worker(
             }
         }
     }
-    give_back_leases(w.store(), &w.owner).await;
+    give_back_leases(&w.leases, &w.owner).await;
     summary
 }

@@ -9,6 +9,13 @@ use sqlx::sqlite::SqliteConnectOptions;
 
 #[derive(Debug, thiserror::Error)]
 pub enum BackupError {
+    #[error(
+        "the store is PostgreSQL ({0}): wildt backup copies an SQLite file only; nothing was \
+         done. Back it up with PostgreSQL's own tools: pg_dump -Fc (one database, a \
+         consistent copy while the daemons run) or pg_basebackup with WAL archiving (the \
+         whole server, with point-in-time recovery)"
+    )]
+    Postgres(String),
     #[error("the database URL {0} names no file")]
     NoFile(String),
     #[error("no database at {0}")]
@@ -25,7 +32,12 @@ pub enum BackupError {
 
 /// Copies the database named by `database_url` into the new file `to`;
 /// returns the copy's size in bytes.
+/// A PostgreSQL store is refused, before anything is read or written:
+/// its own tools copy it.
 pub async fn backup(database_url: &str, to: &Path) -> Result<u64, BackupError> {
+    if crate::store::Backend::of(database_url) == Some(crate::store::Backend::Postgres) {
+        return Err(BackupError::Postgres(database_url.to_owned()));
+    }
     let from = super::database_path(database_url)
         .ok_or_else(|| BackupError::NoFile(database_url.to_owned()))?;
     if !from.exists() {

@@ -268,6 +268,9 @@ pub fn credentials_from_source(config: &mut Config, source: &Path) -> Vec<Findin
     {
         swap(password);
     }
+    if let Some(password) = &mut config.database_password {
+        swap(password);
+    }
     findings
 }
 
@@ -290,6 +293,9 @@ fn secrets(config: &Config) -> Vec<&Secret> {
     if let OutboxKind::Smtp(smtp) = &config.outbox.kind
         && let Some(password) = &smtp.password
     {
+        out.push(password);
+    }
+    if let Some(password) = &config.database_password {
         out.push(password);
     }
     out
@@ -389,6 +395,96 @@ fn ca_finding(path: &Path, text: &str, key: &'static str, ca: &Path) -> Finding 
                 ca.display()
             ),
             "point it at a readable CA certificate, or remove the key to trust the public roots",
+        ),
+    }
+}
+
+/// `config check --connect`: logs in to the configured PostgreSQL with the
+/// password file and runs one query; a wrong password, an unreachable host
+/// and a missing database each get their own sentence. SQLite has nothing
+/// to log in to. [IO: network]
+pub async fn database_login(config: &Config) -> Finding {
+    use sqlx::ConnectOptions as _;
+    use std::str::FromStr as _;
+    if crate::store::Backend::of(&config.database_url) != Some(crate::store::Backend::Postgres) {
+        return Finding::ok(format!(
+            "database: SQLite ({}), nothing to log in to",
+            config.database_url
+        ));
+    }
+    let options = match sqlx::postgres::PgConnectOptions::from_str(&config.database_url) {
+        Ok(o) => o,
+        Err(e) => {
+            return Finding::error(
+                format!("database.url: {e}"),
+                "write it as postgres://USER@HOST[:PORT]/DATABASE",
+            );
+        }
+    };
+    let options = match &config.database_password {
+        Some(secret) => match secret.read() {
+            Ok(password) => options.password(&password),
+            Err(e) => {
+                return Finding::error(
+                    format!("database: not logged in: {e}"),
+                    format!("write the password to {}", secret.path().display()),
+                );
+            }
+        },
+        None => options,
+    };
+    let (user, host, port, db) = (
+        options.get_username().to_owned(),
+        options.get_host().to_owned(),
+        options.get_port(),
+        options.get_database().unwrap_or_default().to_owned(),
+    );
+    let at = format!("{host}:{port}");
+    let connected = tokio::time::timeout(std::time::Duration::from_secs(10), async {
+        let mut conn = options.connect().await?;
+        sqlx::query("SELECT 1").execute(&mut conn).await?;
+        sqlx::Connection::close(conn).await
+    })
+    .await;
+    let password_file = config.database_password.as_ref().map_or_else(
+        || "no password_file".to_owned(),
+        |s| s.path().display().to_string(),
+    );
+    match connected {
+        Ok(Ok(())) => Finding::ok(format!(
+            "database: logged in to PostgreSQL at {at} as {user}, database {db}"
+        )),
+        Err(_) => Finding::error(
+            format!("database: PostgreSQL at {at} did not answer within 10 seconds"),
+            "check the host and port of [database] url, and that PostgreSQL listens there",
+        ),
+        Ok(Err(sqlx::Error::Database(e)))
+            if matches!(e.code().as_deref(), Some("28P01" | "28000")) =>
+        {
+            Finding::error(
+                format!(
+                    "database: PostgreSQL at {at} refused the login of {user}: wrong password \
+                     or user ({e})"
+                ),
+                format!(
+                    "put {user}'s password on one line in {password_file}, or fix the user \
+                     in [database] url"
+                ),
+            )
+        }
+        Ok(Err(sqlx::Error::Database(e))) if e.code().as_deref() == Some("3D000") => {
+            Finding::error(
+                format!("database: PostgreSQL at {at} has no database {db}"),
+                format!("create it (createdb -O {user} {db}) or fix [database] url"),
+            )
+        }
+        Ok(Err(e @ (sqlx::Error::Io(_) | sqlx::Error::Tls(_)))) => Finding::error(
+            format!("database: cannot reach PostgreSQL at {at}: {e}"),
+            "check the host and port of [database] url, and that PostgreSQL listens there",
+        ),
+        Ok(Err(e)) => Finding::error(
+            format!("database: logging in to PostgreSQL at {at} as {user} failed: {e}"),
+            "check [database] url and password_file",
         ),
     }
 }
@@ -527,6 +623,32 @@ mod tests {
             f.what
         );
         assert!(f.fix.contains("LoadCredential"), "{}", f.fix);
+    }
+
+    /// A PostgreSQL store's password file is checked as the mail servers'
+    /// are: missing, it is an error naming the file and its line.
+    #[test]
+    fn a_missing_database_password_file_is_an_error_naming_the_file() {
+        let text = include_str!("../../config/example.toml")
+            .replace(
+                "[database]\n",
+                "[database]\nurl = \"postgres://wildt@db.example/wildt\"\n\
+                 password_file = \"/nonexistent/db-pw\"\n",
+            )
+            .replacen("url = \"sqlite://", "# url = \"sqlite://", 1);
+        let out = check_text(Path::new("w.toml"), &text);
+        let f = out
+            .findings
+            .iter()
+            .find(|f| f.what.contains("/nonexistent/db-pw"))
+            .unwrap_or_else(|| panic!("{:?}", out.findings));
+        assert_eq!(f.level, Level::Error);
+        let line = text.lines().position(|l| l.contains("db-pw")).unwrap() + 1;
+        assert!(
+            f.what.starts_with(&format!("w.toml:{line}: ")),
+            "{}",
+            f.what
+        );
     }
 
     /// The example configuration with `from` replaced by `to`, and the

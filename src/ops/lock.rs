@@ -49,7 +49,13 @@ impl DaemonLock {
     /// holds it. An in-memory database needs no lock. A lock held by a
     /// process that is not a running wildt daemon is waited for, a few
     /// seconds at most.
+    ///
+    /// A PostgreSQL store takes no lock: several daemons share it (the
+    /// leader's lease and the registry order them, see `daemon::leader`).
     pub fn acquire(database_url: &str) -> Result<Option<DaemonLock>, LockError> {
+        if crate::store::Backend::of(database_url) == Some(crate::store::Backend::Postgres) {
+            return Ok(None);
+        }
         let Some(database) = super::database_path(database_url) else {
             return Ok(None);
         };

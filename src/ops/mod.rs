@@ -19,9 +19,13 @@ pub mod status;
 use std::path::PathBuf;
 
 /// The file an SQLite URL names (`sqlite://var/wildt.db` -> `var/wildt.db`),
-/// as sqlx reads it; `None` for an in-memory database or a URL sqlx refuses.
+/// as sqlx reads it; `None` for an in-memory database, a URL sqlx refuses,
+/// or one that is not SQLite's (a PostgreSQL store is no file).
 pub fn database_path(url: &str) -> Option<PathBuf> {
     use std::str::FromStr as _;
+    if crate::store::Backend::of(url) != Some(crate::store::Backend::Sqlite) {
+        return None;
+    }
     if url.contains(":memory:") || url.contains("mode=memory") {
         return None;
     }
@@ -45,5 +49,9 @@ mod tests {
             Some(PathBuf::from("/var/lib/wildt/wildt.db"))
         );
         assert_eq!(database_path("sqlite::memory:"), None);
+        assert_eq!(
+            database_path("postgres://wildt@127.0.0.1:15432/wildt"),
+            None
+        );
     }
 }

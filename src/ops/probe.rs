@@ -16,7 +16,7 @@ use crate::ops::check::Finding;
 
 /// Runs the online checks; `wait` bounds how long the probe may take to arrive.
 pub async fn connect_checks(config: &Config, wait: Duration) -> Vec<Finding> {
-    let mut findings = Vec::new();
+    let mut findings = vec![super::check::database_login(config).await];
     let imap = match &config.inbox {
         InboxConfig::Imap(cfg) => imap_login(cfg, &mut findings).await,
         InboxConfig::Maildir { path } => {

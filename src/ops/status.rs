@@ -27,6 +27,18 @@ pub enum StatusError {
     },
     #[error(transparent)]
     Lock(#[from] lock::LockError),
+    #[error("database {url}: {source}")]
+    Postgres { url: String, source: sqlx::Error },
+    #[error("database {url}: {source}")]
+    PostgresStore {
+        url: String,
+        source: crate::store::StoreError,
+    },
+    #[error("database {url}: the password: {source}")]
+    Password {
+        url: String,
+        source: crate::config::ConfigError,
+    },
 }
 
 /// How long a clock deadline may be overdue before the referee counts as not
@@ -121,6 +133,10 @@ pub struct Status {
     /// Whether the referee decides tablebase claims (`[tablebase]`), and
     /// with what tables; set by [`tablebase`] from the configuration.
     pub tablebase: TablebaseStatus,
+    /// On PostgreSQL: every daemon seen on the database lately, the leader
+    /// marked (SQLite has one daemon, told by its lock).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub daemons: Vec<crate::daemon::leader::DaemonRow>,
 }
 
 /// `[tablebase]` as `status` shows it.
@@ -208,9 +224,99 @@ pub async fn read(
         path: path.clone(),
         source,
     };
-    let health = crate::store::outbox::health(&mut conn, now - failed_window_secs)
+    let status = read_from(
+        &mut conn,
+        path.clone(),
+        daemon,
+        failed_window_secs,
+        clock,
+        now,
+    )
+    .await
+    .map_err(store_err)?;
+    sqlx::Connection::close(conn).await.map_err(db)?;
+    keep_owner(&path);
+    Ok(status)
+}
+
+/// How long a daemon not seen is still listed by `status` on PostgreSQL.
+const LISTED_FOR_SECS: i64 = 24 * 3600;
+
+/// [`read`] for the store `config` names: on PostgreSQL, logged in with
+/// the password file, the daemons taken from the registry (every daemon
+/// seen in the last day, which of them leads); on SQLite as [`read`].
+pub async fn read_config(
+    config: &crate::config::Config,
+    failed_window_secs: i64,
+) -> Result<Status, StatusError> {
+    use std::str::FromStr as _;
+    let url = config.database_url.clone();
+    if crate::store::Backend::of(&url) != Some(crate::store::Backend::Postgres) {
+        return read(&url, failed_window_secs, &config.clock.rules).await;
+    }
+    sqlx::any::install_default_drivers();
+    let pg = |source| StatusError::Postgres {
+        url: url.clone(),
+        source,
+    };
+    let mut options = sqlx::any::AnyConnectOptions::from_str(&url).map_err(pg)?;
+    if let Some(secret) = &config.database_password {
+        let password = secret.read().map_err(|source| StatusError::Password {
+            url: url.clone(),
+            source,
+        })?;
+        options
+            .database_url
+            .set_password(Some(&password))
+            .map_err(|()| pg(sqlx::Error::Configuration("a URL without a host".into())))?;
+    }
+    let mut conn = <sqlx::AnyConnection as sqlx::Connection>::connect_with(&options)
         .await
-        .map_err(store_err)?;
+        .map_err(pg)?;
+    let now = crate::store::now_secs();
+    let store_err = |source| StatusError::PostgresStore {
+        url: url.clone(),
+        source,
+    };
+    // Which daemon is alive goes by the system clock (see `wall_secs`).
+    let daemons = crate::daemon::leader::list(
+        &mut conn,
+        crate::daemon::leader::wall_secs(),
+        LISTED_FOR_SECS,
+    )
+    .await
+    .map_err(store_err)?;
+    let leader = daemons.iter().find(|d| d.leads);
+    let daemon = Holder {
+        running: daemons.iter().any(|d| d.live),
+        pid: leader.and_then(|d| u32::try_from(d.pid).ok()),
+        started_at: leader.map(|d| d.started_at),
+    };
+    let mut status = read_from(
+        &mut conn,
+        PathBuf::from(&url),
+        daemon,
+        failed_window_secs,
+        &config.clock.rules,
+        now,
+    )
+    .await
+    .map_err(store_err)?;
+    status.daemons = daemons;
+    sqlx::Connection::close(conn).await.map_err(pg)?;
+    Ok(status)
+}
+
+/// What `status` reads from the store through `conn`, `daemon` told.
+async fn read_from(
+    conn: &mut sqlx::AnyConnection,
+    database: PathBuf,
+    daemon: Holder,
+    failed_window_secs: i64,
+    clock: &crate::clock::ClockRules,
+    now: i64,
+) -> Result<Status, crate::store::StoreError> {
+    let health = crate::store::outbox::health(&mut *conn, now - failed_window_secs).await?;
     let outbox = Outbox {
         waiting: health.waiting,
         failed: health.failed,
@@ -219,22 +325,15 @@ pub async fn read(
         next_due_at: health.next_due_at,
         last_error: health.last_error,
     };
-    let last_message_at = crate::store::messages::last_received_at(&mut conn)
-        .await
-        .map_err(store_err)?;
-    let next_deadline = crate::deadlines::next_pending(&mut conn, clock)
-        .await
-        .map_err(store_err)?
+    let last_message_at = crate::store::messages::last_received_at(&mut *conn).await?;
+    let next_deadline = crate::deadlines::next_pending(&mut *conn, clock)
+        .await?
         .map(NextDeadline::from);
-    let quarantined = crate::store::failures::quarantined_count(&mut conn)
-        .await
-        .map_err(store_err)?;
-    sqlx::Connection::close(conn).await.map_err(db)?;
-    keep_owner(&path);
+    let quarantined = crate::store::failures::quarantined_count(&mut *conn).await?;
     let problems = problems(&daemon, &outbox, quarantined, next_deadline.as_ref(), now);
     Ok(Status {
         ok: problems.is_empty(),
-        database: path,
+        database,
         daemon,
         last_message_at,
         outbox,
@@ -243,6 +342,7 @@ pub async fn read(
         problems,
         now,
         tablebase: TablebaseStatus::default(),
+        daemons: Vec::new(),
     })
 }
 

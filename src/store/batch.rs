@@ -24,6 +24,8 @@ use super::StoreError;
 /// One statement of a batch, with its arguments and what it must change.
 struct Statement {
     sql: String,
+    /// PostgreSQL's text where the dialects differ (`None`: `sql` serves).
+    postgres: Option<String>,
     args: AnyArguments<'static>,
     /// The rows it must change (`None`: not checked).
     changes: Option<u64>,
@@ -72,10 +74,27 @@ impl Batch {
     pub fn push(&mut self, sql: &str, changes: Option<u64>, what: &'static str) {
         self.statements.push(Statement {
             sql: sql.to_owned(),
+            postgres: None,
             args: AnyArguments::default(),
             changes,
             what,
         });
+    }
+
+    /// As [`Batch::push`], for a statement whose text differs between the
+    /// dialects: `sqlite`'s and `postgres`'s `?`s must be the same values in
+    /// the same order.
+    pub fn push_dialects(
+        &mut self,
+        sqlite: &str,
+        postgres: &str,
+        changes: Option<u64>,
+        what: &'static str,
+    ) {
+        self.push(sqlite, changes, what);
+        if let Some(last) = self.statements.last_mut() {
+            last.postgres = Some(postgres.to_owned());
+        }
     }
 
     /// Binds the next `?` of the last statement pushed.
@@ -127,7 +146,7 @@ impl Batch {
             }
         } else {
             for s in self.statements {
-                let sql = numbered(&s.sql);
+                let sql = numbered(s.postgres.as_deref().unwrap_or(&s.sql));
                 let mut stream = conn.fetch_many(sqlx::query_with(&sql, s.args));
                 while let Some(item) = stream.try_next().await? {
                     collect(item, &mut rows, &mut dones);

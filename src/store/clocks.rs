@@ -32,7 +32,7 @@ pub async fn game_clock(
     let status: String = row.get("status");
     let plies = sqlx::query(
         // A prepared (conditional) answer costs no time either.
-        "SELECT COALESCE(arrived_at, played_at) AS arrived, MAX(free, prepared) AS free FROM moves WHERE game_id = $1 ORDER BY ply",
+        "SELECT COALESCE(arrived_at, played_at) AS arrived, CASE WHEN free + prepared > 0 THEN 1 ELSE 0 END AS free FROM moves WHERE game_id = $1 ORDER BY ply",
     )
     .bind(game)
     .fetch_all(&mut *conn)
@@ -46,7 +46,7 @@ pub async fn game_clock(
     let mut extra_days = ByColor { white: 0, black: 0 };
     for c in [Color::White, Color::Black] {
         extra_days[c] = sqlx::query_scalar(
-            "SELECT COALESCE(SUM(days), 0) FROM clock_rulings WHERE game_id = $1 AND seat = $2",
+            "SELECT CAST(COALESCE(SUM(days), 0) AS BIGINT) FROM clock_rulings WHERE game_id = $1 AND seat = $2",
         )
         .bind(game)
         .bind(seat_str(c))

@@ -18,7 +18,7 @@ pub async fn record(
         "INSERT INTO inbox_failures (sha256, source, attempts, last_error, first_at, last_at)
          VALUES ($1, $2, 1, $3, $4, $4)
          ON CONFLICT (sha256) DO UPDATE SET
-             attempts = attempts + 1, source = $2, last_error = $3, last_at = $4
+             attempts = inbox_failures.attempts + 1, source = $2, last_error = $3, last_at = $4
          RETURNING attempts",
     )
     .bind(sha256)
@@ -53,8 +53,12 @@ pub async fn quarantined(conn: &mut AnyConnection) -> Result<i64, StoreError> {
     )
 }
 /// How many messages are in the quarantine. A database not yet migrated
-/// to the quarantine has none (a read-only reader cannot migrate it).
+/// to the quarantine has none (a read-only reader cannot migrate it);
+/// a PostgreSQL database is migrated whole from its first schema on.
 pub async fn quarantined_count(conn: &mut AnyConnection) -> Result<i64, StoreError> {
+    if conn.backend_name() == "PostgreSQL" {
+        return quarantined(conn).await;
+    }
     let has_table: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'inbox_failures'",
     )

@@ -129,33 +129,46 @@ pub async fn load(conn: &mut AnyConnection, id: i64) -> Result<Option<StoredGame
     load_of(conn, id, row).await
 }
 
+/// [`load_into`]'s statement, with `$unkeyed` the table the unkeyed plies
+/// are looked for in: SQLite is told to use the partial index of unkeyed
+/// plies (see [`load_of`]); PostgreSQL has no `INDEXED BY` and picks it
+/// from its statistics.
+macro_rules! load_sql {
+    ($unkeyed:literal) => {
+        concat!(
+            "SELECT g.white_email, g.black_email, g.white_key, g.black_key, g.start_fen, g.event,
+                        g.result, g.termination, g.draw_offer, g.thread_root, g.created_at,
+                        g.white_name, g.black_name, pw.lang AS white_lang, pb.lang AS black_lang,
+                        (SELECT fen_after FROM moves WHERE game_id = g.id ORDER BY ply DESC LIMIT 1)
+                            AS now_fen,
+                        (SELECT plies FROM records WHERE game_id = g.id) AS plies_text,
+                        EXISTS (SELECT 1 FROM ", $unkeyed, " WHERE game_id = g.id AND key IS NULL)
+                            AS unkeyed,
+                        g.time_control,
+                        EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id) AS has_conditionals,
+                        (SELECT MAX(ply) FROM moves WHERE game_id = g.id) AS last_ply,
+                        (SELECT string_agg(plies, ',' ORDER BY part) FROM record_parts WHERE game_id = g.id)
+                            AS sealed_text,
+                        (SELECT rendered FROM record_renders
+                         WHERE game_id = g.id AND lang = coalesce(pw.lang, 'en')) AS white_render,
+                        CASE WHEN coalesce(pb.lang, 'en') = coalesce(pw.lang, 'en') THEN NULL
+                             ELSE (SELECT rendered FROM record_renders
+                                   WHERE game_id = g.id AND lang = coalesce(pb.lang, 'en')) END
+                            AS black_render
+                 FROM games g
+                 LEFT JOIN players pw ON pw.email = lower(g.white_email)
+                 LEFT JOIN players pb ON pb.email = lower(g.black_email)
+                 WHERE g.id = ?"
+        )
+    };
+}
+
 /// [`load`]'s statement, added to `batch`; its row (none: no such game)
 /// is read by [`load_of`].
 pub fn load_into(batch: &mut Batch, id: i64) -> Result<(), StoreError> {
-    batch.push(
-        "SELECT g.white_email, g.black_email, g.white_key, g.black_key, g.start_fen, g.event,
-                    g.result, g.termination, g.draw_offer, g.thread_root, g.created_at,
-                    g.white_name, g.black_name, pw.lang AS white_lang, pb.lang AS black_lang,
-                    (SELECT fen_after FROM moves WHERE game_id = g.id ORDER BY ply DESC LIMIT 1)
-                        AS now_fen,
-                    (SELECT plies FROM records WHERE game_id = g.id) AS plies_text,
-                    EXISTS (SELECT 1 FROM moves INDEXED BY moves_unkeyed WHERE game_id = g.id AND key IS NULL)
-                        AS unkeyed,
-                    g.time_control,
-                    EXISTS (SELECT 1 FROM conditionals WHERE game_id = g.id) AS has_conditionals,
-                    (SELECT MAX(ply) FROM moves WHERE game_id = g.id) AS last_ply,
-                    (SELECT group_concat(plies, ',' ORDER BY part) FROM record_parts WHERE game_id = g.id)
-                        AS sealed_text,
-                    (SELECT rendered FROM record_renders
-                     WHERE game_id = g.id AND lang = coalesce(pw.lang, 'en')) AS white_render,
-                    CASE WHEN coalesce(pb.lang, 'en') = coalesce(pw.lang, 'en') THEN NULL
-                         ELSE (SELECT rendered FROM record_renders
-                               WHERE game_id = g.id AND lang = coalesce(pb.lang, 'en')) END
-                        AS black_render
-             FROM games g
-             LEFT JOIN players pw ON pw.email = lower(g.white_email)
-             LEFT JOIN players pb ON pb.email = lower(g.black_email)
-             WHERE g.id = ?",
+    batch.push_dialects(
+        load_sql!("moves INDEXED BY moves_unkeyed"),
+        load_sql!("moves"),
         None,
         "game",
     );
@@ -388,7 +401,7 @@ async fn plies_from_moves(
         "the game's plies text does not match its moves; reading the moves"
     );
     let text: Option<String> = sqlx::query_scalar(
-        "SELECT group_concat(iccf || ' ' || san, ',' ORDER BY ply) FROM moves WHERE game_id = $1",
+        "SELECT string_agg(iccf || ' ' || san, ',' ORDER BY ply) FROM moves WHERE game_id = $1",
     )
     .bind(id)
     .fetch_one(&mut *conn)
@@ -732,8 +745,8 @@ impl NewPlies<'_> {
         batch.push(
             "INSERT INTO records (game_id, plies) VALUES (?, ?)
                  ON CONFLICT (game_id) DO UPDATE SET
-                     plies = CASE WHEN ? OR plies = '' THEN excluded.plies
-                                  ELSE plies || ',' || excluded.plies END",
+                     plies = CASE WHEN ? OR records.plies = '' THEN excluded.plies
+                                  ELSE records.plies || ',' || excluded.plies END",
             Some(1),
             "record",
         );

@@ -81,7 +81,7 @@ pub fn history_into(batch: &mut Batch, k: &Keys<'_>) -> Result<(), StoreError> {
              WHERE sha256 = ? OR (? IS NOT NULL AND source = ?) LIMIT 1) AS seen,
             CASE WHEN ? IS NULL OR ? = '' OR ? IS NULL THEN NULL ELSE
                 (SELECT outcome FROM messages
-                 WHERE message_id = ? AND from_addr = ? AND game_id IS (SELECT id FROM g)
+                 WHERE message_id = ? AND from_addr = ? AND game_id IS NOT DISTINCT FROM (SELECT id FROM g)
                    AND body_sha256 = ? AND outcome NOT IN (?, ?)
                  ORDER BY id LIMIT 1) END AS copy,
             CASE WHEN ? IS NULL THEN 0 ELSE
@@ -96,7 +96,7 @@ pub fn history_into(batch: &mut Batch, k: &Keys<'_>) -> Result<(), StoreError> {
                    AND m.outcome IN ('stranger', 'auth_failed')
                    AND o.created_at > ?) END AS notices,
             p.lang, p.lang_source
-         FROM (SELECT 1) LEFT JOIN players p ON p.email = ?",
+         FROM (SELECT 1) AS one LEFT JOIN players p ON p.email = ?",
         None,
         "history",
     );

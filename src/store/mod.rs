@@ -65,6 +65,28 @@ pub enum StoreError {
 
 pub use crate::now::now_secs;
 
+/// A first connection to PostgreSQL at `shown` (its URL without password) that
+/// failed, said as the operator acts on it: the server not reached (still
+/// an IO error, so a daemon waits for it), the login refused (the password
+/// file), or the database missing.
+fn connect_error(shown: &str, e: sqlx::Error) -> StoreError {
+    match e {
+        sqlx::Error::Io(io) => sqlx::Error::Io(std::io::Error::new(
+            io.kind(),
+            format!("cannot reach PostgreSQL at {shown}: {io}"),
+        ))
+        .into(),
+        sqlx::Error::Database(db) if matches!(db.code().as_deref(), Some("28P01" | "28000")) => {
+            StoreError::Password(format!(
+                "PostgreSQL at {shown} refused the login ({}): check the user in the URL \
+                 and the password in [database] password_file",
+                db.message()
+            ))
+        }
+        other => other.into(),
+    }
+}
+
 /// What every SQLite connection sets when it opens.
 const SQLITE_PRAGMAS: &[&str] = &[
     "PRAGMA foreign_keys = ON",
@@ -126,20 +148,13 @@ impl StoreError {
     /// or a refused write fails the same way every time.
     pub fn is_transient(&self) -> bool {
         match self {
-            StoreError::Sql(e) => match e {
-                sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => true,
-                sqlx::Error::Database(db) => {
-                    // SQLITE_BUSY (5), SQLITE_LOCKED (6) and their extended codes.
-                    let code = db.code();
-                    let primary = code
-                        .as_deref()
-                        .and_then(|c| c.parse::<i64>().ok())
-                        .map(|c| c & 0xff);
-                    matches!(primary, Some(5 | 6))
-                }
-                _ => false,
-            },
+            StoreError::Sql(e) => sql_transient(e),
             StoreError::Folder { .. } => true,
+            // The database went away while the migrations were checked.
+            StoreError::Migrate(
+                sqlx::migrate::MigrateError::Execute(e)
+                | sqlx::migrate::MigrateError::ExecuteMigration(e, _),
+            ) => sql_transient(e),
             StoreError::Migrate(_)
             | StoreError::Password(_)
             | StoreError::Corrupt { .. }
@@ -149,6 +164,47 @@ impl StoreError {
             | StoreError::Invariant(_) => false,
         }
     }
+}
+
+/// Whether trying again later may succeed after the database error `e`
+/// ([`StoreError::is_transient`]).
+fn sql_transient(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Protocol(_) => true,
+        sqlx::Error::Database(db)
+            if db
+                .try_downcast_ref::<sqlx::postgres::PgDatabaseError>()
+                .is_some() =>
+        {
+            postgres_transient(db.code().as_deref().unwrap_or_default())
+        }
+        sqlx::Error::Database(db) => {
+            // SQLITE_BUSY (5), SQLITE_LOCKED (6) and their extended codes.
+            let code = db.code();
+            let primary = code
+                .as_deref()
+                .and_then(|c| c.parse::<i64>().ok())
+                .map(|c| c & 0xff);
+            matches!(primary, Some(5 | 6))
+        }
+        _ => false,
+    }
+}
+
+/// Whether PostgreSQL's SQLSTATE `code` says that trying again later may
+/// succeed: the connection was lost or refused (class 08), the server is
+/// shutting down, crashed or starting up (57P01, 57P02, 57P03: a restart
+/// or a failover), a serialization failure or deadlock (40001, 40P01), or
+/// too many connections (53300).
+fn postgres_transient(code: &str) -> bool {
+    code.starts_with("08")
+        || matches!(
+            code,
+            "57P01" | "57P02" | "57P03" | "40001" | "40P01" | "53300"
+        )
 }
 
 /// Which database engine a store URL names.
@@ -300,10 +356,22 @@ impl Store {
     /// daemons starting together migrate once).
     async fn open_postgres(url: &str, password: Option<&str>) -> Result<Store, StoreError> {
         let mut any = AnyConnectOptions::from_str(url)?;
+        // The URL as errors show it: never with a password.
+        let mut shown = any.database_url.clone();
+        shown
+            .set_password(None)
+            .map_err(|()| StoreError::Invariant(format!("`{url}` cannot hold a password")))?;
         if let Some(password) = password {
             any.database_url
                 .set_password(Some(password))
                 .map_err(|()| StoreError::Invariant(format!("`{url}` cannot hold a password")))?;
+        }
+        // One connection first: a server that cannot be reached, a refused
+        // password or a missing database is then one sentence naming the
+        // server, rather than a pool's timeout.
+        match sqlx::AnyConnection::connect_with(&any).await {
+            Ok(conn) => conn.close().await?,
+            Err(e) => return Err(connect_error(shown.as_str(), e)),
         }
         // One writer per process as on SQLite: the turns of
         // [`Store::write_turn`] order it, and the advisory lock of
@@ -319,12 +387,14 @@ impl Store {
             .acquire_timeout(Duration::from_secs(10))
             .connect_with(any)
             .await?;
-        Ok(Store {
+        let store = Store {
             pool,
             writer,
             turn: Default::default(),
             backend: Backend::Postgres,
-        })
+        };
+        store.backfill_keys().await?;
+        Ok(store)
     }
 
     /// Plies stored by a version before position keys: filled in once.
@@ -563,5 +633,23 @@ impl Store {
     pub async fn close(&self) {
         self.pool.close().await;
         self.writer.close().await;
+    }
+}
+
+#[cfg(test)]
+mod transient_tests {
+    use super::postgres_transient;
+
+    #[test]
+    fn a_postgresql_restart_or_lost_connection_is_transient_and_a_refused_statement_is_not() {
+        for code in [
+            "08006", "08001", "57P01", "57P02", "57P03", "40001", "40P01", "53300",
+        ] {
+            assert!(postgres_transient(code), "{code}");
+        }
+        // A syntax error, a unique violation, an undefined table, no code.
+        for code in ["42601", "23505", "42P01", ""] {
+            assert!(!postgres_transient(code), "{code}");
+        }
     }
 }

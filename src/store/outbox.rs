@@ -1,9 +1,13 @@
 //! The `outbox` table: every mail to send, rendered, with its Message-ID
 //! fixed, the lease of the process sending it, and what became of each
-//! attempt. [IO: SQLite]
+//! attempt. [IO: database]
 //!
 //! Which due mail a sender leases next is the sender's policy
-//! (`daemon::lease`); here are the statements it runs.
+//! (`daemon::lease`); here are the statements it runs. Where the dialects
+//! differ (SQLite's JSON functions and `INDEXED BY`, several statements in
+//! one query), PostgreSQL has a text of its own; there a lease also takes
+//! its rows `FOR UPDATE SKIP LOCKED`, so daemons leasing at once pass each
+//! other's rows by instead of waiting for them.
 
 use sqlx::{AnyConnection, Row};
 
@@ -117,8 +121,8 @@ pub fn rows_into(
         &format!(
             "INSERT INTO outbox (message, game_id, message_id, sender, recipient, event, created_at, next_attempt_at, limited)
              SELECT v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column7, v.column8,
-                    COALESCE((SELECT m.from_addr = v.column5 AND m.outcome NOT IN ({changing})
-                              FROM messages m WHERE m.id = v.column1), 0)
+                    CASE WHEN (SELECT m.from_addr = v.column5 AND m.outcome NOT IN ({changing})
+                               FROM messages m WHERE m.id = v.column1) THEN 1 ELSE 0 END
              FROM (VALUES {rows}) v"
         ),
         Some(count),
@@ -203,8 +207,36 @@ pub async fn due_window(
     window: i64,
     oldest: i64,
 ) -> Result<(Vec<(i64, String, bool)>, Vec<i64>), StoreError> {
-    let row = sqlx::query(
-        "SELECT
+    let sql = if postgres(conn) {
+        DUE_WINDOW_PG
+    } else {
+        DUE_WINDOW_SQLITE
+    };
+    let row = sqlx::query(sql)
+        .bind(now)
+        .bind(window)
+        .bind(oldest)
+        .fetch_one(&mut *conn)
+        .await?;
+    let (recent, oldest): (String, String) = (row.try_get("recent")?, row.try_get("oldest")?);
+    // Both write the flag as 1 or 0.
+    let recent: Vec<(i64, String, u8)> =
+        serde_json::from_str(&recent).map_err(|e| bad_json("the lease's window", e))?;
+    let recent = recent
+        .into_iter()
+        .map(|(id, to, head)| (id, to, head != 0))
+        .collect();
+    let oldest = serde_json::from_str(&oldest).map_err(|e| bad_json("the lease's oldest", e))?;
+    Ok((recent, oldest))
+}
+
+/// Whether `conn` is a PostgreSQL connection.
+fn postgres(conn: &AnyConnection) -> bool {
+    conn.backend_name() == "PostgreSQL"
+}
+
+/// [`due_window`] on SQLite.
+const DUE_WINDOW_SQLITE: &str = "SELECT
             (SELECT json_group_array(json_array(r.id, r.recipient, NOT EXISTS (
                         SELECT 1 FROM outbox p INDEXED BY outbox_queues
                         WHERE p.recipient = r.recipient AND p.id < r.id
@@ -218,24 +250,27 @@ pub async fn due_window(
                 SELECT id FROM outbox
                 WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
                   AND (leased_until IS NULL OR leased_until <= $1)
-                ORDER BY id LIMIT $3)) AS oldest",
-    )
-    .bind(now)
-    .bind(window)
-    .bind(oldest)
-    .fetch_one(&mut *conn)
-    .await?;
-    let (recent, oldest): (String, String) = (row.try_get("recent")?, row.try_get("oldest")?);
-    // SQLite writes the flag as 1 or 0.
-    let recent: Vec<(i64, String, u8)> =
-        serde_json::from_str(&recent).map_err(|e| bad_json("the lease's window", e))?;
-    let recent = recent
-        .into_iter()
-        .map(|(id, to, head)| (id, to, head != 0))
-        .collect();
-    let oldest = serde_json::from_str(&oldest).map_err(|e| bad_json("the lease's oldest", e))?;
-    Ok((recent, oldest))
-}
+                ORDER BY id LIMIT $3)) AS oldest";
+
+/// [`due_window`] on PostgreSQL: the same rows, as JSON text in the same
+/// order (the order of an aggregate said in it), the flag as 1 or 0.
+const DUE_WINDOW_PG: &str = "SELECT
+            (SELECT COALESCE(json_agg(json_build_array(r.id, r.recipient,
+                        CASE WHEN EXISTS (
+                            SELECT 1 FROM outbox p
+                            WHERE p.recipient = r.recipient AND p.id < r.id
+                              AND p.sent_at IS NULL AND p.failed_at IS NULL)
+                        THEN 0 ELSE 1 END) ORDER BY r.id DESC), '[]')::text
+             FROM (
+                SELECT id, recipient FROM outbox
+                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
+                  AND (leased_until IS NULL OR leased_until <= $1)
+                ORDER BY id DESC LIMIT $2) r) AS recent,
+            (SELECT COALESCE(json_agg(o.id ORDER BY o.id), '[]')::text FROM (
+                SELECT id FROM outbox
+                WHERE sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $1
+                  AND (leased_until IS NULL OR leased_until <= $1)
+                ORDER BY id LIMIT $3) o) AS oldest";
 
 fn bad_json(what: &str, e: serde_json::Error) -> StoreError {
     StoreError::Invariant(format!("{what}: {e}"))
@@ -254,6 +289,9 @@ pub async fn lease(
     until: i64,
 ) -> Result<Vec<OutboxRow>, StoreError> {
     let ids = serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
+    if postgres(conn) {
+        return lease_pg(conn, &ids, now, owner, until).await;
+    }
     let mut batch = Batch::default();
     batch.push(
         "UPDATE outbox SET leased_by = ?, leased_until = ?
@@ -301,6 +339,50 @@ pub async fn lease(
         .collect())
 }
 
+/// [`lease`] on PostgreSQL, `ids` a JSON array: the rows still due and not
+/// leased are locked `FOR UPDATE SKIP LOCKED` (a row another daemon is
+/// leasing at this moment is passed by, not waited for), leased and read
+/// back in one statement. The lease itself is what keeps a row from a
+/// second daemon once this statement commits; a daemon that dies leaves
+/// its rows to whoever leases after `until`.
+async fn lease_pg(
+    conn: &mut AnyConnection,
+    ids: &str,
+    now: i64,
+    owner: &str,
+    until: i64,
+) -> Result<Vec<OutboxRow>, StoreError> {
+    let rows = sqlx::query(
+        "WITH picked AS (
+            SELECT id FROM outbox
+            WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)::bigint)
+              AND sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $2
+              AND (leased_until IS NULL OR leased_until <= $2)
+            FOR UPDATE SKIP LOCKED)
+         UPDATE outbox o SET leased_by = $3, leased_until = $4
+         FROM picked WHERE o.id = picked.id
+         RETURNING o.id, o.message_id, o.sender, o.recipient, o.attempts",
+    )
+    .bind(ids.to_owned())
+    .bind(now)
+    .bind(owner.to_owned())
+    .bind(until)
+    .fetch_all(&mut *conn)
+    .await?;
+    rows.into_iter()
+        .map(|r| {
+            Ok(OutboxRow {
+                id: r.try_get("id")?,
+                message_id: r.try_get("message_id")?,
+                sender: r.try_get("sender")?,
+                recipient: r.try_get("recipient")?,
+                raw: Vec::new(),
+                attempts: r.try_get("attempts")?,
+            })
+        })
+        .collect()
+}
+
 /// Fills in the bodies of `rows` (one statement for all of them). A row
 /// whose body is missing (sent meanwhile by another process) is dropped.
 pub async fn with_bodies(
@@ -313,13 +395,13 @@ pub async fn with_bodies(
     let ids = serde_json::to_string(&rows.iter().map(|r| r.id).collect::<Vec<_>>())
         .unwrap_or_else(|_| "[]".to_owned());
     let mut bodies = std::collections::HashMap::with_capacity(rows.len());
-    for r in sqlx::query(
-        "SELECT id, raw, packed, dict FROM outbox_bodies WHERE id IN (SELECT value FROM json_each($1))",
-    )
-    .bind(ids)
-    .fetch_all(&mut *conn)
-    .await?
-    {
+    let sql = if postgres(conn) {
+        "SELECT id, raw, packed, dict FROM outbox_bodies
+         WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)::bigint)"
+    } else {
+        "SELECT id, raw, packed, dict FROM outbox_bodies WHERE id IN (SELECT value FROM json_each($1))"
+    };
+    for r in sqlx::query(sql).bind(ids).fetch_all(&mut *conn).await? {
         let id: i64 = r.try_get("id")?;
         if let Some(raw) = unpack(
             id,
@@ -508,18 +590,38 @@ pub async fn leaseholders(conn: &mut AnyConnection, now: i64) -> Result<Vec<Stri
 
 /// Seconds until the next pending row is due, if any is pending.
 pub async fn next_due_in(conn: &mut AnyConnection, now: i64) -> Result<Option<i64>, StoreError> {
-    let next: Option<i64> = sqlx::query_scalar(
+    // SQLite's scalar MAX is PostgreSQL's GREATEST.
+    let sql = if postgres(conn) {
+        "SELECT MIN(GREATEST(next_attempt_at, COALESCE(leased_until, 0)))
+         FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL"
+    } else {
         "SELECT MIN(MAX(next_attempt_at, COALESCE(leased_until, 0)))
-         FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL",
-    )
-    .fetch_one(&mut *conn)
-    .await?;
+         FROM outbox WHERE sent_at IS NULL AND failed_at IS NULL"
+    };
+    let next: Option<i64> = sqlx::query_scalar(sql).fetch_one(&mut *conn).await?;
     Ok(next.map(|t| (t - now).max(0)))
 }
 
 /// Marks row `id` sent, and deletes its body: a sent mail is never sent
 /// again, and its row keeps what was sent, to whom and when.
 pub async fn mark_sent(conn: &mut AnyConnection, id: i64) -> Result<(), StoreError> {
+    if postgres(conn) {
+        // One statement at a time with arguments; the caller's
+        // transaction, if any, makes them one commit.
+        sqlx::query(
+            "UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
+                leased_by = NULL, leased_until = NULL WHERE id = $2",
+        )
+        .bind(now_secs())
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
+        sqlx::query("DELETE FROM outbox_bodies WHERE id = $1")
+            .bind(id)
+            .execute(&mut *conn)
+            .await?;
+        return Ok(());
+    }
     sqlx::query(
         "UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
             leased_by = NULL, leased_until = NULL WHERE id = $2;
@@ -540,6 +642,25 @@ pub async fn mark_sent_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<(),
         return Ok(());
     }
     let ids = serde_json::to_string(ids).unwrap_or_else(|_| "[]".to_owned());
+    if postgres(conn) {
+        sqlx::query(
+            "UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
+                leased_by = NULL, leased_until = NULL
+             WHERE id IN (SELECT jsonb_array_elements_text($2::jsonb)::bigint)",
+        )
+        .bind(now_secs())
+        .bind(ids.clone())
+        .execute(&mut *conn)
+        .await?;
+        sqlx::query(
+            "DELETE FROM outbox_bodies
+             WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)::bigint)",
+        )
+        .bind(ids)
+        .execute(&mut *conn)
+        .await?;
+        return Ok(());
+    }
     sqlx::query(
         "UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
             leased_by = NULL, leased_until = NULL
@@ -588,9 +709,9 @@ pub async fn mark_failed(conn: &mut AnyConnection, id: i64, error: &str) -> Resu
 pub async fn counts(conn: &mut AnyConnection) -> Result<(i64, i64, i64), StoreError> {
     let row = sqlx::query(
         "SELECT
-            COALESCE(SUM(sent_at IS NULL AND failed_at IS NULL), 0) AS pending,
-            COALESCE(SUM(sent_at IS NOT NULL), 0) AS sent,
-            COALESCE(SUM(failed_at IS NOT NULL), 0) AS failed
+            COUNT(CASE WHEN sent_at IS NULL AND failed_at IS NULL THEN 1 END) AS pending,
+            COUNT(sent_at) AS sent,
+            COUNT(failed_at) AS failed
          FROM outbox",
     )
     .fetch_one(&mut *conn)

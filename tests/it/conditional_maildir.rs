@@ -386,7 +386,21 @@ const LINE: [&str; 10] = [
     "5254", "5755", "7163", "2836", "6125", "1716", "2514", "7866", "5171", "6857",
 ];
 
-async fn recorded(db: &std::path::Path) -> i64 {
+/// How many messages the club's store has recorded (0 before the daemon has
+/// created it). SQLite's file is read without migrating it, as the daemon
+/// being killed may be migrating it; a PostgreSQL database exists from the
+/// start and its migrations wait on one another.
+async fn recorded(club: &Club) -> i64 {
+    if crate::support::cli::on_postgres() {
+        let store = crate::support::cli::store_of(&club.cfg).await;
+        let n = sqlx::query_scalar("SELECT COUNT(*) FROM messages")
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+        store.close().await;
+        return n;
+    }
+    let db = club.dir.path().join("wildt.db");
     if !db.exists() {
         return 0;
     }
@@ -403,17 +417,16 @@ async fn recorded(db: &std::path::Path) -> i64 {
     n
 }
 
-async fn prepared_plies(db: &std::path::Path, game: i64) -> Vec<i64> {
-    let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
-        .await
-        .unwrap();
-    let plies =
-        sqlx::query_scalar("SELECT ply FROM moves WHERE game_id = ? AND prepared = 1 ORDER BY ply")
-            .bind(game)
-            .fetch_all(&pool)
-            .await
-            .unwrap();
-    pool.close().await;
+async fn prepared_plies(club: &Club, game: i64) -> Vec<i64> {
+    let store = crate::support::cli::store_of(&club.cfg).await;
+    let plies = sqlx::query_scalar(
+        "SELECT ply FROM moves WHERE game_id = $1 AND prepared = 1 ORDER BY ply",
+    )
+    .bind(game)
+    .fetch_all(store.pool())
+    .await
+    .unwrap();
+    store.close().await;
     plies
 }
 
@@ -421,14 +434,13 @@ async fn prepared_plies(db: &std::path::Path, game: i64) -> Vec<i64> {
 /// random delay, again and again, until `total` messages are recorded.
 async fn serve_with_kills(club: &Club, total: i64, rng: &mut rand::rngs::StdRng) -> u32 {
     use rand::Rng;
-    let db = club.dir.path().join("wildt.db");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     let mut kills = 0;
-    while recorded(&db).await < total {
+    while recorded(club).await < total {
         assert!(
             std::time::Instant::now() < deadline,
             "after {kills} kills only {} of {total} decided",
-            recorded(&db).await
+            recorded(club).await
         );
         let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wildt"))
             .args(["serve", "--config"])
@@ -437,7 +449,15 @@ async fn serve_with_kills(club: &Club, total: i64, rng: &mut rand::rngs::StdRng)
             .stderr(std::process::Stdio::null())
             .spawn()
             .unwrap();
-        let delay = rng.random_range(5..=120u64);
+        // A daemon on PostgreSQL takes longer to start deciding (its
+        // connections, the leader's lease, LISTEN): the kills reach into its
+        // bursts there with longer delays.
+        let longest = if crate::support::cli::on_postgres() {
+            1000
+        } else {
+            120
+        };
+        let delay = rng.random_range(5..=longest);
         tokio::time::sleep(std::time::Duration::from_millis(delay)).await;
         child.kill().unwrap();
         child.wait().unwrap();
@@ -480,7 +500,6 @@ async fn kill_9_during_bursts_of_conditional_play_loses_and_doubles_nothing() {
     kills += serve_with_kills(&club, 2 * GAMES as i64, &mut rng).await;
     club.serve_once();
 
-    let db = club.dir.path().join("wildt.db");
     for g in &games {
         let moves: Vec<String> = club.show(g.id)["moves"]
             .as_array()
@@ -490,7 +509,7 @@ async fn kill_9_during_bursts_of_conditional_play_loses_and_doubles_nothing() {
             .collect();
         assert_eq!(moves, LINE, "game {} (seed {seed})", g.id);
         // Plies 3 to 10 were prepared answers: free of reflection time.
-        assert_eq!(prepared_plies(&db, g.id).await, [3, 4, 5, 6, 7, 8, 9, 10]);
+        assert_eq!(prepared_plies(&club, g.id).await, [3, 4, 5, 6, 7, 8, 9, 10]);
     }
     let mails = club.outbox();
     let mut ids: Vec<String> = mails

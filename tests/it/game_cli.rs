@@ -96,10 +96,9 @@ fn missing_config_file_is_a_clear_error() {
 
 /// Runs `sql` on the database of the configuration in `dir`.
 fn sql(dir: &Path, sql: &str) {
-    let url = format!("sqlite://{}", dir.join("wildt.db").display());
     tokio::runtime::Runtime::new().unwrap().block_on(async {
-        let store = wildt::store::Store::open(&url).await.unwrap();
-        sqlx::query(sql).execute(store.pool()).await.unwrap();
+        let store = crate::support::cli::store_of(&dir.join("wildt.toml")).await;
+        sqlx::raw_sql(sql).execute(store.pool()).await.unwrap();
         store.close().await;
     });
 }
@@ -115,8 +114,15 @@ fn a_game_whose_welcome_mails_cannot_be_queued_is_not_created() {
     json_of(&wildt(&cfg, &["game", "list", "--json"]));
     sql(
         dir.path(),
-        "CREATE TRIGGER refuse_mail BEFORE INSERT ON outbox
-         BEGIN SELECT RAISE(ABORT, 'the outbox refuses mail'); END",
+        if crate::support::cli::on_postgres() {
+            "CREATE FUNCTION refuse_mail() RETURNS trigger LANGUAGE plpgsql AS
+             $$ BEGIN RAISE EXCEPTION 'the outbox refuses mail'; END $$;
+             CREATE TRIGGER refuse_mail BEFORE INSERT ON outbox
+             FOR EACH ROW EXECUTE FUNCTION refuse_mail()"
+        } else {
+            "CREATE TRIGGER refuse_mail BEFORE INSERT ON outbox
+             BEGIN SELECT RAISE(ABORT, 'the outbox refuses mail'); END"
+        },
     );
     let out = wildt(
         &cfg,
@@ -149,7 +155,9 @@ fn a_game_whose_welcome_mails_cannot_be_queued_is_not_created() {
             "--json",
         ],
     ));
-    assert_eq!(created["id"], 1, "{created}");
+    let games = json_of(&wildt(&cfg, &["game", "list", "--json"]));
+    let ids: Vec<&Value> = games.as_array().unwrap().iter().map(|g| &g["id"]).collect();
+    assert_eq!(ids, [&created["id"]], "{games}");
 }
 
 /// Regression: `wildt --config FILE game list` was refused. The
@@ -186,8 +194,13 @@ fn shared_options_are_accepted_before_the_subcommand() {
     assert_eq!(before, between);
     let status = run(&["--config", &cfg_s, "status", "--json"]);
     let status: Value = serde_json::from_slice(&status.stdout).unwrap();
+    let database = if crate::support::cli::on_postgres() {
+        "postgres://"
+    } else {
+        "wildt.db"
+    };
     assert!(
-        status["database"].as_str().unwrap().contains("wildt.db"),
+        status["database"].as_str().unwrap().contains(database),
         "{status}"
     );
     // `--local` before the subcommand: the embedded default's database under
@@ -195,4 +208,46 @@ fn shared_options_are_accepted_before_the_subcommand() {
     let local = json_of(&run(&["--local", "game", "list", "--json"]));
     assert_eq!(local.as_array().unwrap().len(), 0, "{local}");
     assert!(dir.path().join("var/wildt.db").exists());
+}
+
+/// A `[database]` on PostgreSQL that cannot be used is one line at start:
+/// a refused password names the password file, a server that cannot be
+/// reached is named as such, and neither shows the password.
+#[test]
+fn a_postgres_store_that_refuses_the_password_or_cannot_be_reached_is_one_clear_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("wrong-password");
+    std::fs::write(&wrong, "not-the-password\n").unwrap();
+    let rig = crate::support::pg::url();
+    let (base, _) = rig.rsplit_once('/').unwrap();
+    let (host_base, _) = base.rsplit_once(':').unwrap();
+    let cases = [
+        (rig.clone(), wrong.clone(), "refused the login"),
+        // Port 1 on loopback: nothing listens there.
+        (
+            format!("{host_base}:1/wildt"),
+            crate::support::pg::password_file(),
+            "cannot reach PostgreSQL at",
+        ),
+    ];
+    for (url, password_file, said) in cases {
+        let cfg = dir.path().join("wildt.toml");
+        let text = wildt::config::LOCAL_TOML
+            .replace(
+                "[database]\nurl = \"sqlite://var/wildt.db\"\n",
+                &format!(
+                    "[database]\nurl = \"{url}\"\npassword_file = \"{}\"\n",
+                    password_file.display()
+                ),
+            )
+            .replace("var/", &format!("{}/", dir.path().display()));
+        std::fs::write(&cfg, text).unwrap();
+        let out = wildt(&cfg, &["game", "list", "--json"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{url}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{url}: {stderr}");
+        assert!(stderr.contains(said) && stderr.contains(&url), "{stderr}");
+        assert_eq!(stderr.matches(said).count(), 1, "said twice: {stderr}");
+        assert!(!stderr.contains("not-the-password"), "{stderr}");
+    }
 }

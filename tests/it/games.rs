@@ -18,18 +18,39 @@ pub struct TempStore {
     pub _dir: tempfile::TempDir,
     pub store: Store,
     pub config: Config,
+    /// The PostgreSQL password, on the PostgreSQL pass.
+    pub password: Option<String>,
+}
+
+impl TempStore {
+    /// A second store on the same database, as another process opens it.
+    pub async fn reopen(&self) -> Store {
+        Store::open_with_password(&self.config.database_url, self.password.as_deref())
+            .await
+            .unwrap()
+    }
 }
 
 pub async fn temp_store() -> TempStore {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("wildt.db").display());
-    let store = Store::open(&url).await.unwrap();
+    // On the PostgreSQL pass a fresh database of the test PostgreSQL.
+    let (url, password) = if crate::support::cli::on_postgres() {
+        let url = crate::support::pg::fresh_database("games");
+        (url, Some(crate::support::pg::password()))
+    } else {
+        let url = format!("sqlite://{}", dir.path().join("wildt.db").display());
+        (url, None)
+    };
+    let store = Store::open_with_password(&url, password.as_deref())
+        .await
+        .unwrap();
     let mut config = Config::parse(LOCAL_TOML).unwrap();
     config.database_url = url;
     TempStore {
         _dir: dir,
         store,
         config,
+        password,
     }
 }
 
@@ -261,7 +282,7 @@ async fn echo_mismatch_changes_nothing() {
 async fn two_moves_at_the_same_moment_apply_exactly_one() {
     let t = temp_store().await;
     // A second, independent pool on the same file: two processes' worth.
-    let other = Store::open(&t.config.database_url).await.unwrap();
+    let other = t.reopen().await;
     let rounds = 25;
     for _ in 0..rounds {
         let id = new_game(&t, None).await;
@@ -571,7 +592,7 @@ async fn mail_to(t: &TempStore, to: &str, from: &str, n: usize, body: &str) -> A
 async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
     let t = temp_store().await;
     let id = new_game(&t, None).await;
-    let other = Store::open(&t.config.database_url).await.unwrap();
+    let other = t.reopen().await;
     // The daemon hands the bodies of what it committed to its sender.
     let leases = wildt::daemon::lease::Leases::new(t.store.clone());
     let g = t.store.game(id).await.unwrap().unwrap();
@@ -609,10 +630,14 @@ async fn committed_replies_are_sent_from_memory_with_the_stored_bytes() {
         .map(|r| (r.message_id, r.raw))
         .collect();
     assert_eq!(stored.len(), 2, "the confirmation and the relay");
-    sqlx::query("UPDATE outbox_bodies SET raw = x'00', packed = 1")
-        .execute(other.pool())
-        .await
-        .unwrap();
+    sqlx::query(if crate::support::cli::on_postgres() {
+        "UPDATE outbox_bodies SET raw = '\\x00'::bytea, packed = 1"
+    } else {
+        "UPDATE outbox_bodies SET raw = x'00', packed = 1"
+    })
+    .execute(other.pool())
+    .await
+    .unwrap();
     assert!(other.due_mail(i64::MAX, 10).await.unwrap().is_empty());
     let leased: Vec<(String, Vec<u8>)> = leases
         .lease_due(wildt::store::now_secs(), 10, "this", i64::MAX)
@@ -866,7 +891,7 @@ async fn answers_recorded_before_the_upgrade_still_count_against_the_hourly_limi
         ],
     )
     .await;
-    let reopened = Store::open(&t.config.database_url).await.unwrap();
+    let reopened = t.reopen().await;
     assert_eq!(
         counted().await,
         3,
@@ -1072,7 +1097,7 @@ async fn plies_stored_without_position_keys_are_replayed_and_then_filled_in() {
     assert_same_game(&loaded, &replay_of(&line), "replayed");
     assert_eq!(loaded.repetitions(), 4);
 
-    let reopened = Store::open(&t.config.database_url).await.unwrap();
+    let reopened = t.reopen().await;
     assert_eq!(unkeyed().await, 0, "opening did not fill the keys in");
     let loaded = reopened.game(id).await.unwrap().unwrap().view.record;
     assert_same_game(&loaded, &replay_of(&line), "with the filled-in keys");
@@ -1083,12 +1108,12 @@ async fn plies_stored_without_position_keys_are_replayed_and_then_filled_in() {
 /// (counted), in order, and the plies text in `records`.
 async fn stored_plies(t: &TempStore, id: i64) -> (Vec<usize>, String) {
     let parts: Vec<String> =
-        sqlx::query_scalar("SELECT plies FROM record_parts WHERE game_id = ? ORDER BY part")
+        sqlx::query_scalar("SELECT plies FROM record_parts WHERE game_id = $1 ORDER BY part")
             .bind(id)
             .fetch_all(t.store.pool())
             .await
             .unwrap();
-    let tail: String = sqlx::query_scalar("SELECT plies FROM records WHERE game_id = ?")
+    let tail: String = sqlx::query_scalar("SELECT plies FROM records WHERE game_id = $1")
         .bind(id)
         .fetch_one(t.store.pool())
         .await
@@ -1174,13 +1199,13 @@ async fn a_database_from_before_the_parts_has_its_long_games_sealed() {
         ],
     )
     .await;
-    sqlx::query("UPDATE records SET plies = ? WHERE game_id = ?")
+    sqlx::query("UPDATE records SET plies = $1 WHERE game_id = $2")
         .bind(whole.join(","))
         .bind(long)
         .execute(t.store.pool())
         .await
         .unwrap();
-    let reopened = Store::open(&t.config.database_url).await.unwrap();
+    let reopened = t.reopen().await;
     reopened.close().await;
     let (parts, tail) = stored_plies(&t, long).await;
     assert_eq!(parts, vec![64, 64]);
@@ -1211,7 +1236,7 @@ async fn a_games_plies_text_that_disagrees_with_its_moves_is_not_believed() {
     let refs: Vec<&str> = line.iter().map(String::as_str).collect();
     play(&t, id, &refs[..12]).await;
     let text = || async {
-        sqlx::query_scalar::<_, String>("SELECT plies FROM records WHERE game_id = ?")
+        sqlx::query_scalar::<_, String>("SELECT plies FROM records WHERE game_id = $1")
             .bind(id)
             .fetch_one(t.store.pool())
             .await
@@ -1231,7 +1256,7 @@ async fn a_games_plies_text_that_disagrees_with_its_moves_is_not_believed() {
         .0
         .replacen(&expected[0], "5254 e4", 1);
     assert_ne!(cut.split(',').next(), Some(expected[0].as_str()));
-    sqlx::query("UPDATE records SET plies = ? WHERE game_id = ?")
+    sqlx::query("UPDATE records SET plies = $1 WHERE game_id = $2")
         .bind(&cut)
         .bind(id)
         .execute(t.store.pool())
@@ -1261,7 +1286,7 @@ async fn a_database_from_before_the_plies_texts_gets_one_for_every_game() {
         ],
     )
     .await;
-    let reopened = Store::open(&t.config.database_url).await.unwrap();
+    let reopened = t.reopen().await;
     let rows: Vec<(i64, String)> =
         sqlx::query_as("SELECT game_id, plies FROM records ORDER BY game_id")
             .fetch_all(reopened.pool())
@@ -1314,7 +1339,7 @@ async fn a_move_leaves_the_repetition_window_unread_and_a_claim_reads_it_from_th
         ],
     )
     .await;
-    let reopened = Store::open(&t.config.database_url).await.unwrap();
+    let reopened = t.reopen().await;
     let columns: Vec<String> = sqlx::query_scalar("SELECT name FROM pragma_table_info('records')")
         .fetch_all(reopened.pool())
         .await
@@ -1517,7 +1542,7 @@ async fn a_sealed_part_keeps_the_record_rendered_in_both_players_languages() {
     use wildt::i18n::Lang;
     let (t, id, line) = german_english_game(64).await;
     let langs: Vec<String> =
-        sqlx::query_scalar("SELECT lang FROM record_renders WHERE game_id = ? ORDER BY lang")
+        sqlx::query_scalar("SELECT lang FROM record_renders WHERE game_id = $1 ORDER BY lang")
             .bind(id)
             .fetch_all(t.store.pool())
             .await
@@ -1571,10 +1596,14 @@ async fn a_moves_replies_continue_the_rendering_kept_beside_the_record() {
     let (t, id, line) = german_english_game(64).await;
     run_all(
         &t,
-        &[
+        &[if crate::support::cli::on_postgres() {
+            "UPDATE record_renders
+                 SET rendered = decode(replace(encode(rendered, 'escape'), 'Nf3', 'Nx9'), 'escape')
+                 WHERE lang = 'en'"
+        } else {
             "UPDATE record_renders SET rendered = CAST(replace(rendered, 'Nf3', 'Nx9') AS BLOB)
-           WHERE lang = 'en'",
-        ],
+               WHERE lang = 'en'"
+        }],
     )
     .await;
     let answer = mail_decision(&t, id, Color::White, 2, &line[64]).await;
@@ -1621,7 +1650,7 @@ async fn a_kept_rendering_of_other_plies_or_a_damaged_one_is_not_loaded() {
 async fn a_game_that_ends_forgets_its_kept_renderings() {
     let (t, id, _) = german_english_game(65).await;
     let kept = || async {
-        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM record_renders WHERE game_id = ?")
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM record_renders WHERE game_id = $1")
             .bind(id)
             .fetch_one(t.store.pool())
             .await
@@ -1680,7 +1709,13 @@ async fn a_game_without_this_builds_rendering_gets_one_at_its_next_move() {
         &t,
         &[
             "DELETE FROM record_renders WHERE lang = 'de'",
-            "UPDATE record_renders SET rendered = CAST(zeroblob(8) || substr(rendered, 9) AS BLOB) WHERE lang = 'en'",
+            if crate::support::cli::on_postgres() {
+                "UPDATE record_renders
+                 SET rendered = '\\x0000000000000000'::bytea || substring(rendered from 9)
+                 WHERE lang = 'en'"
+            } else {
+                "UPDATE record_renders SET rendered = CAST(zeroblob(8) || substr(rendered, 9) AS BLOB) WHERE lang = 'en'"
+            },
         ],
     )
     .await;

@@ -51,19 +51,18 @@ fn counts(club: &Club) -> (i64, i64, i64) {
 }
 
 /// Runs `f` on a pool over the club's database, and waits for it.
-fn sql<T, F>(club: &Club, f: impl FnOnce(sqlx::SqlitePool) -> F) -> T
+fn sql<T, F>(club: &Club, f: impl FnOnce(sqlx::AnyPool) -> F) -> T
 where
     F: std::future::Future<Output = T>,
 {
-    let url = format!("sqlite://{}", club.dir.path().join("wildt.db").display());
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap()
         .block_on(async {
-            let pool = sqlx::SqlitePool::connect(&url).await.unwrap();
-            let out = f(pool.clone()).await;
-            pool.close().await;
+            let store = crate::support::cli::store_of(&club.cfg).await;
+            let out = f(store.pool().clone()).await;
+            store.close().await;
             out
         })
 }
@@ -230,7 +229,7 @@ fn a_damaged_game_in_a_group_does_not_hold_back_the_other_messages() {
     first_moves(&club, &games);
     let damaged = games[3].id;
     sql(&club, |pool| async move {
-        sqlx::query("UPDATE games SET start_fen = 'not a position' WHERE id = ?")
+        sqlx::query("UPDATE games SET start_fen = 'not a position' WHERE id = $1")
             .bind(damaged)
             .execute(&pool)
             .await

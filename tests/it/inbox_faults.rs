@@ -28,9 +28,8 @@ fn serve_once(club: &Club) -> Output {
 /// Rows of `query` on the club's database, each column as text.
 fn rows(dir: &Path, query: &str) -> Vec<Vec<Option<String>>> {
     use sqlx::Row as _;
-    let url = format!("sqlite://{}", dir.join("wildt.db").display());
     tokio::runtime::Runtime::new().unwrap().block_on(async {
-        let store = wildt::store::Store::open(&url).await.unwrap();
+        let store = crate::support::cli::store_of(&dir.join("wildt.toml")).await;
         let rows = sqlx::query(query).fetch_all(store.pool()).await.unwrap();
         let out = rows
             .iter()
@@ -41,6 +40,11 @@ fn rows(dir: &Path, query: &str) -> Vec<Vec<Option<String>>> {
                             .or_else(|_| {
                                 r.try_get::<Option<i64>, _>(i)
                                     .map(|v| v.map(|v| v.to_string()))
+                            })
+                            // A comparison is a boolean on PostgreSQL.
+                            .or_else(|_| {
+                                r.try_get::<Option<bool>, _>(i)
+                                    .map(|v| v.map(|v| i64::from(v).to_string()))
                             })
                             .unwrap()
                     })
@@ -53,9 +57,8 @@ fn rows(dir: &Path, query: &str) -> Vec<Vec<Option<String>>> {
 }
 
 fn exec(dir: &Path, sql: &str) {
-    let url = format!("sqlite://{}", dir.join("wildt.db").display());
     tokio::runtime::Runtime::new().unwrap().block_on(async {
-        let store = wildt::store::Store::open(&url).await.unwrap();
+        let store = crate::support::cli::store_of(&dir.join("wildt.toml")).await;
         sqlx::query(sql).execute(store.pool()).await.unwrap();
         store.close().await;
     });

@@ -284,6 +284,11 @@ fn kinds(v: &Value) -> Vec<String> {
 
 #[test]
 fn status_tells_daemon_outbox_and_failures_and_backup_copies_a_running_database() {
+    if crate::support::cli::on_postgres() {
+        // SQLite's lock, backup and file: PostgreSQL's status, refused
+        // backup and several daemons are tested in `multi`.
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let cfg = temp_config(dir.path());
     for sub in ["new", "cur", "tmp"] {

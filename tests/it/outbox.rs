@@ -12,7 +12,29 @@ use std::time::{Duration, Instant};
 use sqlx::Connection as _;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteConnection};
 
-use crate::support::cli::{json_of, temp_config, wildt};
+use crate::support::cli::{json_of, on_postgres, temp_config, wildt};
+
+/// A connection to the club's database in `dir`, whichever the backend
+/// (the URL its configuration names; on PostgreSQL the rig's password).
+async fn club_db(dir: &Path) -> sqlx::AnyConnection {
+    use std::str::FromStr as _;
+    sqlx::any::install_default_drivers();
+    let text = std::fs::read_to_string(dir.join("wildt.toml")).unwrap();
+    let url = text
+        .lines()
+        .find_map(|l| l.strip_prefix("url = \""))
+        .and_then(|rest| rest.strip_suffix('"'))
+        .expect("a [database] url")
+        .to_owned();
+    let mut options = sqlx::any::AnyConnectOptions::from_str(&url).unwrap();
+    if on_postgres() {
+        options
+            .database_url
+            .set_password(Some(&crate::support::pg::password()))
+            .unwrap();
+    }
+    sqlx::AnyConnection::connect_with(&options).await.unwrap()
+}
 
 /// A club with its config, Maildir folders made, and `extra` appended to
 /// the `[outbox]` table (the last table of the file).
@@ -142,9 +164,8 @@ async fn hold_write_lock(dir: &Path) -> SqliteConnection {
 /// Makes every waiting row due `secs` from now, so that it falls due while
 /// the test holds the write lock.
 async fn due_in(dir: &Path, secs: i64) {
-    let options = SqliteConnectOptions::new().filename(dir.join("wildt.db"));
-    let mut conn = SqliteConnection::connect_with(&options).await.unwrap();
-    sqlx::query("UPDATE outbox SET next_attempt_at = ? WHERE sent_at IS NULL")
+    let mut conn = club_db(dir).await;
+    sqlx::query("UPDATE outbox SET next_attempt_at = $1 WHERE sent_at IS NULL")
         .bind(wildt::store::now_secs() + secs)
         .execute(&mut conn)
         .await
@@ -158,6 +179,11 @@ async fn due_in(dir: &Path, secs: i64) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn outbox_worker_survives_a_database_locked_past_the_busy_timeout_and_sends_everything_after()
 {
+    if on_postgres() {
+        // SQLite's write lock held past its busy timeout: PostgreSQL's
+        // writers wait on row locks with no such timeout to fail them.
+        return;
+    }
     let (dir, cfg) = club("");
     for n in 0..3 {
         new_game(&cfg, n);
@@ -188,14 +214,19 @@ async fn outbox_worker_survives_a_database_locked_past_the_busy_timeout_and_send
 }
 
 /// A batch handed to the relay but not marked sent (the write lock held
-/// past the busy timeout while the batch was out): the worker cannot tell
-/// which of its mails went, and a claim no longer takes rows its own
-/// process holds, so the worker gives its claims back after the error and
-/// sends the batch again then, instead of leaving it claimed for the
-/// lease's ten minutes. Over a sendmail that logs each Message-ID and,
-/// for the first mail, waits until the test holds the lock.
+/// past the busy timeout while the batch was out): the worker remembers
+/// which mails it handed over and marks them sent once the database takes
+/// writes again, before it gives its leases back, so none is sent twice
+/// and none waits for the lease's ten minutes. Over a sendmail that logs
+/// each Message-ID and, for the first mail, waits until the test holds the
+/// lock.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_batch_sent_but_not_marked_is_given_back_and_sent_again_after_the_database_error() {
+async fn a_batch_sent_but_not_marked_is_marked_once_the_database_is_back_and_not_sent_again() {
+    if on_postgres() {
+        // SQLite's write lock held past its busy timeout: PostgreSQL's
+        // writers wait on row locks with no such timeout to fail them.
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("sent.log");
     let (hold, started) = (dir.path().join("hold"), dir.path().join("started"));
@@ -269,9 +300,9 @@ async fn a_batch_sent_but_not_marked_is_given_back_and_sent_again_after_the_data
     for id in sent.lines() {
         *count.entry(id).or_default() += 1;
     }
-    // Each of the four mails: handed over before the error and again after.
+    // Each of the four mails: handed over once, before the error.
     assert_eq!(count.len(), 4, "{sent}");
-    assert!(count.values().all(|&n| n == 2), "{count:?}");
+    assert!(count.values().all(|&n| n == 1), "{count:?}");
 }
 
 /// A worker that cannot make progress for longer than
@@ -279,6 +310,11 @@ async fn a_batch_sent_but_not_marked_is_given_back_and_sent_again_after_the_data
 /// restarts it), says why, and pings again once the worker recovers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stuck_outbox_worker_stops_the_watchdog_pings_and_says_why() {
+    if on_postgres() {
+        // SQLite's write lock held past its busy timeout: PostgreSQL's
+        // writers wait on row locks with no such timeout to fail them.
+        return;
+    }
     let (dir, cfg) = club("stall_after_secs = 2\n");
     new_game(&cfg, 0);
     due_in(dir.path(), 3600).await;
@@ -433,11 +469,10 @@ fn two_processes_sending_at_once_send_every_mail_exactly_once() {
 
 /// Marks the outbox row `id` failed as a relay's permanent refusal would.
 async fn fail_row(dir: &Path, id: i64) {
-    let options = SqliteConnectOptions::new().filename(dir.join("wildt.db"));
-    let mut conn = SqliteConnection::connect_with(&options).await.unwrap();
+    let mut conn = club_db(dir).await;
     sqlx::query(
-        "UPDATE outbox SET failed_at = ?, attempts = 1,
-         last_error = 'SMTP relay: permanent error (550): 5.1.1 unknown user' WHERE id = ?",
+        "UPDATE outbox SET failed_at = $1, attempts = 1,
+         last_error = 'SMTP relay: permanent error (550): 5.1.1 unknown user' WHERE id = $2",
     )
     .bind(wildt::store::now_secs())
     .bind(id)

@@ -365,6 +365,9 @@ async fn sqlite_facts(conn: &mut SqliteConnection) -> Facts {
     facts
 }
 
+/// Triggers PostgreSQL has and SQLite has not, on purpose (see their use).
+const PG_ONLY_TRIGGERS: [&str; 2] = ["outbox_queued", "outbox_requeued"];
+
 /// PostgreSQL's schema, from information_schema and pg_catalog (the
 /// current schema only).
 async fn pg_facts(conn: &mut PgConnection) -> Facts {
@@ -398,6 +401,12 @@ async fn pg_facts(conn: &mut PgConnection) -> Facts {
     .await
     .unwrap();
     for trigger in triggers {
+        // PostgreSQL only: the triggers that wake every daemon's sender
+        // when mail is queued or due again (NOTIFY); SQLite has one
+        // daemon, woken within its process.
+        if PG_ONLY_TRIGGERS.contains(&trigger.as_str()) {
+            continue;
+        }
         put(&mut facts, format!("trigger {trigger}"), String::new());
     }
 

@@ -3,8 +3,6 @@
 //! once, and the hourly reply limit for a player of many games. [IO: temp
 //! files, child processes, SQLite]
 
-use wildt::store::Store;
-
 use crate::support::cli::wildt;
 use crate::support::club::{Club, Game, mail};
 
@@ -36,8 +34,7 @@ fn delivered(recipient: &str, raw: &str) -> String {
 
 /// (outcome, answers held back) of every recorded message, in order.
 async fn recorded(club: &Club) -> Vec<(String, i64)> {
-    let url = format!("sqlite://{}", club.dir.path().join("wildt.db").display());
-    let store = Store::open(&url).await.unwrap();
+    let store = crate::support::cli::store_of(&club.cfg).await;
     let rows = sqlx::query_as("SELECT outcome, replies_held_back FROM messages ORDER BY id")
         .fetch_all(store.pool())
         .await

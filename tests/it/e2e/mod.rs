@@ -86,6 +86,9 @@ pub struct Referee {
     pub rig: Rig,
     pub config: PathBuf,
     pub db: PathBuf,
+    /// The PostgreSQL database's URL (without password) on the PostgreSQL
+    /// pass; `db` is then not used.
+    pub pg: Option<String>,
     log: PathBuf,
     _dir: TempDir,
 }
@@ -107,10 +110,20 @@ impl Referee {
         std::fs::write(&password, format!("{}\n", default_password(address)))
             .expect("password file");
         let db = dir.path().join("wildt.db");
+        // An SQLite file beside the configuration, or on the PostgreSQL pass
+        // a fresh database of the test PostgreSQL.
+        let database = crate::support::cli::database_table(dir.path());
+        let pg = crate::support::cli::on_postgres().then(|| {
+            database
+                .lines()
+                .find_map(|l| l.strip_prefix("url = \"")?.strip_suffix('"'))
+                .expect("the [database] table's url")
+                .to_owned()
+        });
         let q = toml_str;
         let mut text = format!(
             "[referee]\naddress = {address}\nname = \"e2e referee\"\n\n\
-             [database]\nurl = {url}\n\n\
+             {database}\n\
              [inbox]\nkind = \"imap\"\nhost = {host}\nport = {imaps}\ntls = \"implicit\"\n\
              ca_file = {ca}\nusername = {address}\npassword_file = {password}\n\
              mailbox = {mailbox}\nidle = true\npoll_interval_secs = 5\n\n\
@@ -121,7 +134,6 @@ impl Referee {
              # 75 each); the hourly reply limit (60) is for autoresponders.\n\
              replies_per_sender_per_hour = 100000\n",
             address = q(address),
-            url = q(&format!("sqlite://{}", db.display())),
             host = q(&rig.host),
             imaps = rig.imaps_port,
             ca = q(&rig.ca.display().to_string()),
@@ -144,6 +156,7 @@ impl Referee {
             rig: rig.clone(),
             config,
             db,
+            pg,
             log: dir.path().join("serve.log"),
             _dir: dir,
         }
@@ -263,13 +276,32 @@ impl Referee {
         }
     }
 
-    /// A read-only look at wildt's database.
-    pub async fn db(&self) -> sqlx::SqlitePool {
-        let options = sqlx::sqlite::SqliteConnectOptions::new()
-            .filename(&self.db)
-            .read_only(true)
-            .busy_timeout(Duration::from_secs(10));
-        sqlx::sqlite::SqlitePoolOptions::new()
+    /// Whether wildt's database exists yet (a PostgreSQL one from the start).
+    pub fn has_db(&self) -> bool {
+        self.pg.is_some() || self.db.exists()
+    }
+
+    /// A look at wildt's database (read-only on SQLite), on either backend
+    /// (bind `$1, $2…`).
+    pub async fn db(&self) -> sqlx::AnyPool {
+        use std::str::FromStr as _;
+        sqlx::any::install_default_drivers();
+        let options = match &self.pg {
+            Some(url) => {
+                let mut options = sqlx::any::AnyConnectOptions::from_str(url).expect("a URL");
+                options
+                    .database_url
+                    .set_password(Some(&crate::support::pg::password()))
+                    .expect("a URL that holds a password");
+                options
+            }
+            None => sqlx::any::AnyConnectOptions::from_str(&format!(
+                "sqlite://{}?mode=ro",
+                self.db.display()
+            ))
+            .expect("an SQLite URL"),
+        };
+        sqlx::any::AnyPoolOptions::new()
             .max_connections(1)
             .connect_with(options)
             .await
@@ -278,7 +310,7 @@ impl Referee {
 
     /// Rows of the `messages` table (messages decided, duplicates excluded).
     pub async fn messages_recorded(&self) -> i64 {
-        if !self.db.exists() {
+        if !self.has_db() {
             return 0;
         }
         let pool = self.db().await;
@@ -646,11 +678,11 @@ pub fn rig_ctl(what: &str) {
 pub async fn decided(r: &Referee, message_id: &str, within: Duration) -> (String, String, i64) {
     let deadline = Instant::now() + within;
     loop {
-        if r.db.exists() {
+        if r.has_db() {
             let pool = r.db().await;
             let row: Option<(String, String, i64)> = sqlx::query_as(
                 "SELECT m.outcome, m.detail, (SELECT COUNT(*) FROM outbox o WHERE o.message = m.id)
-                 FROM messages m WHERE m.message_id = ?",
+                 FROM messages m WHERE m.message_id = $1",
             )
             .bind(message_id)
             .fetch_optional(&pool)

@@ -199,7 +199,7 @@ async fn backup_status_and_connect_check_while_serving_disturb_no_move() {
 
 /// Moves recorded so far (the probes, recorded as automatic mail, are not).
 async fn moves_recorded(r: &Referee) -> i64 {
-    if !r.db.exists() {
+    if !r.has_db() {
         return 0;
     }
     let pool = r.db().await;

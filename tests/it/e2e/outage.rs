@@ -28,8 +28,10 @@ impl Drop for Restart {
 async fn outbox_state(r: &Referee) -> (i64, i64, i64) {
     let pool = r.db().await;
     let row: (i64, i64, i64) = sqlx::query_as(
-        "SELECT COALESCE(SUM(sent_at IS NULL), 0), COALESCE(SUM(sent_at IS NOT NULL), 0),
-                COALESCE(SUM(attempts), 0) FROM outbox",
+        // One text for both backends: PostgreSQL sums no booleans, and its
+        // SUM of BIGINTs is NUMERIC.
+        "SELECT CAST(COUNT(*) - COUNT(sent_at) AS BIGINT), CAST(COUNT(sent_at) AS BIGINT),
+                CAST(COALESCE(SUM(attempts), 0) AS BIGINT) FROM outbox",
     )
     .fetch_one(&pool)
     .await

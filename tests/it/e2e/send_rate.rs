@@ -65,7 +65,7 @@ async fn replies_leave_at_the_send_rate_and_every_one_arrives_once() {
     }
     let db = r.db().await;
     let busiest: i64 = sqlx::query_scalar(
-        "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NOT NULL GROUP BY sent_at)",
+        "SELECT MAX(n) FROM (SELECT COUNT(*) AS n FROM outbox WHERE sent_at IS NOT NULL GROUP BY sent_at) AS per_second",
     )
     .fetch_one(&db)
     .await

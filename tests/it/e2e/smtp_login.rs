@@ -34,17 +34,14 @@ async fn a_refused_smtp_login_is_retried_and_every_mail_arrives_once_after_the_p
         &cfg,
         format!(
             "[referee]\naddress = {referee}\norganiser = {organiser}\n\n\
-             [database]\nurl = {url}\n\n\
+             {database}\n\
              [inbox]\nkind = \"maildir\"\npath = {maildir}\n\n\
              [outbox]\nkind = \"smtp\"\nhost = {host}\nport = {port}\ntls = \"none\"\n\
              username = {referee}\npassword_file = {password}\n\
              retry_initial_secs = 1\nretry_max_secs = 2\n",
             referee = toml_str(REFEREE),
             organiser = toml_str(&organiser),
-            url = toml_str(&format!(
-                "sqlite://{}",
-                dir.path().join("wildt.db").display()
-            )),
+            database = crate::support::cli::database_table(dir.path()),
             maildir = toml_str(&dir.path().join("mail").display().to_string()),
             host = toml_str(&rig.host),
             port = rig.submit_port,

@@ -65,3 +65,15 @@ pub fn json_of(out: &Output) -> Value {
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// The store the configuration at `config` names, opened as the binary opens
+/// it (its `[database]` URL and password file): an SQLite file or a
+/// PostgreSQL database, for tests that look at or change tables on either
+/// backend. Its pool is `store.pool()` (sqlx's Any driver: bind `$1, $2…`).
+pub async fn store_of(config: &Path) -> wildt::store::Store {
+    let cfg = wildt::config::Config::load(config)
+        .unwrap_or_else(|e| panic!("reading the test configuration {config:?}: {e}"));
+    wildt::store::Store::for_config(&cfg)
+        .await
+        .unwrap_or_else(|e| panic!("opening the store of {config:?}: {e}"))
+}
