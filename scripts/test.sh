@@ -126,11 +126,6 @@ pg_skip=(
   # on a fresh connection).
   --skip group_commit::a_daemon_killed_after_a_group_commit_answers_each_message_once
   --skip group_commit::a_daemon_killed_inside_a_group_keeps_none_of_it_and_then_decides_each_message_once
-  # Not yet passing on PostgreSQL (to fix): after the kills, the one last
-  # `serve --once` can find replies still leased by a killed daemon (on
-  # PostgreSQL they come back once its heartbeat is stale), so some are not
-  # in the file outbox yet (one run: 264 of 288).
-  --skip conditional_maildir::kill_9_during_bursts_of_conditional_play_loses_and_doubles_nothing
   # Restarts PostgreSQL: run alone below.
   --skip pg_fault
   # Run in their own invocations below.

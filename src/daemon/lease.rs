@@ -26,13 +26,25 @@ pub fn lease_owner() -> String {
 /// Gives back the leases of processes of this machine that are gone (a
 /// `kill -9` mid-send), so their rows need not wait for the lease to end.
 /// On PostgreSQL the lease holders may run on other machines, whose
-/// processes this one cannot see: there the heartbeats tell who is gone
-/// (`leader::beat`).
+/// processes this one cannot see: only the holders whose heartbeat row
+/// names this machine are looked at here, and the heartbeats tell when
+/// the others are gone (`leader::beat`).
 pub async fn release_dead_leases(store: &Store) -> Result<(), StoreError> {
-    if store.backend() == crate::store::Backend::Postgres {
-        return Ok(());
-    }
+    let here: Option<std::collections::HashSet<String>> = match store.backend() {
+        crate::store::Backend::Sqlite => None,
+        crate::store::Backend::Postgres => Some(
+            sqlx::query_scalar::<_, String>("SELECT id FROM daemons WHERE host = $1")
+                .bind(super::leader::hostname())
+                .fetch_all(store.pool())
+                .await?
+                .into_iter()
+                .collect(),
+        ),
+    };
     for owner in store.outbox_leaseholders(now_secs()).await? {
+        if here.as_ref().is_some_and(|ids| !ids.contains(&owner)) {
+            continue;
+        }
         let alive = owner
             .strip_prefix("pid:")
             .and_then(|rest| rest.split(':').next())
