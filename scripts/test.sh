@@ -133,11 +133,9 @@ pg_skip=(
 )
 WILDT_TEST_BACKEND=postgres cargo test --locked --test it -- "${pg_skip[@]}"
 # The e2e scenarios on PostgreSQL, but: operator (backups of the SQLite
-# file), outage (stops the rig's servers; run alone on SQLite), and crash
-# (not yet passing: its kills, a few hundred ms apart, come before a daemon
-# on PostgreSQL has decided a message).
+# file) and outage (stops the rig's servers; run alone on SQLite).
 WILDT_TEST_BACKEND=postgres cargo test --locked --test it e2e:: -- --skip e2e::outage \
-  --skip e2e::operator --skip e2e::crash --nocapture
+  --skip e2e::operator --nocapture
 # The fault test restarts the test PostgreSQL: alone, after everything else.
 cargo test --locked --test it pg_fault -- --test-threads=1 --nocapture
 # The three fuzz targets at once, a minute each (FUZZ_SECONDS to change it).
