@@ -717,18 +717,41 @@ fn tls(key: &'static str, value: Option<String>, default: Tls) -> Result<Tls, Co
     }
 }
 
+/// Which database engine a store URL names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// One file beside the daemon (`sqlite://PATH`), the embedded default.
+    Sqlite,
+    /// A PostgreSQL server (`postgres://USER@HOST[:PORT]/DB`), which several
+    /// daemons can share.
+    Postgres,
+}
+
+impl Backend {
+    /// The backend a store URL names, if it names one wildt knows.
+    pub fn of(url: &str) -> Option<Backend> {
+        if url.starts_with("sqlite:") {
+            Some(Backend::Sqlite)
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Some(Backend::Postgres)
+        } else {
+            None
+        }
+    }
+}
+
 /// Checks `[database]`: an SQLite URL, or a PostgreSQL one whose password
 /// is in `password_file` (never in the URL, which logs and `ps` may show).
 fn database(raw: &RawDatabase) -> Result<Option<Secret>, ConfigError> {
-    match crate::store::Backend::of(&raw.url) {
-        Some(crate::store::Backend::Sqlite) => match raw.password_file {
+    match Backend::of(&raw.url) {
+        Some(Backend::Sqlite) => match raw.password_file {
             Some(_) => Err(invalid(
                 "database.password_file",
                 "an SQLite database has no password; leave password_file out",
             )),
             None => Ok(None),
         },
-        Some(crate::store::Backend::Postgres) => {
+        Some(Backend::Postgres) => {
             let after_scheme = raw.url.split_once("://").map_or("", |(_, rest)| rest);
             let userinfo = after_scheme.split(['/', '?']).next().unwrap_or("");
             if userinfo

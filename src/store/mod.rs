@@ -207,28 +207,7 @@ fn postgres_transient(code: &str) -> bool {
         )
 }
 
-/// Which database engine a store URL names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    /// One file beside the daemon (`sqlite://PATH`), the embedded default.
-    Sqlite,
-    /// A PostgreSQL server (`postgres://USER@HOST[:PORT]/DB`), which several
-    /// daemons can share.
-    Postgres,
-}
-
-impl Backend {
-    /// The backend a store URL names, if it names one wildt knows.
-    pub fn of(url: &str) -> Option<Backend> {
-        if url.starts_with("sqlite:") {
-            Some(Backend::Sqlite)
-        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
-            Some(Backend::Postgres)
-        } else {
-            None
-        }
-    }
-}
+pub use crate::config::Backend;
 
 /// The key of PostgreSQL's transaction-scoped advisory lock that every
 /// write transaction of [`Store::begin`] takes first: the same one writer
