@@ -121,11 +121,6 @@ pg_skip=(
   --skip games::answers_recorded_before_the_upgrade_still_count_against_the_hourly_limit
   --skip games::the_history_finds_a_games_refused_messages_through_their_own_index
   --skip games::a_move_leaves_the_repetition_window_unread_and_a_claim_reads_it_from_the_moves
-  # Not yet passing on PostgreSQL (to fix): a first group never holds two
-  # messages there (its first message takes longer than the group's 50 ms
-  # on a fresh connection).
-  --skip group_commit::a_daemon_killed_after_a_group_commit_answers_each_message_once
-  --skip group_commit::a_daemon_killed_inside_a_group_keeps_none_of_it_and_then_decides_each_message_once
   # Restarts PostgreSQL: run alone below.
   --skip pg_fault
   # Run in their own invocations below.

@@ -53,3 +53,22 @@ pub fn pause(name: &str) {
 #[cfg(not(debug_assertions))]
 #[inline(always)]
 pub fn pause(_name: &str) {}
+
+/// A group's time ([`crate::daemon::GROUP_TIME`] given as `default`), or
+/// the milliseconds `WILDT_GROUP_MS` sets in a debug build: the tests of a
+/// group's commit make a first group of several messages with it where a
+/// fresh process's first message alone takes longer (on PostgreSQL).
+#[cfg(debug_assertions)]
+pub fn group_time(default: std::time::Duration) -> std::time::Duration {
+    std::env::var("WILDT_GROUP_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .map_or(default, std::time::Duration::from_millis)
+}
+
+/// Release builds keep the group's time.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub fn group_time(default: std::time::Duration) -> std::time::Duration {
+    default
+}

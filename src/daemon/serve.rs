@@ -289,7 +289,15 @@ impl Loop<'_> {
                     arrived: m.arrived,
                 })
                 .collect();
-            match handle_group(self.store, self.rules, &group, GROUP_TIME, self.ping).await {
+            match handle_group(
+                self.store,
+                self.rules,
+                &group,
+                crate::failpoint::group_time(GROUP_TIME),
+                self.ping,
+            )
+            .await
+            {
                 Ok(mut handled) => {
                     self.keep_fresh(&mut handled);
                     crate::failpoint::hit("group-committed", 1);
