@@ -48,6 +48,7 @@ struct RawConfig {
     publish: Option<RawPublish>,
     tablebase: Option<RawTablebase>,
     xfcc: Option<RawXfcc>,
+    receipts: Option<RawReceipts>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -184,6 +185,22 @@ struct RawOutbox {
     stall_after_secs: Option<u64>,
 }
 
+/// The `[receipts]` table as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawReceipts {
+    address: String,
+    host: String,
+    port: Option<u16>,
+    tls: Option<String>,
+    ca_file: Option<PathBuf>,
+    username: String,
+    password_file: PathBuf,
+    mailbox: Option<String>,
+    wait_secs: Option<u64>,
+    keep_days: Option<u64>,
+}
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawLimits {
@@ -286,6 +303,28 @@ const KEY_VALUES: &[(&str, &str)] = &[
     ),
     ("clock.warn_days_left", "a whole number of days, like 5"),
     ("publish.path", PATH),
+    (
+        "receipts.address",
+        "an address in quotes, like \"receipts@club.example\"",
+    ),
+    ("receipts.host", HOST),
+    ("receipts.port", PORT),
+    ("receipts.tls", TLS),
+    ("receipts.ca_file", PATH),
+    ("receipts.username", "a user name in quotes"),
+    ("receipts.password_file", PATH),
+    (
+        "receipts.mailbox",
+        "an IMAP mailbox name in quotes, like \"INBOX\"",
+    ),
+    (
+        "receipts.wait_secs",
+        "a whole number of seconds from 10 up, like 300",
+    ),
+    (
+        "receipts.keep_days",
+        "a whole number of days from 1 up, like 7",
+    ),
 ];
 
 const PATH: &str = "a path in quotes, like \"/var/lib/wildt/site\"";
@@ -421,7 +460,29 @@ pub struct OutboxConfig {
     /// daemon stops pinging the watchdog (default 15 min), so that systemd
     /// restarts it.
     pub stall_after: Duration,
+    /// `[receipts]`: the copies of sent mail that settle a mail in doubt.
+    pub receipts: Option<ReceiptsConfig>,
 }
+
+/// `[receipts]`: every mail sent over SMTP names one more envelope
+/// recipient, `address`, in the same SMTP transaction, so the relay takes
+/// both or neither; the copies arrive in an IMAP mailbox wildt reads. When
+/// a process dies between the relay's "250 OK" and marking the mail sent,
+/// the next sender finds the mail's copy there and marks it sent instead
+/// of sending it twice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReceiptsConfig {
+    pub address: String,
+    /// The mailbox the copies arrive in.
+    pub imap: ImapConfig,
+    /// How long a mail in doubt waits for its copy before it is sent again.
+    pub wait: Duration,
+    /// How long a copy is kept before wildt deletes it.
+    pub keep: Duration,
+}
+
+/// Default `[receipts] wait_secs`.
+pub const DEFAULT_RECEIPT_WAIT_SECS: u64 = 300;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
@@ -515,7 +576,7 @@ impl Config {
             database_password,
             inbox: inbox(raw.inbox)?,
             quarantine,
-            outbox: outbox(raw.outbox)?,
+            outbox: outbox(raw.outbox, raw.receipts)?,
             limits: Limits {
                 max_message_bytes: raw
                     .limits
@@ -812,7 +873,54 @@ fn inbox(raw: RawInbox) -> Result<InboxConfig, ConfigError> {
     }
 }
 
-fn outbox(raw: RawOutbox) -> Result<OutboxConfig, ConfigError> {
+fn receipts(raw: RawReceipts) -> Result<ReceiptsConfig, ConfigError> {
+    if raw.address.parse::<lettre::Address>().is_err() {
+        return Err(invalid(
+            "receipts.address",
+            format!("`{}` is not a mail address", raw.address),
+        ));
+    }
+    let tls = tls("receipts.tls", raw.tls, Tls::Implicit)?;
+    let default_port = if tls == Tls::Implicit { 993 } else { 143 };
+    let wait_secs = raw.wait_secs.unwrap_or(DEFAULT_RECEIPT_WAIT_SECS);
+    if wait_secs < 10 {
+        return Err(invalid(
+            "receipts.wait_secs",
+            format!(
+                "{wait_secs} seconds is too short for a relay to deliver a copy: give 10 or more"
+            ),
+        ));
+    }
+    let keep_days = raw.keep_days.unwrap_or(7);
+    if keep_days == 0 {
+        return Err(invalid(
+            "receipts.keep_days",
+            "must be at least 1: a copy is looked for after a crash",
+        ));
+    }
+    Ok(ReceiptsConfig {
+        address: raw.address,
+        imap: ImapConfig {
+            host: raw.host,
+            port: raw.port.unwrap_or(default_port),
+            tls,
+            ca_file: raw.ca_file,
+            username: raw.username,
+            password: Secret {
+                key: "receipts.password_file",
+                path: raw.password_file,
+            },
+            mailbox: raw.mailbox.unwrap_or_else(|| "INBOX".to_owned()),
+            processed_mailbox: None,
+            idle: false,
+            poll_interval: Duration::from_secs(60),
+        },
+        wait: Duration::from_secs(wait_secs),
+        keep: Duration::from_secs(keep_days * 86_400),
+    })
+}
+
+fn outbox(raw: RawOutbox, raw_receipts: Option<RawReceipts>) -> Result<OutboxConfig, ConfigError> {
     let kind = match raw.kind.as_str() {
         "file" => OutboxKind::File {
             path: raw
@@ -877,11 +985,19 @@ fn outbox(raw: RawOutbox) -> Result<OutboxConfig, ConfigError> {
     let retry_initial = Duration::from_secs(raw.retry_initial_secs.unwrap_or(5).max(1));
     let retry_max = Duration::from_secs(raw.retry_max_secs.unwrap_or(600)).max(retry_initial);
     let stall_after = Duration::from_secs(raw.stall_after_secs.unwrap_or(900).max(1));
+    let receipts = raw_receipts.map(receipts).transpose()?;
+    if receipts.is_some() && !matches!(kind, OutboxKind::Smtp(_)) {
+        return Err(invalid(
+            "receipts.address",
+            "receipts are copies sent over SMTP: [receipts] needs [outbox] kind = \"smtp\"",
+        ));
+    }
     Ok(OutboxConfig {
         kind,
         retry_initial,
         retry_max,
         stall_after,
+        receipts,
     })
 }
 
@@ -1190,6 +1306,7 @@ mod tests {
     fn every_key_has_words_and_every_word_a_key() {
         let tables = [
             "referee", "database", "inbox", "outbox", "limits", "security", "clock", "publish",
+            "receipts",
         ];
         let mut known = Vec::new();
         for table in tables {

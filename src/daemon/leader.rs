@@ -278,12 +278,13 @@ async fn resign(store: &Store, holder: &str) -> Result<(), StoreError> {
 /// not after the outbox lease's ten minutes.
 async fn release_gone(conn: &mut sqlx::AnyConnection, now: i64) -> Result<(), StoreError> {
     let released = sqlx::query(
-        "UPDATE outbox SET leased_by = NULL, leased_until = NULL
+        "UPDATE outbox SET leased_by = NULL, leased_until = NULL, doubt_since = $2
          WHERE leased_by IS NOT NULL AND sent_at IS NULL AND failed_at IS NULL
            AND NOT EXISTS (SELECT 1 FROM daemons d
                            WHERE d.id = outbox.leased_by AND d.last_seen_at >= $1)",
     )
     .bind(now - GONE_AFTER_SECS)
+    .bind(now)
     .execute(&mut *conn)
     .await?
     .rows_affected();

@@ -52,7 +52,7 @@ pub async fn release_dead_leases(store: &Store) -> Result<(), StoreError> {
             .is_none_or(|pid| std::path::Path::new(&format!("/proc/{pid}")).exists());
         if !alive {
             info!(%owner, "outbox: releasing the leases of a process that is gone");
-            store.release_leases(&owner).await?;
+            store.release_dead_leases(&owner, now_secs()).await?;
         }
     }
     Ok(())

@@ -23,6 +23,7 @@ pub mod leader;
 pub mod lease;
 mod listen;
 mod quarantine;
+pub mod receipts;
 pub mod sender;
 mod serve;
 mod systemd;

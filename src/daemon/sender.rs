@@ -32,6 +32,10 @@ const FILE_LEASE_BATCH: i64 = 512;
 const LEASE_ROUNDS: i64 = 4;
 const LEASE_SECS: i64 = 600;
 
+/// Batches this process has started to send, for the crash points
+/// `batch-leased` and `batch-sent` (see [`crate::failpoint`]).
+static BATCHES: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// How a flush ended.
 #[derive(Debug)]
 pub enum Flushed {
@@ -160,7 +164,7 @@ pub async fn flush_outbox(
         _ => None,
     };
     let batch = match transport {
-        Transport::Smtp(_) => {
+        Transport::Smtp(..) => {
             (LEASE_ROUNDS * i64::try_from(transport.parallelism()).unwrap_or(1)).min(LEASE_BATCH)
         }
         _ => FILE_LEASE_BATCH,
@@ -186,12 +190,21 @@ pub async fn flush_outbox(
             rows = f.settle_and_lease(&done, summary).await?;
             continue;
         }
+        // Mail a process that died may have sent is looked for first.
+        rows = super::receipts::sort_out(f.store(), config.receipts.as_ref(), rows).await?;
+        if rows.is_empty() {
+            continue;
+        }
+        let batch_no = BATCHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        crate::failpoint::hit("batch-leased", batch_no);
         let started = Instant::now();
         let sender: &Transport = transport;
         let (tried, next) = tokio::join!(
             send_batch(sender, rows),
             f.meanwhile(unsettled.take(), summary)
         );
+        // The relay took the batch; nothing of it is marked sent yet.
+        crate::failpoint::hit("batch-sent", batch_no);
         let failed = tried
             .iter()
             .any(|(_, r)| matches!(r, Some(Err(e)) if !e.is_permanent()));

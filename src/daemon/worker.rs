@@ -210,6 +210,9 @@ impl Worker {
             // burst, are free pages given back.
             Ok(None) => {
                 reclaim(self.store(), false).await;
+                if let Some(receipts) = &self.config.receipts {
+                    super::receipts::clean_if_due(receipts).await;
+                }
                 poll
             }
             Err(e) => {

@@ -36,6 +36,7 @@ use crate::config::{ImapConfig, Tls};
 use crate::mail::{Inbound, InboxError, InboxId, TlsError, Waiting};
 
 mod probe;
+mod receipts;
 
 /// At most this many messages per [`ImapInbox::fetch_waiting`].
 pub const FETCH_BATCH: usize = 200;

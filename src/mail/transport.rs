@@ -74,7 +74,9 @@ impl TransportError {
 /// Where mail goes, as configured in `[outbox]`.
 pub enum Transport {
     File(PathBuf),
-    Smtp(SmtpTransport),
+    /// The relay, and the receipts address each mail is copied to, if any
+    /// (`[receipts] address`, an envelope recipient only).
+    Smtp(SmtpTransport, Option<String>),
     Sendmail(AsyncSendmailTransport<Tokio1Executor>),
 }
 
@@ -92,7 +94,10 @@ impl Transport {
                     })?;
                 Ok(Transport::File(path.clone()))
             }
-            OutboxKind::Smtp(cfg) => Ok(Transport::Smtp(SmtpTransport::new(cfg)?)),
+            OutboxKind::Smtp(cfg) => Ok(Transport::Smtp(
+                SmtpTransport::new(cfg)?,
+                config.receipts.as_ref().map(|r| r.address.clone()),
+            )),
             OutboxKind::Sendmail { command } => Ok(Transport::Sendmail(match command {
                 Some(c) => AsyncSendmailTransport::new_with_command(c.as_os_str()),
                 None => AsyncSendmailTransport::new(),
@@ -104,7 +109,7 @@ impl Transport {
     /// pooled SMTP connection; one at a time to a file or to sendmail.
     pub fn parallelism(&self) -> usize {
         match self {
-            Transport::Smtp(smtp) => smtp.parallelism(),
+            Transport::Smtp(smtp, _) => smtp.parallelism(),
             Transport::File(_) | Transport::Sendmail(_) => 1,
         }
     }
@@ -120,7 +125,14 @@ impl Transport {
     ) -> Result<(), TransportError> {
         match self {
             Transport::File(dir) => write_file(dir, message_id, raw).await,
-            Transport::Smtp(smtp) => Ok(smtp.send_raw(from, &[to.to_owned()], raw).await?),
+            // One transaction for the player and the receipt: the relay
+            // takes both or neither, so the receipt tells whether it took
+            // the player's.
+            Transport::Smtp(smtp, receipts) => {
+                let mut rcpts = vec![to.to_owned()];
+                rcpts.extend(receipts.iter().cloned());
+                Ok(smtp.send_raw(from, &rcpts, raw).await?)
+            }
             Transport::Sendmail(sendmail) => {
                 let parse = |address: &str| {
                     address.parse::<lettre::Address>().map_err(|source| {

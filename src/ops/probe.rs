@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use rand::Rng as _;
 
-use crate::config::{Config, ImapConfig, InboxConfig, OutboxKind, SmtpConfig};
+use crate::config::{Config, ImapConfig, InboxConfig, OutboxKind, ReceiptsConfig, SmtpConfig};
 use crate::mail::InboxError;
 use crate::mail::imap::ImapInbox;
 use crate::mail::smtp::{SmtpError, SmtpTransport};
@@ -36,6 +36,9 @@ pub async fn connect_checks(config: &Config, wait: Duration) -> Vec<Finding> {
             None
         }
     };
+    if let Some(receipts) = &config.outbox.receipts {
+        findings.push(receipts_login(receipts).await);
+    }
     match (imap, smtp) {
         (Some(mut inbox), Some(transport)) => {
             probe(config, &mut inbox, &transport, wait, &mut findings).await;
@@ -97,6 +100,30 @@ async fn imap_login(cfg: &ImapConfig, findings: &mut Vec<Finding>) -> Option<Ima
             findings.push(Finding::error(e.to_string(), imap_fix(&e, cfg)));
             None
         }
+    }
+}
+
+/// Logs in to the receipts mailbox and selects it.
+async fn receipts_login(receipts: &ReceiptsConfig) -> Finding {
+    let cfg = &receipts.imap;
+    let server = format!("{}:{}", cfg.host, cfg.port);
+    let read = async {
+        let mut mailbox = ImapInbox::connect(cfg).await?;
+        mailbox.receipts_found(&[]).await?;
+        mailbox.logout().await
+    }
+    .await;
+    match read {
+        Ok(()) => Finding::ok(format!(
+            "receipts: IMAP {server}: logged in as {} and opened {}; copies go to {}",
+            cfg.username, cfg.mailbox, receipts.address
+        )),
+        Err(e) => Finding::error(
+            format!("receipts: {e}"),
+            imap_fix(&e, cfg)
+                .replace("inbox.", "receipts.")
+                .replace("[inbox]", "[receipts]"),
+        ),
     }
 }
 

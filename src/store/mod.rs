@@ -489,6 +489,18 @@ impl Store {
         outbox::release(&mut *self.writer.acquire().await?, owner).await
     }
 
+    /// Gives back the outbox rows `owner`, a process that is gone, leased:
+    /// their mails are in doubt from `now` ([`outbox::release_dead`]).
+    pub async fn release_dead_leases(&self, owner: &str, now: i64) -> Result<(), StoreError> {
+        outbox::release_dead(&mut *self.writer.acquire().await?, owner, now).await
+    }
+
+    /// Puts outbox row `id`, in doubt and without a receipt yet, back
+    /// until `until` ([`outbox::await_receipt`]).
+    pub async fn await_receipt(&self, id: i64, until: i64) -> Result<(), StoreError> {
+        outbox::await_receipt(&mut *self.writer.acquire().await?, id, until).await
+    }
+
     /// Who holds a live lease on an unfinished outbox row.
     pub async fn outbox_leaseholders(&self, now: i64) -> Result<Vec<String>, StoreError> {
         outbox::leaseholders(&mut *self.pool.acquire().await?, now).await

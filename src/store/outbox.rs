@@ -26,6 +26,10 @@ pub struct OutboxRow {
     pub recipient: String,
     pub raw: Vec<u8>,
     pub attempts: i64,
+    /// Since when the mail is in doubt: its row was taken back from a
+    /// process that died holding it, which may have handed it to the relay
+    /// ([`release_dead`], or its lease ran out). `None` for every other row.
+    pub doubt_since: Option<i64>,
 }
 
 /// Queues the rendered `mail` from `sender`, answering the processed message
@@ -294,7 +298,8 @@ pub async fn lease(
     }
     let mut batch = Batch::default();
     batch.push(
-        "UPDATE outbox SET leased_by = ?, leased_until = ?
+        "UPDATE outbox SET leased_by = ?, leased_until = ?,
+            doubt_since = CASE WHEN leased_by IS NULL THEN doubt_since ELSE ? END
          WHERE id IN (SELECT value FROM json_each(?))
            AND sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ?
            AND (leased_until IS NULL OR leased_until <= ?)",
@@ -303,11 +308,13 @@ pub async fn lease(
     );
     batch.bind(owner.to_owned())?;
     batch.bind(until)?;
+    batch.bind(now)?;
     batch.bind(ids.clone())?;
     batch.bind(now)?;
     batch.bind(now)?;
     batch.push(
-        "SELECT json_group_array(json_array(id, message_id, sender, recipient, attempts)) AS leased
+        "SELECT json_group_array(json_array(id, message_id, sender, recipient, attempts, doubt_since))
+            AS leased
          FROM outbox
          WHERE id IN (SELECT value FROM json_each(?)) AND leased_by = ? AND leased_until = ?",
         None,
@@ -324,18 +331,22 @@ pub async fn lease(
         .map(|row| row.try_get("leased"))
         .transpose()?
         .ok_or_else(|| StoreError::Invariant("a lease without its rows".into()))?;
-    let leased: Vec<(i64, String, String, String, i64)> =
+    type Leased = (i64, String, String, String, i64, Option<i64>);
+    let leased: Vec<Leased> =
         serde_json::from_str(&leased).map_err(|e| bad_json("the leased rows", e))?;
     Ok(leased
         .into_iter()
-        .map(|(id, message_id, sender, recipient, attempts)| OutboxRow {
-            id,
-            message_id,
-            sender,
-            recipient,
-            raw: Vec::new(),
-            attempts,
-        })
+        .map(
+            |(id, message_id, sender, recipient, attempts, doubt_since)| OutboxRow {
+                id,
+                message_id,
+                sender,
+                recipient,
+                raw: Vec::new(),
+                attempts,
+                doubt_since,
+            },
+        )
         .collect())
 }
 
@@ -359,9 +370,10 @@ async fn lease_pg(
               AND sent_at IS NULL AND failed_at IS NULL AND next_attempt_at <= $2
               AND (leased_until IS NULL OR leased_until <= $2)
             FOR UPDATE SKIP LOCKED)
-         UPDATE outbox o SET leased_by = $3, leased_until = $4
+         UPDATE outbox o SET leased_by = $3, leased_until = $4,
+            doubt_since = CASE WHEN o.leased_by IS NULL THEN o.doubt_since ELSE $2 END
          FROM picked WHERE o.id = picked.id
-         RETURNING o.id, o.message_id, o.sender, o.recipient, o.attempts",
+         RETURNING o.id, o.message_id, o.sender, o.recipient, o.attempts, o.doubt_since",
     )
     .bind(ids.to_owned())
     .bind(now)
@@ -378,6 +390,7 @@ async fn lease_pg(
                 recipient: r.try_get("recipient")?,
                 raw: Vec::new(),
                 attempts: r.try_get("attempts")?,
+                doubt_since: r.try_get("doubt_since")?,
             })
         })
         .collect()
@@ -428,7 +441,8 @@ pub async fn due(
     limit: i64,
 ) -> Result<Vec<OutboxRow>, StoreError> {
     let rows = sqlx::query(
-        "SELECT o.id, o.message_id, o.sender, o.recipient, b.raw, o.attempts, b.packed, b.dict
+        "SELECT o.id, o.message_id, o.sender, o.recipient, b.raw, o.attempts, b.packed, b.dict,
+                o.doubt_since
          FROM outbox o JOIN outbox_bodies b ON b.id = o.id
          WHERE o.sent_at IS NULL AND o.failed_at IS NULL AND o.next_attempt_at <= $1
          ORDER BY o.id LIMIT $2",
@@ -454,6 +468,7 @@ pub async fn due(
                 recipient: r.try_get("recipient")?,
                 raw,
                 attempts: r.try_get("attempts")?,
+                doubt_since: r.try_get("doubt_since")?,
             });
         }
     }
@@ -577,6 +592,45 @@ pub async fn release(conn: &mut AnyConnection, owner: &str) -> Result<(), StoreE
     Ok(())
 }
 
+/// Gives back every row `owner` leased and has not finished with, as
+/// [`release`], for an owner that is gone: whatever of it that process
+/// may have handed to the relay before it died is in doubt from `now`
+/// (from its latest try, if it was in doubt already).
+pub async fn release_dead(
+    conn: &mut AnyConnection,
+    owner: &str,
+    now: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE outbox SET leased_by = NULL, leased_until = NULL,
+            doubt_since = $2
+         WHERE leased_by = $1 AND sent_at IS NULL AND failed_at IS NULL",
+    )
+    .bind(owner)
+    .bind(now)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Puts a mail in doubt back until `until`, unsent and still in doubt:
+/// its receipt has not come yet, and the relay may still deliver it.
+pub async fn await_receipt(
+    conn: &mut AnyConnection,
+    id: i64,
+    until: i64,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "UPDATE outbox SET next_attempt_at = $1, leased_by = NULL, leased_until = NULL
+         WHERE id = $2 AND sent_at IS NULL AND failed_at IS NULL",
+    )
+    .bind(until)
+    .bind(id)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
 /// The owners holding a lease on an unfinished row at `now`.
 pub async fn leaseholders(conn: &mut AnyConnection, now: i64) -> Result<Vec<String>, StoreError> {
     Ok(sqlx::query_scalar(
@@ -610,7 +664,7 @@ pub async fn mark_sent(conn: &mut AnyConnection, id: i64) -> Result<(), StoreErr
         // transaction, if any, makes them one commit.
         sqlx::query(
             "UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
-                leased_by = NULL, leased_until = NULL WHERE id = $2",
+                leased_by = NULL, leased_until = NULL, doubt_since = NULL WHERE id = $2",
         )
         .bind(now_secs())
         .bind(id)
@@ -624,7 +678,7 @@ pub async fn mark_sent(conn: &mut AnyConnection, id: i64) -> Result<(), StoreErr
     }
     sqlx::query(
         "UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
-            leased_by = NULL, leased_until = NULL WHERE id = $2;
+            leased_by = NULL, leased_until = NULL, doubt_since = NULL WHERE id = $2;
          DELETE FROM outbox_bodies WHERE id = $3",
     )
     .bind(now_secs())
@@ -645,7 +699,7 @@ pub async fn mark_sent_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<(),
     if postgres(conn) {
         sqlx::query(
             "UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
-                leased_by = NULL, leased_until = NULL
+                leased_by = NULL, leased_until = NULL, doubt_since = NULL
              WHERE id IN (SELECT jsonb_array_elements_text($2::jsonb)::bigint)",
         )
         .bind(now_secs())
@@ -663,7 +717,7 @@ pub async fn mark_sent_many(conn: &mut AnyConnection, ids: &[i64]) -> Result<(),
     }
     sqlx::query(
         "UPDATE outbox SET sent_at = $1, attempts = attempts + 1, last_error = NULL,
-            leased_by = NULL, leased_until = NULL
+            leased_by = NULL, leased_until = NULL, doubt_since = NULL
          WHERE id IN (SELECT value FROM json_each($2));
          DELETE FROM outbox_bodies WHERE id IN (SELECT value FROM json_each($2))",
     )
@@ -682,7 +736,7 @@ pub async fn mark_retry(
 ) -> Result<(), StoreError> {
     sqlx::query(
         "UPDATE outbox SET attempts = attempts + 1, next_attempt_at = $1, last_error = $2,
-         leased_by = NULL, leased_until = NULL WHERE id = $3",
+         leased_by = NULL, leased_until = NULL, doubt_since = NULL WHERE id = $3",
     )
     .bind(next_at)
     .bind(error)
@@ -695,7 +749,7 @@ pub async fn mark_retry(
 pub async fn mark_failed(conn: &mut AnyConnection, id: i64, error: &str) -> Result<(), StoreError> {
     sqlx::query(
         "UPDATE outbox SET attempts = attempts + 1, failed_at = $1, last_error = $2,
-            leased_by = NULL, leased_until = NULL WHERE id = $3",
+            leased_by = NULL, leased_until = NULL, doubt_since = NULL WHERE id = $3",
     )
     .bind(now_secs())
     .bind(error)

@@ -30,6 +30,7 @@ mod package;
 mod pg_fault;
 mod player_names;
 mod powercut;
+mod receipts;
 mod schema;
 mod serve_delivery;
 mod serve_maildir;

@@ -50,7 +50,14 @@ pub struct Fleet {
     pub ledger: Ledger,
     /// Processes that ended without being killed: slot, pid, status, log.
     pub exits: Vec<String>,
+    /// Whether a process of daemon 0 reached [`CRASH_POINT`] and aborted.
+    pub crashed_at_the_point: bool,
 }
+
+/// Daemon 0's processes abort right after the relay took their tenth
+/// batch of mail, before marking it sent (until one has): at least one
+/// batch of every run is in doubt however the kills fall.
+pub const CRASH_POINT: &str = "batch-sent:10";
 
 impl Fleet {
     /// `daemons` places for the referee `address` on the database `url`
@@ -80,6 +87,9 @@ impl Fleet {
             imap = rig.imap_port,
             imap_password = q(&imap_password.display().to_string()),
         );
+        // Receipts (p51): a mail a killed process handed to the relay is
+        // found there and marked sent, not sent again.
+        let base = base + &rig.receipts_toml(RECEIPTS, dir.path(), RECEIPT_WAIT_SECS);
         let cli_config = dir.path().join("cli.toml");
         std::fs::write(&cli_config, format!("{base}{}", outbox(rig, rig.smtp_port)))
             .expect("write config");
@@ -101,6 +111,7 @@ impl Fleet {
             clock: Clock::default(),
             ledger: Ledger::default(),
             exits: Vec::new(),
+            crashed_at_the_point: false,
         }
     }
 
@@ -129,14 +140,17 @@ impl Fleet {
             .open(&s.log)
             .expect("open daemon log");
         writeln!(log, "==== process {incarnation} starts").expect("write daemon log");
-        let child = Command::new(env!("CARGO_BIN_EXE_wildt"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_wildt"));
+        command
             .args(["serve", "--config"])
             .arg(&config)
             .env("NO_COLOR", "1")
             .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("spawn wildt serve");
+            .stderr(log);
+        if slot == 0 && !self.crashed_at_the_point {
+            command.env("WILDT_FAILPOINT", CRASH_POINT);
+        }
+        let child = command.spawn().expect("spawn wildt serve");
         self.incarnations.push(Incarnation {
             slot,
             pid: child.id(),
@@ -166,6 +180,20 @@ impl Fleet {
             };
             if let Some(status) = child.try_wait().expect("wait for wildt") {
                 s.child = None;
+                if slot == 0
+                    && !self.crashed_at_the_point
+                    && tail(&s.log, 3).contains(&format!("failpoint {CRASH_POINT} reached"))
+                {
+                    self.crashed_at_the_point = true;
+                    self.incarnations[s.incarnation].killed_at = Some(self.clock.tick());
+                    println!(
+                        "pg_fault: daemon 0 (process {}) aborted at {CRASH_POINT}, after the \
+                         relay took a batch and before marking it sent",
+                        s.incarnation
+                    );
+                    self.start(slot).await;
+                    continue;
+                }
                 let pid = self.incarnations[s.incarnation].pid;
                 self.exits.push(format!(
                     "daemon {slot} (process {}, pid {pid}) ended by itself ({status}):\n{}",
@@ -260,6 +288,13 @@ impl Drop for Fleet {
         }
     }
 }
+
+/// The rig account the copies of the mail sent go to (`[receipts]`).
+pub const RECEIPTS: &str = "p51@example.org";
+
+/// How long a mail in doubt waits for its receipt: the rig delivers a
+/// copy within a second.
+const RECEIPT_WAIT_SECS: u64 = 15;
 
 /// The `[outbox]` section: SMTP to `port` on the rig's host.
 fn outbox(rig: &Rig, port: u16) -> String {

@@ -111,6 +111,24 @@ impl Rig {
         }
     }
 
+    /// A `[receipts]` table: the copies of the mail sent go to `username`
+    /// on the rig, whose INBOX wildt reads them from (its password file
+    /// written in `dir`); a mail in doubt waits `wait_secs` for its copy.
+    pub fn receipts_toml(&self, username: &str, dir: &std::path::Path, wait_secs: u64) -> String {
+        let password = dir.join(format!("{username}-receipts-password"));
+        std::fs::write(&password, format!("{}\n", default_password(username)))
+            .expect("receipts password file");
+        format!(
+            "\n[receipts]\naddress = {}\nhost = {}\nport = {}\ntls = \"none\"\n\
+             username = {}\npassword_file = {}\nmailbox = \"INBOX\"\nwait_secs = {wait_secs}\n",
+            toml_str(username),
+            toml_str(&self.host),
+            self.imap_port,
+            toml_str(username),
+            toml_str(&password.display().to_string()),
+        )
+    }
+
     /// An SMTP outbox configuration (no AUTH: the rig relays for loopback).
     pub fn smtp(&self, tls: &str) -> SmtpConfig {
         let port = if tls == "implicit" {
