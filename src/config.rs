@@ -1005,6 +1005,50 @@ fn outbox(raw: RawOutbox, raw_receipts: Option<RawReceipts>) -> Result<OutboxCon
 mod tests {
     use super::*;
 
+    /// `[receipts]` goes with an SMTP outbox only; its address must be a
+    /// mail address, its wait at least 10 s and its keep at least a day;
+    /// the mailbox defaults to INBOX, the wait to 300 s, the keep to 7 days.
+    #[test]
+    fn receipts_are_read_and_checked() {
+        let table = |extra: &str| {
+            format!(
+                "\n[receipts]\naddress = \"receipts@club.example\"\nhost = \"imap.club.example\"\n\
+                 username = \"receipts\"\npassword_file = \"/etc/wildt/receipts\"\n{extra}"
+            )
+        };
+        let smtp = LOCAL_TOML.replace(
+            "kind = \"file\"\npath = \"var/outbox\"",
+            "kind = \"smtp\"\nhost = \"smtp.club.example\"",
+        );
+        assert_ne!(smtp, LOCAL_TOML, "the local example's outbox changed");
+        let r = Config::parse(&format!("{smtp}{}", table("")))
+            .unwrap()
+            .outbox
+            .receipts
+            .unwrap();
+        assert_eq!(r.address, "receipts@club.example");
+        assert_eq!((r.imap.mailbox.as_str(), r.imap.port), ("INBOX", 993));
+        assert_eq!(r.wait, Duration::from_secs(DEFAULT_RECEIPT_WAIT_SECS));
+        assert_eq!(r.keep, Duration::from_secs(7 * 86_400));
+        let refused = |text: String, key: &str| match Config::parse(&text) {
+            Err(e) => assert!(e.to_string().contains(key), "{e}"),
+            Ok(_) => panic!("taken: {text}"),
+        };
+        refused(format!("{LOCAL_TOML}{}", table("")), "receipts.address");
+        refused(
+            format!("{smtp}{}", table("wait_secs = 3\n")),
+            "receipts.wait_secs",
+        );
+        refused(
+            format!("{smtp}{}", table("keep_days = 0\n")),
+            "receipts.keep_days",
+        );
+        refused(
+            format!("{smtp}{}", table("")).replace("receipts@club.example", "no address"),
+            "receipts.address",
+        );
+    }
+
     /// `[tablebase]` takes one directory or several, `adjudicate` is
     /// `claim` (the default) or `auto`; without it tablebases are off.
     #[test]
@@ -1179,6 +1223,26 @@ mod tests {
             );
             assert!(err.to_string().contains("between 1 and 10000"), "{err}");
         }
+    }
+
+    /// The example's `[receipts]`, uncommented, is taken as written: what
+    /// it shows as defaults are the defaults.
+    #[test]
+    fn the_examples_receipts_table_uncommented_is_valid_with_its_defaults() {
+        let example = include_str!("../config/example.toml");
+        let start = example.find("# [receipts]").expect("a [receipts] example");
+        let block: String = example[start..]
+            .lines()
+            .take_while(|l| l.starts_with("# "))
+            .map(|l| format!("{}\n", &l[2..]))
+            .collect();
+        let c = Config::parse(&format!("{example}\n{block}")).unwrap();
+        let r = c.outbox.receipts.expect("receipts");
+        assert_eq!(r.address, "chess-receipts@club.example");
+        assert_eq!((r.imap.port, r.imap.tls), (993, Tls::Implicit));
+        assert_eq!(r.wait, Duration::from_secs(DEFAULT_RECEIPT_WAIT_SECS));
+        assert_eq!(r.keep, Duration::from_secs(7 * 86_400));
+        assert_eq!(Config::parse(example).unwrap().outbox.receipts, None);
     }
 
     /// `[outbox] connections`: 4 unless said, 1 to 32, anything else a

@@ -128,10 +128,26 @@ impl Transport {
             // One transaction for the player and the receipt: the relay
             // takes both or neither, so the receipt tells whether it took
             // the player's.
-            Transport::Smtp(smtp, receipts) => {
-                let mut rcpts = vec![to.to_owned()];
-                rcpts.extend(receipts.iter().cloned());
-                Ok(smtp.send_raw(from, &rcpts, raw).await?)
+            Transport::Smtp(smtp, None) => Ok(smtp.send_raw(from, &[to.to_owned()], raw).await?),
+            Transport::Smtp(smtp, Some(receipt)) => {
+                let both = [to.to_owned(), receipt.clone()];
+                match smtp.send_raw(from, &both, raw).await {
+                    // Refused for good, and nothing sent: the player's
+                    // address or the receipts address. The player's mail
+                    // alone tells which; a wrong receipts address must not
+                    // fail every mail.
+                    Err(e) if e.is_permanent() => {
+                        let alone = smtp.send_raw(from, &[to.to_owned()], raw).await;
+                        if alone.is_ok() {
+                            tracing::error!(receipts = %receipt, error = %e,
+                                "the relay refuses the receipts address: this mail went without \
+                                 its copy (a crash right after sending it could send it twice); \
+                                 check [receipts] address");
+                        }
+                        Ok(alone?)
+                    }
+                    sent => Ok(sent?),
+                }
             }
             Transport::Sendmail(sendmail) => {
                 let parse = |address: &str| {

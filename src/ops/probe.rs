@@ -37,7 +37,7 @@ pub async fn connect_checks(config: &Config, wait: Duration) -> Vec<Finding> {
         }
     };
     if let Some(receipts) = &config.outbox.receipts {
-        findings.push(receipts_login(receipts).await);
+        findings.push(receipts_check(config, receipts, smtp.as_ref(), wait).await);
     }
     match (imap, smtp) {
         (Some(mut inbox), Some(transport)) => {
@@ -103,27 +103,112 @@ async fn imap_login(cfg: &ImapConfig, findings: &mut Vec<Finding>) -> Option<Ima
     }
 }
 
-/// Logs in to the receipts mailbox and selects it.
-async fn receipts_login(receipts: &ReceiptsConfig) -> Finding {
+/// Logs in to the receipts mailbox and, with an SMTP relay to send it,
+/// mails a probe to the receipts address and waits up to `wait` for it
+/// there: the round trip every copy makes. The probe stays there, deleted
+/// with the old copies.
+async fn receipts_check(
+    config: &Config,
+    receipts: &ReceiptsConfig,
+    transport: Option<&SmtpTransport>,
+    wait: Duration,
+) -> Finding {
     let cfg = &receipts.imap;
     let server = format!("{}:{}", cfg.host, cfg.port);
-    let read = async {
-        let mut mailbox = ImapInbox::connect(cfg).await?;
-        mailbox.receipts_found(&[]).await?;
-        mailbox.logout().await
-    }
-    .await;
-    match read {
-        Ok(()) => Finding::ok(format!(
-            "receipts: IMAP {server}: logged in as {} and opened {}; copies go to {}",
-            cfg.username, cfg.mailbox, receipts.address
-        )),
-        Err(e) => Finding::error(
-            format!("receipts: {e}"),
-            imap_fix(&e, cfg)
-                .replace("inbox.", "receipts.")
-                .replace("[inbox]", "[receipts]"),
+    let fix_login = |e: &InboxError| {
+        imap_fix(e, cfg)
+            .replace("inbox.", "receipts.")
+            .replace("[inbox]", "[receipts]")
+    };
+    let mut mailbox = match ImapInbox::connect(cfg).await {
+        Ok(m) => m,
+        Err(e) => return Finding::error(format!("receipts: {e}"), fix_login(&e)),
+    };
+    let finding = match transport {
+        None => Finding::warning(
+            format!(
+                "receipts: logged in to IMAP {server} as {}; the round trip of a copy to {} \
+                 not checked: the SMTP login failed",
+                cfg.username, receipts.address
+            ),
+            "fix the SMTP settings above, then check again",
         ),
+        Some(transport) => receipts_round_trip(config, receipts, transport, &mut mailbox, wait)
+            .await
+            .unwrap_or_else(|finding| finding),
+    };
+    if let Err(e) = mailbox.logout().await {
+        tracing::debug!(error = %e, "receipts mailbox: logout after the checks");
+    }
+    finding
+}
+
+async fn receipts_round_trip(
+    config: &Config,
+    receipts: &ReceiptsConfig,
+    transport: &SmtpTransport,
+    mailbox: &mut ImapInbox,
+    wait: Duration,
+) -> Result<Finding, Finding> {
+    let address = &receipts.address;
+    let token: String = {
+        let mut rng = rand::rng();
+        (0..12)
+            .map(|_| char::from(b"abcdefghijklmnopqrstuvwxyz0123456789"[rng.random_range(0..36)]))
+            .collect()
+    };
+    let message_id = format!("wildt-receipts-probe-{token}@{}", config.referee.domain);
+    let raw = probe_mail(config, address, &message_id, &token).map_err(|e| {
+        Finding::error(
+            format!("receipts: cannot write the probe to {address}: {e}"),
+            "check referee.address and referee.name",
+        )
+    })?;
+    transport
+        .send_raw(&config.referee.address, std::slice::from_ref(address), &raw)
+        .await
+        .map_err(|e| {
+            let fix = if e.is_permanent() {
+                "check receipts.address: the relay must deliver mail to it"
+            } else {
+                "try again; if it persists, read the relay's answer above"
+            };
+            Finding::error(
+                format!("receipts: the relay did not take a mail to {address}: {e}"),
+                fix,
+            )
+        })?;
+    let started = Instant::now();
+    loop {
+        let found = mailbox
+            .receipts_found(std::slice::from_ref(&message_id))
+            .await
+            .map_err(|e| {
+                Finding::error(
+                    format!("receipts: looking for the probe failed: {e}"),
+                    "check receipts.mailbox",
+                )
+            })?;
+        if !found.is_empty() {
+            return Ok(Finding::ok(format!(
+                "receipts: a copy sent to {address} arrived in {} of {} in {:.1} s",
+                receipts.imap.mailbox,
+                receipts.imap.username,
+                started.elapsed().as_secs_f64()
+            )));
+        }
+        if started.elapsed() >= wait {
+            return Err(Finding::error(
+                format!(
+                    "receipts: a copy sent to {address} did not reach {} of {} within {} s",
+                    receipts.imap.mailbox,
+                    receipts.imap.username,
+                    wait.as_secs()
+                ),
+                "deliver the mail for receipts.address to receipts.mailbox of receipts.username",
+            ));
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
     }
 }
 

@@ -407,3 +407,47 @@ fn status_tells_daemon_outbox_and_failures_and_backup_copies_a_running_database(
         "{v}"
     );
 }
+
+/// [`rig_config`] with `[receipts]`: copies to `address`, read from p52.
+fn rig_config_with_receipts(dir: &Path, rig: &crate::support::rig::Rig, address: &str) -> PathBuf {
+    let cfg = rig_config(dir, rig, "chess@club.example", "chesspw", "chesspw");
+    let table = rig.receipts_toml("p52@example.org", dir, 60).replacen(
+        "address = \"p52@example.org\"",
+        &format!("address = \"{address}\""),
+        1,
+    );
+    let mut text = std::fs::read_to_string(&cfg).unwrap();
+    text.push_str(&table);
+    std::fs::write(&cfg, text).unwrap();
+    cfg
+}
+
+/// `config check --connect` with `[receipts]` mails a probe to the
+/// receipts address and sees it arrive in the receipts mailbox.
+#[test]
+fn config_check_connect_sees_a_copy_arrive_in_the_receipts_mailbox() {
+    let rig = rig_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = rig_config_with_receipts(dir.path(), &rig, "p52@example.org");
+    let (code, said) = connect(&cfg);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains("ok   receipts: a copy sent to p52@example.org arrived in INBOX"),
+        "{said}"
+    );
+}
+
+/// A receipts address no mailbox answers to: the check fails and says to
+/// fix `receipts.address`.
+#[test]
+fn config_check_connect_fails_a_receipts_address_whose_copy_never_arrives() {
+    let rig = rig_or_skip!();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = rig_config_with_receipts(dir.path(), &rig, "no-such-receipts@club.example");
+    let out = check(&cfg, &["--connect", "--wait", "5"]);
+    let said = text(&out);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("FAIL receipts: "), "{said}");
+    assert!(said.contains("no-such-receipts@club.example"), "{said}");
+    assert!(said.contains("receipts.address"), "{said}");
+}

@@ -19,6 +19,11 @@ const RECEIPTS: &str = "p52@example.org";
 /// A club sending over the rig's relay, with `[receipts]` to p52 waiting
 /// `wait_secs` for a copy, or without receipts.
 fn club(rig: &Rig, receipts_wait: Option<u64>) -> (tempfile::TempDir, PathBuf) {
+    club_with(rig, receipts_wait, RECEIPTS)
+}
+
+/// [`club`] with the copies addressed to `address` (read from p52).
+fn club_with(rig: &Rig, receipts_wait: Option<u64>, address: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let cfg = temp_config(dir.path());
     for sub in ["new", "cur", "tmp"] {
@@ -32,7 +37,12 @@ fn club(rig: &Rig, receipts_wait: Option<u64>) -> (tempfile::TempDir, PathBuf) {
             rig.smtp_port
         );
     if let Some(wait) = receipts_wait {
-        text.push_str(&rig.receipts_toml(RECEIPTS, dir.path(), wait));
+        let table = rig.receipts_toml(RECEIPTS, dir.path(), wait);
+        text.push_str(&table.replacen(
+            &format!("address = {}", toml_str(RECEIPTS)),
+            &format!("address = {}", toml_str(address)),
+            1,
+        ));
     }
     std::fs::write(&cfg, text).unwrap();
     (dir, cfg)
@@ -199,4 +209,24 @@ async fn mail_in_doubt_without_a_receipt_waits_for_one_then_is_sent_once() {
     assert!(late.contains("no receipt came"), "{late}");
     assert_eq!(sent_and_in_doubt(&cfg).await, (2, 0));
     assert_eq!(delivered(&rig, &mails).await, [1, 1], "{late}");
+}
+
+/// An operator's typo in `[receipts] address`: the relay refuses it. The
+/// players' mail still goes, once each, and is marked sent, not failed;
+/// the log names the receipts address to fix.
+#[tokio::test]
+async fn a_receipts_address_the_relay_refuses_fails_no_mail_and_is_named_in_the_log() {
+    let Some(rig) = Rig::from_env("receipts") else {
+        return;
+    };
+    let (_dir, cfg) = club_with(&rig, Some(60), "no-such-receipts@club.example");
+    let mails = new_game(&cfg, "p57@example.org", "p58@example.org").await;
+    let log = serve_whole(&cfg);
+    assert!(
+        log.contains("the relay refuses the receipts address")
+            && log.contains("no-such-receipts@club.example"),
+        "{log}"
+    );
+    assert_eq!(sent_and_in_doubt(&cfg).await, (2, 0), "{log}");
+    assert_eq!(delivered(&rig, &mails).await, [1, 1], "{log}");
 }

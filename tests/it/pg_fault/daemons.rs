@@ -62,7 +62,16 @@ pub const CRASH_POINT: &str = "batch-sent:10";
 impl Fleet {
     /// `daemons` places for the referee `address` on the database `url`
     /// (none started yet).
-    pub fn new(rig: &Rig, address: &str, url: &str, daemons: usize) -> Fleet {
+    /// Under `chaos`, daemon 0 aborts at [`CRASH_POINT`] once; with
+    /// `receipts`, the daemons send with `[receipts]`.
+    pub fn new(
+        rig: &Rig,
+        address: &str,
+        url: &str,
+        daemons: usize,
+        chaos: bool,
+        receipts: bool,
+    ) -> Fleet {
         let dir = tempfile::tempdir().expect("temp dir");
         let imap_password = dir.path().join("imap-password");
         std::fs::write(&imap_password, format!("{}\n", default_password(address)))
@@ -89,7 +98,11 @@ impl Fleet {
         );
         // Receipts (p51): a mail a killed process handed to the relay is
         // found there and marked sent, not sent again.
-        let base = base + &rig.receipts_toml(RECEIPTS, dir.path(), RECEIPT_WAIT_SECS);
+        let base = if receipts {
+            base + &rig.receipts_toml(RECEIPTS, dir.path(), RECEIPT_WAIT_SECS)
+        } else {
+            base
+        };
         let cli_config = dir.path().join("cli.toml");
         std::fs::write(&cli_config, format!("{base}{}", outbox(rig, rig.smtp_port)))
             .expect("write config");
@@ -111,7 +124,8 @@ impl Fleet {
             clock: Clock::default(),
             ledger: Ledger::default(),
             exits: Vec::new(),
-            crashed_at_the_point: false,
+            // Without chaos, as if it had been reached: nothing aborts.
+            crashed_at_the_point: !chaos,
         }
     }
 
