@@ -874,7 +874,7 @@ fn inbox(raw: RawInbox) -> Result<InboxConfig, ConfigError> {
 }
 
 fn receipts(raw: RawReceipts) -> Result<ReceiptsConfig, ConfigError> {
-    if raw.address.parse::<lettre::Address>().is_err() {
+    if !crate::event::is_address(&raw.address) {
         return Err(invalid(
             "receipts.address",
             format!("`{}` is not a mail address", raw.address),
