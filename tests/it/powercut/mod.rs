@@ -202,8 +202,16 @@ impl Club {
         let out = Command::new(env!("CARGO_BIN_EXE_wildt"))
             .args(["serve", "--once", "--config"])
             .arg(&self.cfg)
+            .env("NO_COLOR", "1")
             .output()
             .unwrap();
+        // Its log beside the cut runs' (`serve-N.log`).
+        let mut log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.fs.outside().join("serve-once.log"))
+            .unwrap();
+        std::io::Write::write_all(&mut log, &out.stderr).unwrap();
         assert!(
             out.status.success(),
             "wildt serve --once after the cuts: {}",
@@ -469,6 +477,9 @@ pub enum Cut {
     AfterGroupCommit,
     /// wildt stops at `group-handled:2` (inside a group's transaction).
     InsideGroup,
+    /// wildt stops at `batch-sent:1`: the relay took its first batch of
+    /// mail, none of it marked sent.
+    AfterRelayTook,
 }
 
 impl Cut {
@@ -503,6 +514,7 @@ impl Cut {
         match self {
             Cut::AfterGroupCommit => Some("group-committed:1"),
             Cut::InsideGroup => Some("group-handled:2"),
+            Cut::AfterRelayTook => Some("batch-sent:1"),
             _ => None,
         }
     }
@@ -525,7 +537,7 @@ pub fn run_and_cut(club: &mut Club, cut: Cut, delay: Duration) -> bool {
             }
             club.fs.injection_fired()
         }
-        Cut::AfterGroupCommit | Cut::InsideGroup => {
+        Cut::AfterGroupCommit | Cut::InsideGroup | Cut::AfterRelayTook => {
             let deadline = Instant::now() + Duration::from_secs(10);
             while serve.try_wait().unwrap().is_none() && Instant::now() < deadline {
                 std::thread::sleep(Duration::from_millis(2));

@@ -1,7 +1,7 @@
 //! The SMTP path under power cuts: wildt's database and Maildir on LazyFS,
-//! its mail handed to the rig's Postfix, which is not cut. Counted by
-//! Message-ID in the players' mailboxes (p60 and p61, which no other test
-//! uses).
+//! its mail handed to the rig's Postfix, which is not cut, with
+//! `[receipts]` (p59). Counted by Message-ID in the players' mailboxes
+//! (p60 and p61, which no other test uses): every mail exactly once.
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -16,6 +16,39 @@ const GAMES: usize = 8;
 const PLIES: usize = 14;
 const WAVE: usize = 5;
 const CUTS: usize = 22;
+/// The copies of the mail sent go to p59; a mail in doubt after a cut
+/// waits this long for its copy.
+const RECEIPTS: &str = "p59@example.org";
+const RECEIPT_WAIT_SECS: u64 = 10;
+/// Cuts at the crash point right after the relay took a batch.
+const RELAY_CUTS: usize = 3;
+
+/// From the runs' logs in `dir`: how many mails in doubt were marked sent
+/// by their receipt, and how many were sent after none came.
+fn doubts_settled(dir: &std::path::Path) -> (usize, usize) {
+    let count = |line: &str| {
+        line.split("count=")
+            .nth(1)
+            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(0)
+    };
+    let (mut by_receipt, mut resent) = (0, 0);
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "log") {
+            continue;
+        }
+        for line in std::fs::read_to_string(&path).unwrap_or_default().lines() {
+            if line.contains("its receipt came") {
+                by_receipt += count(line);
+            } else if line.contains("no receipt came") {
+                resent += count(line);
+            }
+        }
+    }
+    (by_receipt, resent)
+}
 
 /// Every Message-ID in the readers' INBOXes, with how many copies.
 async fn delivered(readers: &mut [Reader]) -> HashMap<String, usize> {
@@ -86,11 +119,15 @@ async fn power_cuts_with_postfix_as_relay_keep_every_sent_mark_and_send_each_dec
         .unwrap_or(0x5eed_0053);
     println!("powercut smtp: seed {seed} (WILDT_POWERCUT_SEED to repeat)");
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    // [outbox] is the embedded configuration's last table: [receipts]
+    // follows it.
+    let secrets = tempfile::tempdir().unwrap();
     let outbox = format!(
-        "kind = \"smtp\"\nhost = {}\nport = {}\ntls = \"none\"\nca_file = {}\n",
+        "kind = \"smtp\"\nhost = {}\nport = {}\ntls = \"none\"\nca_file = {}\n{}",
         toml_str(&rig.host),
         rig.smtp_port,
         toml_str(&rig.ca.display().to_string()),
+        rig.receipts_toml(RECEIPTS, secrets.path(), RECEIPT_WAIT_SECS),
     );
     let started = Instant::now();
     let mut club = Club::new(GAMES, PLIES, seed, (&white, &black), Some(&outbox));
@@ -98,7 +135,19 @@ async fn power_cuts_with_postfix_as_relay_keep_every_sent_mark_and_send_each_dec
     for i in 0..CUTS {
         club.deliver_next(WAVE);
         let delay = Duration::from_millis(rng.random_range(0..500));
-        run_and_cut(&mut club, Cut::Random, delay);
+        // The first cuts come right after the relay took a batch, before it
+        // is marked: those mails are in doubt however the random cuts fall.
+        let cut = if i < RELAY_CUTS {
+            Cut::AfterRelayTook
+        } else {
+            Cut::Random
+        };
+        assert!(
+            run_and_cut(&mut club, cut, delay) || cut == Cut::Random,
+            "cut {} did not come at its crash point:\n{}",
+            i + 1,
+            club.last_log()
+        );
         club.fs.remount();
         let what = format!("cut {} ({delay:?})", i + 1);
         let state = assert_whole(&club, false, &what).await;
@@ -117,20 +166,47 @@ async fn power_cuts_with_postfix_as_relay_keep_every_sent_mark_and_send_each_dec
 
     while club.deliver_next(WAVE) > 0 {}
     let line = club.serve_once();
+    // A mail in doubt whose copy never came (cut before the relay took it)
+    // waits RECEIPT_WAIT_SECS for one, then goes: served until none is left.
+    let deadline = Instant::now() + Duration::from_secs(6 * RECEIPT_WAIT_SECS);
+    let mut waited = 0;
+    while club.read().await.outbox.iter().any(|r| r.2.is_none()) {
+        assert!(
+            Instant::now() < deadline,
+            "mail still unsent {:?} after the last run",
+            deadline.elapsed()
+        );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        waited += 1;
+        club.serve_once();
+    }
     let state = assert_whole(&club, false, "the last run").await;
     club.assert_tally_clean("powercut smtp");
     assert_all_taken(&club, &state, &line);
-    // Every decision's mails reached the relay, each under its one
-    // Message-ID. A mail the relay accepted in the instant before a cut,
-    // before wildt could mark it sent, is handed over again after it
-    // (SMTP has no way to ask the relay whether it has a mail): the copy
-    // has the same Message-ID, which mail readers take as the same mail.
+    // Every decision's mails reached the relay, each once. A mail the relay
+    // accepted in the instant before a cut, before wildt could mark it
+    // sent, was in doubt after it: its copy in the receipts mailbox told
+    // the next run that the relay had it, and it was marked sent, not
+    // handed over again.
     let copies = check_relay(&mut readers, &state, "the last run").await;
     assert_eq!(copies.len(), 2 * club.delivered.len());
-    let again: usize = copies.values().map(|n| n - 1).sum();
+    let again: Vec<(&String, &usize)> = copies.iter().filter(|(_, n)| **n > 1).collect();
+    let (by_receipt, resent) = doubts_settled(club.fs.outside());
     println!(
-        "powercut smtp: {} moves, {CUTS} cuts in {cuts_took:?}: {} mails, each Message-ID at the relay; {again} handed over again after a cut that came between the relay's acceptance and the mark of sent",
+        "powercut smtp: {} moves, {CUTS} cuts ({RELAY_CUTS} right after the relay took a batch) \
+         in {cuts_took:?}: {} mails, {} more than one copy; mail in doubt: {by_receipt} marked \
+         sent by their receipt, {resent} sent after no receipt came ({waited} more runs, a second \
+         apart, at the end)",
         club.delivered.len(),
-        copies.len()
+        copies.len(),
+        again.len(),
+    );
+    assert!(
+        by_receipt > 0,
+        "no mail the relay took before a cut was settled by its receipt"
+    );
+    assert!(
+        again.is_empty(),
+        "mails delivered more than once after the cuts: {again:?}"
     );
 }
