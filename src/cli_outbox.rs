@@ -14,8 +14,9 @@ use crate::ConfigArgs;
 
 #[derive(Subcommand)]
 pub enum OutboxCommand {
-    /// List the mail not sent yet: waiting (with its next try) and failed
-    /// (with the relay's answer).
+    /// List the mail not sent yet: waiting (with its next try), in doubt
+    /// (a process died as it sent it; with receipts, looked for before it is
+    /// sent again) and failed (with the relay's answer).
     List {
         /// Only the mail that failed for good.
         #[arg(long)]
@@ -71,7 +72,7 @@ pub async fn run(cmd: OutboxCommand, config: &ConfigArgs) -> anyhow::Result<Exit
                     (None, None) => String::new(),
                 };
                 outln!(
-                    "{:>6}  {:<7}  game {:<5} {:<15} {}  {} attempts, {}{}",
+                    "{:>6}  {:<8}  game {:<5} {:<15} {}  {} attempts, {}{}",
                     r.id,
                     r.state,
                     game,

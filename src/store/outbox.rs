@@ -781,7 +781,9 @@ pub struct OutboxEntry {
     pub event: String,
     pub recipient: String,
     pub message_id: String,
-    /// `waiting`, `sent` or `failed`.
+    /// `waiting`, `in-doubt` (a process that died may have handed it to the
+    /// relay: looked for among the receipts before it is sent), `sent` or
+    /// `failed`.
     pub state: &'static str,
     pub attempts: i64,
     pub created_at: i64,
@@ -812,7 +814,7 @@ pub async fn list(
     };
     let sql = format!(
         "SELECT id, game_id, event, recipient, message_id, attempts, created_at,
-                next_attempt_at, sent_at, failed_at, last_error
+                next_attempt_at, sent_at, failed_at, last_error, doubt_since
          FROM outbox WHERE {clause} ORDER BY id"
     );
     let mut query = sqlx::query(&sql);
@@ -825,10 +827,13 @@ pub async fn list(
         .map(|r| {
             let sent_at: Option<i64> = r.get("sent_at");
             let failed_at: Option<i64> = r.get("failed_at");
-            let state = match (sent_at, failed_at) {
-                (Some(_), _) => "sent",
-                (None, Some(_)) => "failed",
-                (None, None) => "waiting",
+            let doubt_since: Option<i64> = r.get("doubt_since");
+            // In doubt: a process that died may have handed it to the relay.
+            let state = match (sent_at, failed_at, doubt_since) {
+                (Some(_), _, _) => "sent",
+                (None, Some(_), _) => "failed",
+                (None, None, Some(_)) => "in-doubt",
+                (None, None, None) => "waiting",
             };
             OutboxEntry {
                 id: r.get("id"),
@@ -839,7 +844,8 @@ pub async fn list(
                 state,
                 attempts: r.get("attempts"),
                 created_at: r.get("created_at"),
-                next_attempt_at: (state == "waiting").then(|| r.get("next_attempt_at")),
+                next_attempt_at: matches!(state, "waiting" | "in-doubt")
+                    .then(|| r.get("next_attempt_at")),
                 sent_at,
                 failed_at,
                 last_error: r.get("last_error"),

@@ -204,6 +204,15 @@ async fn mail_in_doubt_without_a_receipt_waits_for_one_then_is_sent_once() {
         (0, 2),
         "sent before the wait for a receipt was over:\n{early}"
     );
+    // The operator sees them as such, and when they are looked at next.
+    let listed = json_of(&wildt(&cfg, &["outbox", "list", "--json"]));
+    let rows = listed.as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{listed}");
+    assert!(
+        rows.iter()
+            .all(|r| r["state"] == "in-doubt" && r["next_attempt_at"].is_i64()),
+        "{listed}"
+    );
     tokio::time::sleep(Duration::from_secs(wait + 1)).await;
     let late = serve_whole(&cfg);
     assert!(late.contains("no receipt came"), "{late}");
