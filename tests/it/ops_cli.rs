@@ -411,11 +411,7 @@ fn status_tells_daemon_outbox_and_failures_and_backup_copies_a_running_database(
 /// [`rig_config`] with `[receipts]`: copies to `address`, read from p52.
 fn rig_config_with_receipts(dir: &Path, rig: &crate::support::rig::Rig, address: &str) -> PathBuf {
     let cfg = rig_config(dir, rig, "chess@club.example", "chesspw", "chesspw");
-    let table = rig.receipts_toml("p52@example.org", dir, 60).replacen(
-        "address = \"p52@example.org\"",
-        &format!("address = \"{address}\""),
-        1,
-    );
+    let table = rig.receipts_toml(address, "p52@example.org", dir, 60);
     let mut text = std::fs::read_to_string(&cfg).unwrap();
     text.push_str(&table);
     std::fs::write(&cfg, text).unwrap();

@@ -419,7 +419,11 @@ async fn three_daemons_killed_and_postgres_restarted_record_each_move_once_and_m
          ({} processes in all)",
         fleet.incarnations.len()
     );
-    let (released, by_receipt, resent) = doubts_settled(fleet.dir());
+    let crate::support::logs::Doubts {
+        released,
+        by_receipt,
+        resent,
+    } = crate::support::logs::doubts(fleet.dir());
     println!(
         "pg_fault: {released} times a daemon took back the leases of a killed one; mail in \
          doubt: {by_receipt} marked sent by their receipt, {resent} sent again after no \
@@ -459,38 +463,6 @@ async fn three_daemons_killed_and_postgres_restarted_record_each_move_once_and_m
         .await
         .unwrap_or_else(|e| panic!("dropping {name}: {e}"));
     admin.close().await;
-}
-
-/// From the daemons' logs in `dir`: how often the leases of a killed
-/// daemon were taken back, how many mails in doubt were marked sent by
-/// their receipt, and how many were sent again without one.
-fn doubts_settled(dir: &std::path::Path) -> (usize, usize, usize) {
-    let count = |line: &str| {
-        line.split("count=")
-            .nth(1)
-            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|n| n.parse::<usize>().ok())
-            .unwrap_or(0)
-    };
-    let (mut released, mut by_receipt, mut resent) = (0, 0, 0);
-    for entry in std::fs::read_dir(dir).expect("the daemons' directory") {
-        let path = entry.expect("an entry").path();
-        if path.extension().is_none_or(|e| e != "log") {
-            continue;
-        }
-        for line in std::fs::read_to_string(&path).unwrap_or_default().lines() {
-            if line.contains("releasing the leases of a process that is gone")
-                || line.contains("released the leases of daemons no longer seen")
-            {
-                released += 1;
-            } else if line.contains("its receipt came") {
-                by_receipt += count(line);
-            } else if line.contains("no receipt came") {
-                resent += count(line);
-            }
-        }
-    }
-    (released, by_receipt, resent)
 }
 
 /// After the burst: waits (bounded) until the outbox holds nothing left to

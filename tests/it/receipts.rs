@@ -37,12 +37,7 @@ fn club_with(rig: &Rig, receipts_wait: Option<u64>, address: &str) -> (tempfile:
             rig.smtp_port
         );
     if let Some(wait) = receipts_wait {
-        let table = rig.receipts_toml(RECEIPTS, dir.path(), wait);
-        text.push_str(&table.replacen(
-            &format!("address = {}", toml_str(RECEIPTS)),
-            &format!("address = {}", toml_str(address)),
-            1,
-        ));
+        text.push_str(&rig.receipts_toml(address, RECEIPTS, dir.path(), wait));
     }
     std::fs::write(&cfg, text).unwrap();
     (dir, cfg)

@@ -99,7 +99,7 @@ impl Fleet {
         // Receipts (p51): a mail a killed process handed to the relay is
         // found there and marked sent, not sent again.
         let base = if receipts {
-            base + &rig.receipts_toml(RECEIPTS, dir.path(), RECEIPT_WAIT_SECS)
+            base + &rig.receipts_toml(RECEIPTS, RECEIPTS, dir.path(), RECEIPT_WAIT_SECS)
         } else {
             base
         };

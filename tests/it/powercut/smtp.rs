@@ -23,33 +23,6 @@ const RECEIPT_WAIT_SECS: u64 = 10;
 /// Cuts at the crash point right after the relay took a batch.
 const RELAY_CUTS: usize = 3;
 
-/// From the runs' logs in `dir`: how many mails in doubt were marked sent
-/// by their receipt, and how many were sent after none came.
-fn doubts_settled(dir: &std::path::Path) -> (usize, usize) {
-    let count = |line: &str| {
-        line.split("count=")
-            .nth(1)
-            .and_then(|rest| rest.split(|c: char| !c.is_ascii_digit()).next())
-            .and_then(|n| n.parse::<usize>().ok())
-            .unwrap_or(0)
-    };
-    let (mut by_receipt, mut resent) = (0, 0);
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "log") {
-            continue;
-        }
-        for line in std::fs::read_to_string(&path).unwrap_or_default().lines() {
-            if line.contains("its receipt came") {
-                by_receipt += count(line);
-            } else if line.contains("no receipt came") {
-                resent += count(line);
-            }
-        }
-    }
-    (by_receipt, resent)
-}
-
 /// Every Message-ID in the readers' INBOXes, with how many copies.
 async fn delivered(readers: &mut [Reader]) -> HashMap<String, usize> {
     let mut copies = HashMap::new();
@@ -127,7 +100,7 @@ async fn power_cuts_with_postfix_as_relay_keep_every_sent_mark_and_send_each_dec
         toml_str(&rig.host),
         rig.smtp_port,
         toml_str(&rig.ca.display().to_string()),
-        rig.receipts_toml(RECEIPTS, secrets.path(), RECEIPT_WAIT_SECS),
+        rig.receipts_toml(RECEIPTS, RECEIPTS, secrets.path(), RECEIPT_WAIT_SECS),
     );
     let started = Instant::now();
     let mut club = Club::new(GAMES, PLIES, seed, (&white, &black), Some(&outbox));
@@ -191,7 +164,9 @@ async fn power_cuts_with_postfix_as_relay_keep_every_sent_mark_and_send_each_dec
     let copies = check_relay(&mut readers, &state, "the last run").await;
     assert_eq!(copies.len(), 2 * club.delivered.len());
     let again: Vec<(&String, &usize)> = copies.iter().filter(|(_, n)| **n > 1).collect();
-    let (by_receipt, resent) = doubts_settled(club.fs.outside());
+    let crate::support::logs::Doubts {
+        by_receipt, resent, ..
+    } = crate::support::logs::doubts(club.fs.outside());
     println!(
         "powercut smtp: {} moves, {CUTS} cuts ({RELAY_CUTS} right after the relay took a batch) \
          in {cuts_took:?}: {} mails, {} more than one copy; mail in doubt: {by_receipt} marked \

@@ -7,6 +7,7 @@
 //! - [`club`]         the Maildir club of the `serve --once` tests
 //! - [`rig`]          the mail rig: configurations, a sender, a reader, a proxy
 //! - [`pg`]           the test PostgreSQL: its password, a fresh database
+//! - [`logs`]         what wildt's logs say of mail in doubt after a crash
 
 // Each test module uses its own subset of these helpers.
 #![allow(dead_code)]
@@ -14,6 +15,7 @@
 pub mod cli;
 pub mod club;
 pub mod fixtures;
+pub mod logs;
 pub mod pathological;
 pub mod pg;
 #[macro_use]

@@ -111,17 +111,24 @@ impl Rig {
         }
     }
 
-    /// A `[receipts]` table: the copies of the mail sent go to `username`
-    /// on the rig, whose INBOX wildt reads them from (its password file
-    /// written in `dir`); a mail in doubt waits `wait_secs` for its copy.
-    pub fn receipts_toml(&self, username: &str, dir: &std::path::Path, wait_secs: u64) -> String {
+    /// A `[receipts]` table: the copies of the mail sent go to `address`
+    /// and are read from the INBOX of `username` on the rig (its password
+    /// file written in `dir`); a mail in doubt waits `wait_secs` for its
+    /// copy.
+    pub fn receipts_toml(
+        &self,
+        address: &str,
+        username: &str,
+        dir: &std::path::Path,
+        wait_secs: u64,
+    ) -> String {
         let password = dir.join(format!("{username}-receipts-password"));
         std::fs::write(&password, format!("{}\n", default_password(username)))
             .expect("receipts password file");
         format!(
             "\n[receipts]\naddress = {}\nhost = {}\nport = {}\ntls = \"none\"\n\
              username = {}\npassword_file = {}\nmailbox = \"INBOX\"\nwait_secs = {wait_secs}\n",
-            toml_str(username),
+            toml_str(address),
             toml_str(&self.host),
             self.imap_port,
             toml_str(username),
