@@ -12,14 +12,14 @@
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use tracing::{debug, info, warn};
+use tracing::{debug, error, info, warn};
 
 use crate::config::ReceiptsConfig;
 use crate::mail::InboxError;
 use crate::mail::imap::ImapInbox;
 use crate::store::{OutboxRow, Store, StoreError, now_secs};
 
-/// How long a mail in doubt waits when the receipts mailbox cannot be read.
+/// How soon the receipts mailbox is looked at again when it cannot be read.
 const UNREADABLE_RETRY_SECS: i64 = 30;
 
 /// How often old copies are deleted from the receipts mailbox.
@@ -56,7 +56,8 @@ pub fn settle(rows: &[OutboxRow], found: &HashSet<String>, now: i64, wait: i64) 
 }
 
 /// Settles the mails in doubt among `rows` and returns the rows to send:
-/// those not in doubt, and those in doubt whose copy never came. Without
+/// those not in doubt, and those in doubt whose copy never came (or whose
+/// wait is over while the receipts mailbox cannot be read). Without
 /// `[receipts]` the mails in doubt are sent again (at least once, perhaps
 /// twice), as said in the log.
 pub async fn sort_out(
@@ -81,22 +82,21 @@ pub async fn sort_out(
         .filter(|r| r.doubt_since.is_some())
         .map(|r| r.message_id.clone())
         .collect();
-    let found = match look_for(receipts, &ids).await {
-        Ok(found) => found,
+    // Unreadable (a wrong password, the server away), the mailbox is
+    // looked at again soon, and a mail whose wait is over goes anyway:
+    // held until the operator mends [receipts], it would be late for sure.
+    let (found, readable) = match look_for(receipts, &ids).await {
+        Ok(found) => (found, true),
         Err(e) => {
-            let until = now_secs() + UNREADABLE_RETRY_SECS;
-            warn!(error = %e, count = ids.len(), retry_in_secs = UNREADABLE_RETRY_SECS,
-                "outbox: the receipts mailbox cannot be read; mail in doubt waits for it");
-            let (doubtful, clear): (Vec<_>, Vec<_>) =
-                rows.into_iter().partition(|r| r.doubt_since.is_some());
-            for row in doubtful {
-                store.await_receipt(row.id, until).await?;
-            }
-            return Ok(clear);
+            error!(error = %e, count = ids.len(),
+                "outbox: the receipts mailbox cannot be read (check [receipts]); mail in doubt \
+                 is looked for again soon, and sent once its wait is over");
+            (HashSet::new(), false)
         }
     };
     let wait = i64::try_from(receipts.wait.as_secs()).unwrap_or(i64::MAX);
-    let settled = settle(&rows, &found, now_secs(), wait);
+    let now = now_secs();
+    let settled = settle(&rows, &found, now, wait);
     if !settled.delivered.is_empty() {
         info!(
             count = settled.delivered.len(),
@@ -105,6 +105,11 @@ pub async fn sort_out(
         store.mark_sent_many(&settled.delivered).await?;
     }
     for &(id, until) in &settled.waiting {
+        let until = if readable {
+            until
+        } else {
+            until.min(now + UNREADABLE_RETRY_SECS)
+        };
         debug!(
             outbox_id = id,
             until, "outbox: mail in doubt waits for its receipt"

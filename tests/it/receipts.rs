@@ -234,3 +234,30 @@ async fn a_receipts_address_the_relay_refuses_fails_no_mail_and_is_named_in_the_
     assert_eq!(sent_and_in_doubt(&cfg).await, (2, 0), "{log}");
     assert_eq!(delivered(&rig, &mails).await, [1, 1], "{log}");
 }
+
+/// An operator's wrong password for the receipts mailbox: mail in doubt
+/// cannot be looked for. It is not held for good: the log says the
+/// mailbox cannot be read, and once the wait is over each mail goes, once.
+#[tokio::test]
+async fn mail_in_doubt_goes_after_the_wait_when_the_receipts_mailbox_refuses_the_login() {
+    let Some(rig) = Rig::from_env("receipts") else {
+        return;
+    };
+    let wait = 10;
+    let (dir, cfg) = club(&rig, Some(wait));
+    let password = dir.path().join(format!("{RECEIPTS}-receipts-password"));
+    assert!(password.exists(), "the receipts password file moved");
+    std::fs::write(&password, "not-the-password\n").unwrap();
+    let mails = new_game(&cfg, "p57@example.org", "p58@example.org").await;
+    serve_killed_at(&cfg, "batch-leased:1");
+    let early = serve_whole(&cfg);
+    assert!(
+        early.contains("the receipts mailbox cannot be read"),
+        "{early}"
+    );
+    assert_eq!(sent_and_in_doubt(&cfg).await, (0, 2), "{early}");
+    tokio::time::sleep(Duration::from_secs(wait + 1)).await;
+    let late = serve_whole(&cfg);
+    assert_eq!(sent_and_in_doubt(&cfg).await, (2, 0), "{late}");
+    assert_eq!(delivered(&rig, &mails).await, [1, 1], "{late}");
+}
